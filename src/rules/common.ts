@@ -1,0 +1,238 @@
+/**
+ * Pieces several procedures share: starting state, hit-point damage, the d6
+ * surprise count, and a builder that turns timed entries into ordered steps.
+ */
+import type { Dice } from './dice';
+import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from './model';
+import { SEGMENTS_PER_ROUND } from './model';
+import type { Casting, DamageResult, Encounter, Schedule, Step, StepEntry, SurpriseResult } from './procedure';
+
+export function initialState(c: Combatant): CombatantState {
+  const state: CombatantState = { hp: c.hp, condition: 'ok', expended: [] };
+  if (c.stress !== undefined) state.stress = c.stress;
+  if (c.woundPoints !== undefined) state.woundPoints = c.woundPoints;
+  if (c.hp <= 0) state.condition = 'dead';
+  return state;
+}
+
+export function initialStates(encounter: Encounter): Record<string, CombatantState> {
+  const out: Record<string, CombatantState> = {};
+  for (const c of encounter.combatants) out[c.id] = initialState(c);
+  return out;
+}
+
+/**
+ * Hit-point damage with two thresholds: at or below `incapacitatedAt` the
+ * combatant cannot act; at or below `deathAt` it is dead.
+ */
+export function hpDamage(
+  state: CombatantState,
+  amount: number,
+  thresholds: { incapacitatedAt: number; deathAt: number },
+): DamageResult {
+  const hp = state.hp - amount;
+  let condition: Condition = state.condition;
+  if (condition !== 'dead' && condition !== 'fled') {
+    if (hp <= thresholds.deathAt) condition = 'dead';
+    else if (hp <= thresholds.incapacitatedAt) condition = 'dying';
+  }
+  return { state: { ...state, hp, condition }, wounds: amount };
+}
+
+export function isActive(state: CombatantState | undefined): boolean {
+  return !!state && state.condition === 'ok';
+}
+
+/* ------------------------------------------------------------- d6 surprise */
+
+/**
+ * The d6 surprise of seeds 000 and 004: a side is surprised for as many
+ * segments as its die shows when the die is within the surprise range (1-2,
+ * widened by an opponent that "surprises on 1-3").
+ */
+export function rollD6SideSurprise(encounter: Encounter, dice: Dice, round = 0): Record<string, number> {
+  const rolls: Record<string, number> = {};
+  for (const side of encounter.sides) {
+    const members = encounter.combatants.filter((c) => c.side === side.id);
+    if (side.alerted || members.length === 0 || members.every((c) => c.neverSurprised)) continue;
+    rolls[side.id] = dice.roll({ purpose: 'surprise', count: 1, faces: 6, side: side.id, round });
+  }
+  return rolls;
+}
+
+/** The surprise range a side is subject to: its own, widened by the best surpriser opposing it. */
+export function surpriseRange(encounter: Encounter, sideId: string, base = 2): number {
+  let range = base;
+  for (const c of encounter.combatants) {
+    if (c.side === sideId) range = Math.max(range, c.surprisedOn ?? 0);
+    else range = Math.max(range, c.surprisesOn ?? 0);
+  }
+  return range;
+}
+
+/**
+ * Per-combatant surprise segments from side rolls: a bonus removes segments,
+ * a penalty adds them, but only for a side that is surprised (ruling: dexterity
+ * cannot create surprise).
+ */
+export function d6SurpriseSegments(encounter: Encounter, rolls: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  const ranges = new Map(encounter.sides.map((s) => [s.id, surpriseRange(encounter, s.id)]));
+  for (const c of encounter.combatants) {
+    const roll = rolls[c.side];
+    const range = ranges.get(c.side) ?? 2;
+    const side = roll !== undefined && roll <= range ? roll : 0;
+    out[c.id] = c.neverSurprised || side === 0 ? 0 : Math.max(0, side - (c.surpriseAdjustment ?? 0));
+  }
+  return out;
+}
+
+export function noSurprise(encounter: Encounter, unit: SurpriseResult['unit']): SurpriseResult {
+  const surprised: Record<string, number> = {};
+  for (const c of encounter.combatants) surprised[c.id] = 0;
+  return { rolls: {}, surprised, unit };
+}
+
+/* --------------------------------------------------------- schedule builder */
+
+/** Lexicographic sort key: e.g. [phaseRank, segment, order]. Equal keys are simultaneous. */
+export type TimeKey = readonly number[];
+
+export function compareKeys(a: TimeKey, b: TimeKey): number {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+interface PendingCasting {
+  id: string;
+  caster: string;
+  spell: string;
+  device: boolean;
+  castingTime: number;
+  beganRound: number;
+  begin: TimeKey | null;
+  complete: TimeKey | null;
+  lossFrom: TimeKey | 'start' | 'never';
+  preventFrom: TimeKey | 'start' | 'never';
+  expends: boolean;
+  remaining: number;
+}
+
+/**
+ * Collects entries at time keys, then builds steps: entries with equal keys
+ * share one step; steps are sorted by key. Castings name keys and get step
+ * indices when built.
+ */
+export class ScheduleBuilder {
+  private readonly slots = new Map<string, { key: TimeKey; phase: string; segment?: number; count?: number; entries: StepEntry[] }>();
+  private readonly castings: PendingCasting[] = [];
+  private readonly carry: Casting[] = [];
+
+  constructor(private readonly procedure: ProcedureId, private readonly round: number) {}
+
+  add(key: TimeKey, where: { phase: string; segment?: number; count?: number }, entry: StepEntry): void {
+    const id = key.join(',');
+    let slot = this.slots.get(id);
+    if (!slot) {
+      slot = { key, phase: where.phase, segment: where.segment, count: where.count, entries: [] };
+      this.slots.set(id, slot);
+    }
+    slot.entries.push(entry);
+  }
+
+  addCasting(c: PendingCasting): void {
+    this.castings.push(c);
+  }
+
+  /** A casting that began earlier and does not finish this round either. */
+  addCarry(c: Casting): void {
+    this.carry.push(c);
+  }
+
+  build(initiative?: Schedule['initiative']): Schedule {
+    const slots = [...this.slots.values()].sort((a, b) => compareKeys(a.key, b.key));
+    const steps: Step[] = slots.map((s) => {
+      const step: Step = { phase: s.phase, entries: s.entries };
+      if (s.segment !== undefined) step.segment = s.segment;
+      if (s.count !== undefined) step.count = s.count;
+      return step;
+    });
+    const position = new Map(slots.map((s, i) => [s.key.join(','), i]));
+    const indexOf = (key: TimeKey | null): number | null => {
+      if (key === null) return null;
+      const i = position.get(key.join(','));
+      if (i === undefined) throw new Error(`casting refers to a time with no step: ${key.join(',')}`);
+      return i;
+    };
+    const firstAtOrAfter = (key: TimeKey | 'start' | 'never'): number => {
+      if (key === 'start') return 0;
+      if (key === 'never') return Infinity;
+      let lo = 0;
+      let hi = slots.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (compareKeys(slots[mid].key, key) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const castings: Casting[] = this.castings.map((c) => ({
+      id: c.id,
+      caster: c.caster,
+      spell: c.spell,
+      device: c.device,
+      castingTime: c.castingTime,
+      beganRound: c.beganRound,
+      beginStep: c.begin === null ? -1 : (indexOf(c.begin) as number),
+      completeStep: indexOf(c.complete),
+      lossFrom: firstAtOrAfter(c.lossFrom),
+      preventFrom: firstAtOrAfter(c.preventFrom),
+      expends: c.expends,
+      remaining: c.remaining,
+    }));
+    for (const c of this.carry) castings.push({ ...c, beginStep: -1, completeStep: null, lossFrom: 0, preventFrom: 0 });
+    const schedule: Schedule = {
+      procedure: this.procedure,
+      round: this.round,
+      steps,
+      castings,
+      carryOut: castings.filter((c) => c.completeStep === null),
+    };
+    if (initiative) schedule.initiative = initiative;
+    return schedule;
+  }
+}
+
+/** Segment in which a casting begun in segment `start` goes off (ruling: S + casting time). */
+export function goesOffAt(start: number, castingTime: number): { round: number; segment: number } {
+  const absolute = start + castingTime;
+  const extra = Math.floor((absolute - 1) / SEGMENTS_PER_ROUND);
+  return { round: extra, segment: absolute - extra * SEGMENTS_PER_ROUND };
+}
+
+/* ------------------------------------------------------------- validation */
+
+/** Checks every procedure shares: a known combatant, a casting time for spells, sane numbers. */
+export function commonDeclarationProblem(decl: Declaration, combatant: Combatant, allowed: readonly string[]): Problem | null {
+  if (decl.combatant !== combatant.id) return { key: 'DeclarationWrongCombatant', data: { name: combatant.name } };
+  if (!allowed.includes(decl.action)) return { key: 'ActionNotInProcedure', data: { action: decl.action } };
+  if (decl.action === 'spell' || decl.action === 'device') {
+    if (decl.castingTime === undefined || !Number.isInteger(decl.castingTime) || decl.castingTime < 1 || decl.castingTime > 100) {
+      return { key: 'CastingTimeInvalid', data: { name: combatant.name } };
+    }
+  }
+  if (decl.action === 'spell' && decl.spell && combatant.spells && !combatant.spells.includes(decl.spell)) {
+    return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell } };
+  }
+  for (const field of ['routines', 'hesitation', 'distance', 'speed'] as const) {
+    const v = decl[field];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || (field !== 'speed' && v < 0))) {
+      return { key: 'NumberInvalid', data: { name: combatant.name, field } };
+    }
+  }
+  return null;
+}

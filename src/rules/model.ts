@@ -1,0 +1,200 @@
+/**
+ * The shared model of the Ten Segments rules engine.
+ *
+ * Pure data and pure functions only: nothing in src/rules may touch a Foundry
+ * global, the DOM or Foundry's Roll. Dice come in through the Dice interface
+ * (dice.ts) so tests and scenarios can script them.
+ */
+
+/** A round is one minute: ten segments of six seconds. */
+export const SEGMENTS_PER_ROUND = 10;
+export const SECONDS_PER_SEGMENT = 6;
+
+export const PROCEDURE_IDS = [
+  'segment-d6',
+  'high-low',
+  'd12-ascending',
+  'individual-speed',
+  'addict',
+] as const;
+export type ProcedureId = (typeof PROCEDURE_IDS)[number];
+
+export function isProcedureId(value: unknown): value is ProcedureId {
+  return typeof value === 'string' && (PROCEDURE_IDS as readonly string[]).includes(value);
+}
+
+/** Every kind of action a combatant can declare, across all procedures. */
+export const ACTION_KINDS = [
+  'melee', // attack with a melee weapon or natural attacks
+  'missile', // fire or throw a missile weapon
+  'spell', // cast a spell (casting time in segments)
+  'device', // use a magic device (invocation)
+  'turn-undead',
+  'charge', // charge / close to melee
+  'flee',
+  'parley',
+  'wait', // wait / prepare an action
+  'set-vs-charge', // set a weapon against a charge
+  'full-defense',
+  'defensive-attack',
+  'consumable', // drink a potion, use a consumable
+  'throw', // throw an item (not a weapon attack)
+  'delay', // high-low: declared delay (acts on LOW)
+  'complex', // high-low: complex activity, takes the whole round, goes last
+  'move',
+  'other',
+  'none',
+] as const;
+export type ActionKind = (typeof ACTION_KINDS)[number];
+
+export function isActionKind(value: unknown): value is ActionKind {
+  return typeof value === 'string' && (ACTION_KINDS as readonly string[]).includes(value);
+}
+
+/** A weapon as combat needs it. Lengths are in feet. */
+export interface WeaponStats {
+  name?: string;
+  /** Weapon speed factor (lower is faster). Absent for natural attacks. */
+  speed?: number;
+  /** Weapon length in feet (reach); natural attacks count as 1. */
+  length?: number;
+  /** Space required in feet (seed 001): over 4 ft needs an open adjacent square. */
+  space?: number;
+  missile?: boolean;
+  /** Missiles per routine (rate of fire). */
+  rate?: number;
+}
+
+/**
+ * What a combatant intends to do this round. Declared before initiative in
+ * every procedure. Fields a procedure does not use are ignored by it.
+ */
+export interface Declaration {
+  combatant: string;
+  action: ActionKind;
+  target?: string;
+  weapon?: WeaponStats;
+  /** Spell or device: name shown on the timeline. */
+  spell?: string;
+  /** Casting time in segments (a casting time of "1 round" is 10). */
+  castingTime?: number;
+  /** individual-speed: spell speed (casting TN - 10) or an explicit action modifier. */
+  speed?: number;
+  /** Number of attack routines this round, if different from the combatant's usual. */
+  routines?: number;
+  /** addict: segments of real-time hesitation (one per full 6 s). */
+  hesitation?: number;
+  /** Charge: distance to the target in feet when the round begins. */
+  distance?: number;
+  /** d12-ascending III.A: a missile weapon ready and a target in sight at the start of the round. */
+  readied?: boolean;
+  /** high-low: the individual has the delayed condition. */
+  delayed?: boolean;
+  /** Free text shown to the GM. */
+  note?: string;
+}
+
+/** A side (a CombatantGroup in Foundry). */
+export interface Side {
+  id: string;
+  name: string;
+  /**
+   * The side's members noticed the others before the encounter (seed 000:
+   * "the monsters will not need to make a surprise roll at all").
+   */
+  alerted?: boolean;
+  /**
+   * The GM rules this side surprised (seed 002 I.A "the DM may dictate that
+   * surprise exists"; seed 003: creatures unaware of their enemies).
+   */
+  surprised?: boolean;
+}
+
+/** Stats of one combatant that combat procedures read. */
+export interface Combatant {
+  id: string;
+  name: string;
+  side: string;
+  kind?: 'character' | 'monster';
+  /** Current and maximum hit points (or Wound Points' stand-in where the procedure uses hp). */
+  hp: number;
+  maxHp?: number;
+  /** Number of attack routines per round (segment-d6, high-low multi-attack, addict). */
+  routines?: number;
+  /** Dexterity reaction / surprise adjustment: a bonus removes surprise segments, a penalty adds them. */
+  surpriseAdjustment?: number;
+  /** Dexterity initiative modifier (d12-ascending: subtracted from the d12). */
+  initiativeAdjustment?: number;
+  /** Missile attack bonus (segment-d6: missile users act that many segments earlier). */
+  missileBonus?: number;
+  /** Chance to be surprised: surprised on 1..surprisedOn of the surprise die (0 = never). */
+  surprisedOn?: number;
+  /** Chance to surprise others: opponents are surprised on 1..surprisesOn. */
+  surprisesOn?: number;
+  /**
+   * Relative adjustments in pips of the procedure's surprise die (seed 002's
+   * table: elf on point +4 and ranger +2 to the enemy's range; ranger -2 and
+   * monk -1..-3 to its own). The side takes its best member's value.
+   */
+  surprisesOthersAdjust?: number;
+  surprisedAdjust?: number;
+  /** Can never be surprised. */
+  neverSurprised?: boolean;
+  /** Class and level, for attacks per round (d12-ascending table). */
+  className?: string;
+  level?: number;
+  /** Hit dice, including the enhanced "+N" (seed 001), e.g. "4+4". */
+  hitDice?: string;
+  /** individual-speed: ability modifiers. */
+  agilityModifier?: number;
+  insightModifier?: number;
+  strength?: number;
+  /** individual-speed: Stress and Wound Points. */
+  stress?: number;
+  maxStress?: number;
+  woundPoints?: number;
+  maxWoundPoints?: number;
+  /** Morale score (monsters). */
+  morale?: number;
+  /** Movement in feet per round, and when charging. */
+  movement?: number;
+  chargeMovement?: number;
+  /** The weapon in hand when no declaration says otherwise. */
+  weapon?: WeaponStats;
+  /** Spells memorized (names); a spell cast is expended. */
+  spells?: string[];
+  /** individual-speed: monsters sharing one initiative roll carry the same key. */
+  initiativeGroup?: string;
+}
+
+/** Condition of a combatant during combat. */
+export type Condition = 'ok' | 'incapacitated' | 'dying' | 'dead' | 'fled';
+
+/** Mutable per-combatant state the engine tracks through a combat. */
+export interface CombatantState {
+  hp: number;
+  stress?: number;
+  woundPoints?: number;
+  condition: Condition;
+  /** Spells expended (lost or cast). */
+  expended: string[];
+  /** high-low: delayed condition for the rest of the round. */
+  delayed?: boolean;
+  /** Morale: has broken. */
+  routed?: boolean;
+}
+
+/** A problem with input: a localization key under TENSEG.Error plus data. */
+export interface Problem {
+  key: string;
+  data?: Record<string, string | number>;
+  /** Path of the offending field, for scenario files ("rounds[2].declarations[0].castingTime"). */
+  path?: string;
+}
+
+export class RulesError extends Error {
+  constructor(public readonly problem: Problem) {
+    super(problem.key + (problem.data ? ' ' + JSON.stringify(problem.data) : ''));
+    this.name = 'RulesError';
+  }
+}

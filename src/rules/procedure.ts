@@ -1,0 +1,315 @@
+/**
+ * The one interface every combat procedure implements, and the schedule it
+ * produces. A procedure decides; the shared runner (resolve.ts) walks the
+ * schedule, applies damage and asks the procedure's data what it means.
+ */
+import type { Dice } from './dice';
+import type {
+  ActionKind,
+  Combatant,
+  CombatantState,
+  Declaration,
+  Problem,
+  ProcedureId,
+  Side,
+} from './model';
+
+/** Everything fixed about a combat: who fights on which side. */
+export interface Encounter {
+  sides: Side[];
+  combatants: Combatant[];
+}
+
+/* ------------------------------------------------------------------ options */
+
+export type OptionValue = boolean | number | string;
+export type ProcedureOptions = Record<string, OptionValue>;
+
+/** Describes one option so the settings UI and scenario validation can use it. */
+export interface OptionSpec {
+  key: string;
+  type: 'boolean' | 'number' | 'choice';
+  choices?: readonly string[];
+  min?: number;
+  max?: number;
+}
+
+/* ----------------------------------------------------------------- surprise */
+
+export interface SurpriseResult {
+  /** The surprise die each side rolled (sides that did not roll are absent). */
+  rolls: Record<string, number>;
+  /**
+   * Per combatant: surprise segments (segment procedures), or 1 for
+   * "surprised for the surprise round / first round" (round procedures).
+   * 0 = not surprised. Every combatant of the encounter has an entry.
+   */
+  surprised: Record<string, number>;
+  /** 'segments': surprise segments before round 1; 'round': a whole round. */
+  unit: 'segments' | 'round';
+}
+
+/* --------------------------------------------------------------- initiative */
+
+export interface InitiativeResult {
+  round: number;
+  /** Die (or modified result) per side, for side initiative. */
+  sides: Record<string, number>;
+  /** Result per combatant, for individual initiative (counts). */
+  individuals: Record<string, number>;
+  /** The side that won, or null for a tie or where nobody "wins". */
+  winner: string | null;
+  /** Extra labels per side or combatant, e.g. { orcs: 'low' } in high-low. */
+  labels?: Record<string, string>;
+}
+
+/* ----------------------------------------------------------------- schedule */
+
+export type EntryKind =
+  | 'action' // the declared action (first attack routine for attackers)
+  | 'routine' // a further attack routine (routine >= 2)
+  | 'cast-begin' // a spell or device begins
+  | 'cast-complete' // a spell or device goes off
+  | 'late-join'; // a late joiner's extra action (individual-speed)
+
+export interface StepEntry {
+  combatant: string;
+  kind: EntryKind;
+  action: ActionKind;
+  /** Attack routine number, 1-based, for attacks. */
+  routine?: number;
+  target?: string;
+  /** The casting this entry belongs to (cast-begin / cast-complete). */
+  casting?: string;
+  /** Why the entry is where it is, a localization key under TENSEG.Reason (optional). */
+  reason?: string;
+}
+
+/**
+ * One moment of the round. All entries of a step are simultaneous: damage
+ * dealt in a step lands after every entry of the step has acted.
+ */
+export interface Step {
+  /** A phase id from the procedure's `phases`. */
+  phase: string;
+  /** Segment 1..10 (or surprise segment 1..n) for segment-timed steps. */
+  segment?: number;
+  /** Initiative count for count-ordered steps. */
+  count?: number;
+  entries: StepEntry[];
+}
+
+/**
+ * A spell or device in progress. Step indices refer to the schedule of the
+ * round it is in. Damage to the caster in step k, with k < completeStep
+ * (or any k when completeStep is null):
+ *   k >= lossFrom    → interrupted: the spell is lost (and expended if `expends`)
+ *   k >= preventFrom → prevented: no casting this round, spell kept
+ *   otherwise        → no effect
+ * Damage in completeStep itself is simultaneous and does not stop it.
+ * A value of Infinity means "never" (devices are never interrupted).
+ */
+export interface Casting {
+  id: string;
+  caster: string;
+  spell: string;
+  device: boolean;
+  castingTime: number;
+  /** Round in which the casting began. */
+  beganRound: number;
+  /** Step of this round in which it begins; -1 if it began in an earlier round. */
+  beginStep: number;
+  /** Step of this round in which it goes off; null if it carries into the next round. */
+  completeStep: number | null;
+  lossFrom: number;
+  preventFrom: number;
+  /** A lost spell is expended (removed from memory). */
+  expends: boolean;
+  /** Segments still to run at the end of this round (carry-over); 0 when it completes. */
+  remaining: number;
+}
+
+export interface Schedule {
+  procedure: ProcedureId;
+  /** 0 for the surprise segments / surprise round, then 1, 2, … */
+  round: number;
+  steps: Step[];
+  castings: Casting[];
+  /** Castings that go on into the next round. */
+  carryOut: Casting[];
+  initiative?: InitiativeResult;
+}
+
+/* ------------------------------------------------------------ round inputs */
+
+export interface RoundInput {
+  round: number;
+  /** Declarations by combatant id. Combatants without one do nothing. */
+  declarations: Record<string, Declaration>;
+  /** States at the start of the round (dead or fled combatants do not act). */
+  states: Record<string, CombatantState>;
+  /** The surprise result of this combat (round-based surprise affects round 1). */
+  surprise: SurpriseResult | null;
+  /** Per-combat initiative (individual-speed base initiative), if any. */
+  baseInitiative: Record<string, number>;
+  /** Castings carried in from the previous round. */
+  carryIn: Casting[];
+  /** Late joiners owed an extra action this round (individual-speed), by id → count. */
+  owed?: Record<string, number>;
+}
+
+/* ------------------------------------------------------------------ damage */
+
+export interface DamageResult {
+  state: CombatantState;
+  /** Wound points (or hp) actually lost, for morale triggers. */
+  wounds: number;
+}
+
+/* ------------------------------------------------------------ end of round */
+
+export type EndEvent =
+  | { kind: 'bleed'; combatant: string; amount: number }
+  | { kind: 'death'; combatant: string }
+  | {
+      kind: 'morale';
+      combatant: string;
+      trigger: string;
+      roll: number;
+      total: number;
+      target: number;
+      passed: boolean;
+    };
+
+export interface EndOfRoundInput {
+  round: number;
+  /** States at the start of the round and now. */
+  before: Record<string, CombatantState>;
+  after: Record<string, CombatantState>;
+  /** Each hit taken this round, in order: target and wounds lost. */
+  hits: { target: string; wounds: number; by?: string }[];
+  /** Combatants the GM asks to check morale (intimidation, opening morale…), with the reason. */
+  moraleRequests?: { combatant: string; trigger: string; opposed?: number }[];
+}
+
+export interface EndOfRoundResult {
+  states: Record<string, CombatantState>;
+  events: EndEvent[];
+}
+
+/* ---------------------------------------------------------------- late join */
+
+export interface LateJoinInput {
+  round: number;
+  /** The schedule of the current round and the index of the step now being played. */
+  schedule: Schedule;
+  currentStep: number;
+  declaration?: Declaration;
+  baseInitiative: Record<string, number>;
+}
+
+export interface LateJoinResult {
+  /** The schedule with the newcomer's step(s) inserted after currentStep, if it acts this round. */
+  schedule: Schedule;
+  /** Base initiative rolled for the newcomer (individual-speed). */
+  baseInitiative?: number;
+  /** An extra action owed next round at this count (individual-speed: base + modifier − 12). */
+  owedNextRound?: number;
+}
+
+/* ---------------------------------------------------------------- interface */
+
+export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
+  readonly id: ProcedureId;
+  /** Default option values: the rulings of seeds/README.md. */
+  readonly defaults: Readonly<O>;
+  readonly optionSpecs: readonly OptionSpec[];
+  /** Phase ids in the order they occur in a round (localized as TENSEG.Phase.<id>). */
+  readonly phases: readonly string[];
+  /** How steps are placed: by segment, by initiative count, or by phase only. */
+  readonly timing: 'segments' | 'counts' | 'phases';
+  /** The actions a combatant may declare under this procedure. */
+  readonly actions: readonly ActionKind[];
+
+  /** null if legal, else the reason (key under TENSEG.Error). */
+  validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;
+
+  /** Roll surprise once, at the start of combat. */
+  rollSurprise(encounter: Encounter, dice: Dice, options: O): SurpriseResult;
+  /**
+   * The surprise segments (segment procedures) or surprise round (round 0),
+   * or null when nobody gets to act before round 1 as a separate round.
+   */
+  planSurprise(
+    encounter: Encounter,
+    surprise: SurpriseResult,
+    declarations: Record<string, Declaration>,
+    options: O,
+  ): Schedule | null;
+
+  /** Initiative rolled once per combat (individual-speed base initiative); {} if none. */
+  rollCombatInitiative(encounter: Encounter, combatants: Combatant[], dice: Dice, options: O): Record<string, number>;
+  /** Initiative for one round. */
+  rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, options: O): InitiativeResult;
+  /** The round's schedule: ordered steps, castings and carry-over. */
+  planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: O): Schedule;
+
+  /** Apply damage to a combatant (hp, or Stress before Wound Points; a critical hit may bypass Stress). */
+  applyDamage(
+    combatant: Combatant,
+    state: CombatantState,
+    amount: number,
+    options: O,
+    detail?: { critical?: boolean },
+  ): DamageResult;
+  /** Can a combatant in this state act? */
+  canAct(state: CombatantState): boolean;
+
+  /** End-of-round steps: bleeding, dying, morale. */
+  endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: O): EndOfRoundResult;
+
+  /**
+   * Morale checked before the first round (addict phase 4, opening morale),
+   * for the combatants the GM names. Absent where the procedure has none.
+   */
+  openingMorale?(
+    encounter: Encounter,
+    requests: { combatant: string; trigger: string; opposed?: number }[],
+    states: Record<string, CombatantState>,
+    dice: Dice,
+    options: O,
+  ): EndOfRoundResult;
+
+  /** A combatant joining in the middle of a round. */
+  lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: O): LateJoinResult;
+}
+
+/** Options merged over a procedure's defaults, checked against its specs. */
+export function resolveOptions<O extends ProcedureOptions>(
+  procedure: Procedure<O>,
+  given: Partial<ProcedureOptions> = {},
+): { options: O; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const options = { ...procedure.defaults } as O;
+  for (const [key, value] of Object.entries(given)) {
+    const spec = procedure.optionSpecs.find((s) => s.key === key);
+    if (!spec) {
+      problems.push({ key: 'UnknownOption', data: { option: key, procedure: procedure.id } });
+      continue;
+    }
+    const ok =
+      (spec.type === 'boolean' && typeof value === 'boolean') ||
+      (spec.type === 'number' &&
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (spec.min === undefined || value >= spec.min) &&
+        (spec.max === undefined || value <= spec.max)) ||
+      (spec.type === 'choice' && typeof value === 'string' && (spec.choices ?? []).includes(value));
+    if (!ok) {
+      problems.push({ key: 'BadOption', data: { option: key, procedure: procedure.id, value: String(value) } });
+      continue;
+    }
+    (options as ProcedureOptions)[key] = value as OptionValue;
+  }
+  return { options, problems };
+}
