@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Builds the installable system into dist/ (exactly what Foundry loads) and a
+// release zip into release/. Usage: npm run build
+import { build } from 'vite';
+import { transform } from 'esbuild';
+import { compilePack } from '@foundryvtt/foundryvtt-cli';
+import JSZip from 'jszip';
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const dist = join(root, 'dist');
+const release = join(root, 'release');
+
+async function exists(p) {
+  try {
+    await stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function files(dir) {
+  const out = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await files(p)));
+    else out.push(p);
+  }
+  return out;
+}
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+
+// 1. The bundle.
+await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+// Vite keeps whitespace in library-mode ES output; esbuild minifies it fully.
+const bundlePath = join(dist, 'ten-segments.js');
+const minified = await transform(await readFile(bundlePath, 'utf8'), { minify: true, format: 'esm', target: 'es2022' });
+await writeFile(bundlePath, minified.code);
+
+// 2. Manifest, styles, templates, languages.
+const manifest = JSON.parse(await readFile(join(root, 'system.json'), 'utf8'));
+await writeFile(join(dist, 'system.json'), JSON.stringify(manifest, null, 2) + '\n');
+for (const dir of ['styles', 'templates']) {
+  if (await exists(join(root, dir))) await cp(join(root, dir), join(dist, dir), { recursive: true });
+}
+await mkdir(join(dist, 'lang'), { recursive: true });
+for (const lang of manifest.languages ?? []) {
+  await cp(join(root, lang.path), join(dist, lang.path));
+}
+
+// 3. Compendium packs: packs/_source/<name>/*.yml → dist/packs/<name> (LevelDB).
+for (const pack of manifest.packs ?? []) {
+  const name = pack.path.replace(/^packs\//, '');
+  const src = join(root, 'packs', '_source', name);
+  if (!(await exists(src))) throw new Error(`pack source missing: packs/_source/${name}`);
+  await compilePack(src, join(dist, pack.path), { yaml: true, log: false });
+}
+
+// 4. Release zip of dist/ (installable by unzipping into Data/systems/ten-segments).
+await rm(release, { recursive: true, force: true });
+await mkdir(release, { recursive: true });
+const zip = new JSZip();
+for (const f of await files(dist)) {
+  if (f.includes(`${join('packs', '')}`) && f.endsWith('LOCK')) continue;
+  zip.file(relative(dist, f), await readFile(f));
+}
+const buffer = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+await writeFile(join(release, 'ten-segments.zip'), buffer);
+await writeFile(join(release, 'system.json'), JSON.stringify(manifest, null, 2) + '\n');
+
+const bundle = await stat(join(dist, 'ten-segments.js'));
+console.log(`built dist/ (bundle ${bundle.size} bytes) and release/ten-segments.zip (${buffer.length} bytes)`);

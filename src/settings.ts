@@ -1,0 +1,43 @@
+/**
+ * World settings: which procedure the world plays, and that procedure's
+ * options. A change applies to the next combat: a running combat keeps the
+ * procedure and options frozen into it when it started.
+ */
+import { PROCEDURE_IDS, type ProcedureId } from './rules/model';
+
+export const SYSTEM_ID = 'ten-segments';
+
+declare module 'fvtt-types/configuration' {
+  interface SettingConfig {
+    'ten-segments.procedure': string;
+    'ten-segments.procedureOptions': Record<string, Record<string, boolean | number | string>>;
+    'ten-segments.schemaVersion': number;
+  }
+}
+
+export function registerSettings(): void {
+  const choices: Record<string, string> = Object.fromEntries(
+    PROCEDURE_IDS.map((id: ProcedureId) => [id, `TENSEG.Procedure.${id}.Name`]),
+  );
+  game.settings!.register(SYSTEM_ID, 'procedure', {
+    name: 'TENSEG.Setting.Procedure.Name',
+    hint: 'TENSEG.Setting.Procedure.Hint',
+    scope: 'world',
+    config: true,
+    type: String,
+    choices,
+    default: 'segment-d6',
+  });
+  game.settings!.register(SYSTEM_ID, 'procedureOptions', {
+    scope: 'world',
+    config: false,
+    type: Object,
+    default: {},
+  });
+  game.settings!.register(SYSTEM_ID, 'schemaVersion', {
+    scope: 'world',
+    config: false,
+    type: Number,
+    default: 0,
+  });
+}
