@@ -95,6 +95,9 @@ export function noSurprise(encounter: Encounter, unit: SurpriseResult['unit']): 
 
 /* --------------------------------------------------------- schedule builder */
 
+/** A step index no round reaches: "never" for lossFrom / preventFrom (JSON-safe, unlike Infinity). */
+export const NEVER = Number.MAX_SAFE_INTEGER;
+
 /** Lexicographic sort key: e.g. [phaseRank, segment, order]. Equal keys are simultaneous. */
 export type TimeKey = readonly number[];
 
@@ -170,7 +173,7 @@ export class ScheduleBuilder {
     };
     const firstAtOrAfter = (key: TimeKey | 'start' | 'never'): number => {
       if (key === 'start') return 0;
-      if (key === 'never') return Infinity;
+      if (key === 'never') return NEVER;
       let lo = 0;
       let hi = slots.length;
       while (lo < hi) {

@@ -107,7 +107,8 @@ export interface Step {
  *   k >= preventFrom → prevented: no casting this round, spell kept
  *   otherwise        → no effect
  * Damage in completeStep itself is simultaneous and does not stop it.
- * A value of Infinity means "never" (devices are never interrupted).
+ * NEVER (common.ts, Number.MAX_SAFE_INTEGER) means "never": devices are never
+ * interrupted. Schedules are plain JSON (stored on the Combat): no Infinity.
  */
 export interface Casting {
   id: string;

@@ -83,9 +83,117 @@ function locateEvent(schedule: Schedule, ev: DamageEvent): number | 'by' | null 
   return i < 0 ? null : i;
 }
 
+/** What changes while a round is played: combatant states and the status of each casting. */
+export interface RoundProgress {
+  states: Record<string, CombatantState>;
+  status: Record<string, CastingStatus>;
+}
+
+export function startProgress(
+  schedule: Schedule,
+  startStates: Record<string, CombatantState>,
+  cancelled: readonly string[] = [],
+): RoundProgress {
+  const states: Record<string, CombatantState> = {};
+  for (const [id, s] of Object.entries(startStates)) states[id] = { ...s, expended: [...s.expended] };
+  const status: Record<string, CastingStatus> = {};
+  for (const c of schedule.castings) status[c.id] = cancelled.includes(c.id) ? 'cancelled' : 'pending';
+  return { states, status };
+}
+
 /**
- * Resolve one round's schedule. Pure: returns new states, never mutates input.
- * `cancelled` lists castings whose caster elected not to cast.
+ * Open step k: decide each entry's outcome from the states at the start of
+ * the step (so a combatant killed later in the same step still acts), and
+ * mark castings that go off. Mutates `progress`.
+ */
+export function openStep<O extends ProcedureOptions>(
+  procedure: Procedure<O>,
+  schedule: Schedule,
+  k: number,
+  progress: RoundProgress,
+): { entry: StepEntry; outcome: EntryOutcome }[] {
+  const { states, status } = progress;
+  const step = schedule.steps[k];
+  const able = new Map(step.entries.map((e) => [e.combatant, !!states[e.combatant] && procedure.canAct(states[e.combatant])]));
+  return step.entries.map((entry) => {
+    const can = able.get(entry.combatant) ?? false;
+    if (entry.kind !== 'cast-begin' && entry.kind !== 'cast-complete') return { entry, outcome: can ? 'acts' : 'cannot-act' };
+    const st = entry.casting ? status[entry.casting] ?? 'pending' : 'pending';
+    let outcome: EntryOutcome;
+    if (st === 'interrupted' || st === 'prevented' || st === 'cancelled') outcome = st;
+    else if (!can) outcome = 'cannot-act';
+    else outcome = entry.kind === 'cast-begin' ? 'begins' : 'goes-off';
+    if (entry.kind === 'cast-complete' && entry.casting) {
+      if (outcome === 'goes-off') {
+        status[entry.casting] = 'done';
+        const casting = schedule.castings.find((c) => c.id === entry.casting);
+        if (casting && !casting.device) states[casting.caster].expended.push(casting.spell);
+      } else if (outcome === 'cannot-act') status[entry.casting] = 'interrupted';
+    }
+    return { entry, outcome };
+  });
+}
+
+export interface Hit {
+  target: string;
+  amount: number;
+  by?: string;
+  critical?: boolean;
+}
+
+export interface HitResult {
+  damage: StepLog['damage'][number];
+  interruptions: StepLog['interruptions'];
+  /** The target's condition before and after, when it changed. */
+  fallen?: { combatant: string; condition: CombatantState['condition'] };
+}
+
+/**
+ * Land one hit at step k (k = steps.length for damage after the last step):
+ * the procedure applies the damage, then every pending casting of the target
+ * is interrupted or prevented according to its lossFrom / preventFrom.
+ * Mutates `progress`.
+ */
+export function landHit<O extends ProcedureOptions>(
+  procedure: Procedure<O>,
+  target: Combatant,
+  schedule: Schedule,
+  k: number,
+  progress: RoundProgress,
+  hit: Hit,
+  options: O,
+): HitResult {
+  const { states, status } = progress;
+  const before = states[hit.target].condition;
+  const result = procedure.applyDamage(target, states[hit.target], hit.amount, options, hit.critical ? { critical: true } : undefined);
+  states[hit.target] = result.state;
+  const damage: HitResult['damage'] = { target: hit.target, amount: hit.amount, wounds: result.wounds };
+  if (hit.by !== undefined) damage.by = hit.by;
+  const interruptions: StepLog['interruptions'] = [];
+  if (hit.amount > 0) {
+    for (const casting of schedule.castings) {
+      if (casting.caster !== hit.target || status[casting.id] !== 'pending') continue;
+      if (casting.completeStep !== null && k >= casting.completeStep) continue; // simultaneous: it goes off
+      if (k >= casting.lossFrom) {
+        status[casting.id] = 'interrupted';
+        const expended = casting.expends && !casting.device;
+        if (expended) states[casting.caster].expended.push(casting.spell);
+        interruptions.push({ casting: casting.id, caster: casting.caster, spell: casting.spell, outcome: 'interrupted', expended });
+      } else if (k >= casting.preventFrom) {
+        status[casting.id] = 'prevented';
+        interruptions.push({ casting: casting.id, caster: casting.caster, spell: casting.spell, outcome: 'prevented', expended: false });
+      }
+    }
+  }
+  const out: HitResult = { damage, interruptions };
+  if (states[hit.target].condition !== before) out.fallen = { combatant: hit.target, condition: states[hit.target].condition };
+  return out;
+}
+
+/**
+ * Resolve one round's schedule with scripted damage. Pure: returns new
+ * states, never mutates input. `cancelled` lists castings whose caster
+ * elected not to cast.
  */
 export function resolveRound<O extends ProcedureOptions>(
   procedure: Procedure<O>,
@@ -96,12 +204,8 @@ export function resolveRound<O extends ProcedureOptions>(
   options: O,
   cancelled: readonly string[] = [],
 ): RoundLog {
-  const states: Record<string, CombatantState> = {};
-  for (const [id, s] of Object.entries(startStates)) states[id] = { ...s, expended: [...s.expended] };
+  const progress = startProgress(schedule, startStates, cancelled);
   const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
-  const status = new Map<string, CastingStatus>(
-    schedule.castings.map((c) => [c.id, cancelled.includes(c.id) ? 'cancelled' : 'pending']),
-  );
   const attackCount = new Map<string, number>();
   const events = damage.filter((d) => d.round === schedule.round);
   const placed = events.map((ev) => locateEvent(schedule, ev));
@@ -112,101 +216,53 @@ export function resolveRound<O extends ProcedureOptions>(
     if (p === 'by') byAttacker.set(events[i].by as string, [...(byAttacker.get(events[i].by as string) ?? []), i]);
     else if (p !== null) atStep.set(p, [...(atStep.get(p) ?? []), i]);
   });
-  const castingsOf = new Map<string, Casting[]>();
-  for (const c of schedule.castings) castingsOf.set(c.caster, [...(castingsOf.get(c.caster) ?? []), c]);
+  const take = (i: number, landing: DamageEvent[]) => {
+    used.add(i);
+    landing.push(events[i]);
+  };
   const logs: StepLog[] = [];
 
   schedule.steps.forEach((step, k) => {
     const log: StepLog = { index: k, phase: step.phase, entries: [], damage: [], interruptions: [], fallen: [] };
     if (step.segment !== undefined) log.segment = step.segment;
     if (step.count !== undefined) log.count = step.count;
-    const able = (id: string) => !!states[id] && procedure.canAct(states[id]);
-    const ableAtStart = new Map(step.entries.map((e) => [e.combatant, able(e.combatant)]));
     const landing: DamageEvent[] = [];
-
-    for (const entry of step.entries) {
-      const can = ableAtStart.get(entry.combatant) ?? false;
-      let outcome: EntryOutcome;
-      if (entry.kind === 'cast-begin' || entry.kind === 'cast-complete') {
-        const st = entry.casting ? status.get(entry.casting) ?? 'pending' : 'pending';
-        if (st === 'interrupted' || st === 'prevented' || st === 'cancelled') outcome = st;
-        else if (!can) outcome = 'cannot-act';
-        else outcome = entry.kind === 'cast-begin' ? 'begins' : 'goes-off';
-        if (entry.kind === 'cast-complete' && entry.casting) {
-          if (outcome === 'goes-off') {
-            status.set(entry.casting, 'done');
-            const casting = schedule.castings.find((c) => c.id === entry.casting);
-            if (casting && !casting.device) states[casting.caster].expended.push(casting.spell);
-          } else if (outcome === 'cannot-act') status.set(entry.casting, 'interrupted');
-        }
-      } else {
-        outcome = can ? 'acts' : 'cannot-act';
-      }
-      log.entries.push({ entry, outcome });
-
-      // Damage this entry deals (scripted by attacker).
+    log.entries = openStep(procedure, schedule, k, progress);
+    for (const { entry, outcome } of log.entries) {
+      // Damage this entry deals (scripted by attacker): its n-th attack, or its spell.
       if (outcome === 'acts' && isAttackEntry(entry)) {
         const n = (attackCount.get(entry.combatant) ?? 0) + 1;
         attackCount.set(entry.combatant, n);
         for (const i of byAttacker.get(entry.combatant) ?? []) {
-          const ev = events[i];
-          if (!used.has(i) && !ev.spell && (ev.routine ?? 1) === n) {
-            used.add(i);
-            landing.push(ev);
-          }
+          if (!used.has(i) && !events[i].spell && (events[i].routine ?? 1) === n) take(i, landing);
         }
       }
       if (outcome === 'goes-off') {
-        for (const i of byAttacker.get(entry.combatant) ?? []) {
-          if (!used.has(i) && events[i].spell) {
-            used.add(i);
-            landing.push(events[i]);
-          }
-        }
+        for (const i of byAttacker.get(entry.combatant) ?? []) if (!used.has(i) && events[i].spell) take(i, landing);
       }
     }
-    for (const i of atStep.get(k) ?? []) {
-      if (!used.has(i)) {
-        used.add(i);
-        landing.push(events[i]);
-      }
-    }
+    for (const i of atStep.get(k) ?? []) if (!used.has(i)) take(i, landing);
 
     // All of this step's damage lands together, after everyone in it acted.
     const conditionBefore = new Map<string, CombatantState['condition']>();
     for (const ev of landing) {
       const target = byId.get(ev.target);
-      if (!target || !states[ev.target]) continue;
-      if (!conditionBefore.has(ev.target)) conditionBefore.set(ev.target, states[ev.target].condition);
-      const result = procedure.applyDamage(target, states[ev.target], ev.amount, options, ev.critical ? { critical: true } : undefined);
-      states[ev.target] = result.state;
-      const entry: StepLog['damage'][number] = { target: ev.target, amount: ev.amount, wounds: result.wounds };
-      if (ev.by !== undefined) entry.by = ev.by;
-      log.damage.push(entry);
-      if (ev.amount <= 0) continue;
-      for (const casting of castingsOf.get(ev.target) ?? []) {
-        if (status.get(casting.id) !== 'pending') continue;
-        if (casting.completeStep !== null && k >= casting.completeStep) continue; // simultaneous: it goes off
-        if (k >= casting.lossFrom) {
-          status.set(casting.id, 'interrupted');
-          const expended = casting.expends && !casting.device;
-          if (expended) states[casting.caster].expended.push(casting.spell);
-          log.interruptions.push({ casting: casting.id, caster: casting.caster, spell: casting.spell, outcome: 'interrupted', expended });
-        } else if (k >= casting.preventFrom) {
-          status.set(casting.id, 'prevented');
-          log.interruptions.push({ casting: casting.id, caster: casting.caster, spell: casting.spell, outcome: 'prevented', expended: false });
-        }
-      }
+      if (!target || !progress.states[ev.target]) continue;
+      if (!conditionBefore.has(ev.target)) conditionBefore.set(ev.target, progress.states[ev.target].condition);
+      const result = landHit(procedure, target, schedule, k, progress, ev, options);
+      log.damage.push(result.damage);
+      log.interruptions.push(...result.interruptions);
     }
     for (const [id, before] of conditionBefore) {
-      if (before !== states[id].condition) log.fallen.push({ combatant: id, condition: states[id].condition });
+      const now = progress.states[id].condition;
+      if (before !== now) log.fallen.push({ combatant: id, condition: now });
     }
     logs.push(log);
   });
 
   const unapplied = events.filter((_, i) => !used.has(i));
-  const carryOut = schedule.carryOut.filter((c) => status.get(c.id) === 'pending');
-  const out: RoundLog = { round: schedule.round, schedule, steps: logs, unapplied, states, carryOut };
+  const carryOut = schedule.carryOut.filter((c) => progress.status[c.id] === 'pending');
+  const out: RoundLog = { round: schedule.round, schedule, steps: logs, unapplied, states: progress.states, carryOut };
   if (schedule.initiative) out.initiative = schedule.initiative;
   return out;
 }
