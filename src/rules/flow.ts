@@ -26,6 +26,8 @@ import { getProcedure } from './registry';
 import { initialState } from './common';
 import type { EntryOutcome, Hit, HitResult, RoundProgress } from './resolve';
 import { landHit, openStep, startProgress } from './resolve';
+import type { Json, PatchOp } from './journal';
+import { diff, patch } from './journal';
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 
@@ -425,22 +427,30 @@ export function currentActors(state: FlowState): string[] {
 
 /* ---------------------------------------------------------------- journal */
 
-/** A flow with its undo history: Previous restores the exact earlier state. */
+/**
+ * A flow with its undo history. Each history entry is the reverse patch of
+ * one transition (journal.ts), so Previous restores the exact earlier state
+ * while the Combat stores only what changed.
+ */
 export interface FlowJournal {
   state: FlowState;
-  history: FlowState[];
+  history: PatchOp[][];
 }
 
-export const HISTORY_LIMIT = 40;
+export const HISTORY_LIMIT = 200;
 
-export function record(journal: FlowJournal, result: FlowResult): { ok: true; journal: FlowJournal } | { ok: false; problem: Problem } {
+type JournalResult = { ok: true; journal: FlowJournal } | { ok: false; problem: Problem };
+
+export function record(journal: FlowJournal, result: FlowResult): JournalResult {
   if (!result.ok) return result;
-  const history = [...journal.history, journal.state].slice(-HISTORY_LIMIT);
+  const back = diff(result.state as unknown as Json, journal.state as unknown as Json);
+  const history = [...journal.history, back].slice(-HISTORY_LIMIT);
   return { ok: true, journal: { state: result.state, history } };
 }
 
-export function previous(journal: FlowJournal): { ok: true; journal: FlowJournal } | { ok: false; problem: Problem } {
+export function previous(journal: FlowJournal): JournalResult {
   if (journal.history.length === 0) return refuse('NothingToUndo');
-  const history = journal.history.slice(0, -1);
-  return { ok: true, journal: { state: journal.history[journal.history.length - 1], history } };
+  const back = journal.history[journal.history.length - 1];
+  const state = patch(journal.state as unknown as Json, back) as unknown as FlowState;
+  return { ok: true, journal: { state, history: journal.history.slice(0, -1) } };
 }

@@ -1,0 +1,53 @@
+/**
+ * Reverse patches between two JSON values, so an undo history stores only
+ * what changed at each transition instead of whole states.
+ */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** One change: set `path` to `value`, or delete it when `value` is absent. */
+export interface PatchOp {
+  path: (string | number)[];
+  value?: Json;
+}
+
+function isObject(v: unknown): v is Record<string, Json> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The operations that turn `from` into `to`. */
+export function diff(from: Json, to: Json, path: (string | number)[] = [], out: PatchOp[] = []): PatchOp[] {
+  if (from === to) return out;
+  if (isObject(from) && isObject(to)) {
+    for (const key of Object.keys(from)) {
+      if (!(key in to)) out.push({ path: [...path, key] });
+      else diff(from[key], to[key], [...path, key], out);
+    }
+    for (const key of Object.keys(to)) if (!(key in from)) out.push({ path: [...path, key], value: to[key] });
+    return out;
+  }
+  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
+    for (let i = 0; i < from.length; i++) diff(from[i], to[i], [...path, i], out);
+    return out;
+  }
+  if (typeof from === 'number' && typeof to === 'number' && Number.isNaN(from) && Number.isNaN(to)) return out;
+  out.push({ path, value: to });
+  return out;
+}
+
+/** Apply operations to a copy of `value`. */
+export function patch(value: Json, ops: PatchOp[]): Json {
+  let root: Json = structuredClone(value);
+  for (const op of ops) {
+    if (op.path.length === 0) {
+      root = op.value === undefined ? null : structuredClone(op.value);
+      continue;
+    }
+    let node = root as Record<string | number, Json>;
+    for (const key of op.path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
+    const last = op.path[op.path.length - 1];
+    if (op.value === undefined) delete node[last];
+    else node[last] = structuredClone(op.value);
+  }
+  return root;
+}
