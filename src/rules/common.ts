@@ -52,22 +52,52 @@ export function isActive(state: CombatantState | undefined): boolean {
  */
 export function rollD6SideSurprise(encounter: Encounter, dice: Dice, round = 0): Record<string, number> {
   const rolls: Record<string, number> = {};
+  const members = new Map<string, { count: number; neverSurprised: number }>();
+  for (const c of encounter.combatants) {
+    const m = members.get(c.side) ?? { count: 0, neverSurprised: 0 };
+    m.count += 1;
+    if (c.neverSurprised) m.neverSurprised += 1;
+    members.set(c.side, m);
+  }
   for (const side of encounter.sides) {
-    const members = encounter.combatants.filter((c) => c.side === side.id);
-    if (side.alerted || members.length === 0 || members.every((c) => c.neverSurprised)) continue;
+    const m = members.get(side.id);
+    if (side.alerted || !m || m.count === m.neverSurprised) continue;
     rolls[side.id] = dice.roll({ purpose: 'surprise', count: 1, faces: 6, side: side.id, round });
   }
   return rolls;
 }
 
-/** The surprise range a side is subject to: its own, widened by the best surpriser opposing it. */
-export function surpriseRange(encounter: Encounter, sideId: string, base = 2): number {
-  let range = base;
+/**
+ * The surprise range each side is subject to: its own (the widest of its
+ * members' surprisedOn, at least `base`), widened by the best surpriser among
+ * its opponents. One pass over the combatants, whatever the number of sides.
+ */
+export function surpriseRanges(encounter: Encounter, base = 2): Map<string, number> {
+  const own = new Map<string, number>();
+  const imposed = new Map<string, number>(); // best surprisesOn of each side's members
   for (const c of encounter.combatants) {
-    if (c.side === sideId) range = Math.max(range, c.surprisedOn ?? 0);
-    else range = Math.max(range, c.surprisesOn ?? 0);
+    own.set(c.side, Math.max(own.get(c.side) ?? base, c.surprisedOn ?? 0));
+    imposed.set(c.side, Math.max(imposed.get(c.side) ?? 0, c.surprisesOn ?? 0));
   }
-  return range;
+  // Best and second best imposers, so each side can exclude itself.
+  let best: [string | null, number] = [null, 0];
+  let second = 0;
+  for (const [side, v] of imposed) {
+    if (v > best[1]) {
+      second = best[1];
+      best = [side, v];
+    } else if (v > second) second = v;
+  }
+  const out = new Map<string, number>();
+  for (const side of encounter.sides) {
+    const fromOpponents = best[0] === side.id ? second : best[1];
+    out.set(side.id, Math.max(own.get(side.id) ?? base, fromOpponents));
+  }
+  return out;
+}
+
+export function surpriseRange(encounter: Encounter, sideId: string, base = 2): number {
+  return surpriseRanges(encounter, base).get(sideId) ?? base;
 }
 
 /**
@@ -77,7 +107,7 @@ export function surpriseRange(encounter: Encounter, sideId: string, base = 2): n
  */
 export function d6SurpriseSegments(encounter: Encounter, rolls: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  const ranges = new Map(encounter.sides.map((s) => [s.id, surpriseRange(encounter, s.id)]));
+  const ranges = surpriseRanges(encounter);
   for (const c of encounter.combatants) {
     const roll = rolls[c.side];
     const range = ranges.get(c.side) ?? 2;
@@ -110,7 +140,7 @@ export function compareKeys(a: TimeKey, b: TimeKey): number {
   return 0;
 }
 
-interface PendingCasting {
+export interface PendingCasting {
   id: string;
   caster: string;
   spell: string;
@@ -197,7 +227,10 @@ export class ScheduleBuilder {
       expends: c.expends,
       remaining: c.remaining,
     }));
-    for (const c of this.carry) castings.push({ ...c, beginStep: -1, completeStep: null, lossFrom: 0, preventFrom: 0 });
+    for (const c of this.carry) {
+      const vulnerable = c.device ? NEVER : 0;
+      castings.push({ ...c, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
+    }
     const schedule: Schedule = {
       procedure: this.procedure,
       round: this.round,
