@@ -1,0 +1,735 @@
+/**
+ * Procedure `individual-speed` (seed 003, "Combat Procedure").
+ *
+ * Every creature rolls a Base Initiative once per combat (d12 minus its
+ * Agility modifier); each round its Round Initiative is that base plus the
+ * modifier of the action it declared; actions resolve from the lowest count to
+ * the highest, ties simultaneously. Damage goes to Stress, then Wound Points.
+ * At the end of each round the Dying bleed and monsters may check morale.
+ *
+ * Sections follow the order of the seed text: Step 1 Surprise, Step 2
+ * Initiative (with late joiners), Step 3 Declare Actions, Step 4 Monster
+ * Morale Check, Step 5 Ending Combat, then Combat Stats (Stress, Wound Points).
+ * Choices made where the text is silent are marked RULING and listed in
+ * docs/rules-notes/individual-speed.md.
+ */
+import type { Dice } from '../dice';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, Side } from '../model';
+import { RulesError } from '../model';
+import type {
+  Casting,
+  DamageResult,
+  EndEvent,
+  EndOfRoundInput,
+  EndOfRoundResult,
+  Encounter,
+  InitiativeResult,
+  LateJoinInput,
+  LateJoinResult,
+  OptionSpec,
+  Procedure,
+  ProcedureOptions,
+  RoundInput,
+  Schedule,
+  Step,
+  StepEntry,
+  SurpriseResult,
+} from '../procedure';
+import type { TimeKey } from '../common';
+import { commonDeclarationProblem, NEVER, ScheduleBuilder } from '../common';
+
+/* ------------------------------------------------------------------ options */
+
+export interface IndividualSpeedOptions extends ProcedureOptions {
+  /**
+   * "the Referee may elect to have some monsters share a single Initiative
+   * roll": combatants of one side with the same initiativeGroup share one d12.
+   */
+  sharedRolls: boolean;
+  /**
+   * RULING (the text is silent): damage to a caster after the round starts
+   * and before its spell's count loses the spell. Devices are never interrupted.
+   */
+  interruptCasting: boolean;
+  /**
+   * Check the automatic morale triggers (more than half the Wound Points in
+   * one hit, outnumbered). When off, only checks the GM asks for are rolled.
+   */
+  automaticMorale: boolean;
+}
+
+const DEFAULTS: IndividualSpeedOptions = {
+  sharedRolls: true,
+  interruptCasting: true,
+  automaticMorale: true,
+};
+
+const OPTION_SPECS: readonly OptionSpec[] = [
+  { key: 'sharedRolls', type: 'boolean' },
+  { key: 'interruptCasting', type: 'boolean' },
+  { key: 'automaticMorale', type: 'boolean' },
+];
+
+/** Phase ids, in round order (TENSEG.Phase.<id>). */
+const PHASE_CASTING = 'speed-casting'; // spells declared at the start of the round are being cast
+const PHASE_COUNT = 'speed-count'; // actions by Round Initiative, lowest first
+const PHASE_END = 'speed-end'; // end of round: bleeding and monster morale (endOfRound, no step)
+const PHASES = [PHASE_CASTING, PHASE_COUNT, PHASE_END] as const;
+
+/** Time keys: the casting step comes before every count; counts sort numerically. */
+const CASTING_KEY: TimeKey = [0];
+const countKey = (count: number): TimeKey => [1, count];
+
+const ACTIONS: readonly ActionKind[] = [
+  'melee',
+  'missile',
+  'spell',
+  'device',
+  'consumable',
+  'throw',
+  'full-defense',
+  'defensive-attack',
+  'move',
+  'flee',
+  'parley',
+  'other',
+  'none',
+];
+
+/** Actions that are attacks with a weapon: they have attack routines. */
+const ATTACKS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'defensive-attack']);
+
+/** Reasons shown on the timeline (TENSEG.Reason.<key>). */
+const REASON = {
+  weaponSpeed: 'IndividualSpeedWeaponSpeed',
+  spellSpeed: 'IndividualSpeedSpellSpeed',
+  deviceSpeed: 'IndividualSpeedDeviceSpeed',
+  consumable: 'IndividualSpeedConsumable',
+  throw: 'IndividualSpeedThrow',
+  fullDefense: 'IndividualSpeedFullDefense',
+  defensiveAttack: 'IndividualSpeedDefensiveAttack',
+  stated: 'IndividualSpeedStatedModifier',
+  none: 'IndividualSpeedNoModifier',
+  castingBegins: 'IndividualSpeedCastingBegins',
+  carried: 'IndividualSpeedCarriedCasting',
+  lateJoin: 'IndividualSpeedLateJoin',
+  lateJoinOwed: 'IndividualSpeedLateJoinOwed',
+} as const;
+
+/** Morale triggers this procedure raises by itself (TENSEG.MoraleTrigger.<id>). */
+export const MORALE_TRIGGER = { wound: 'half-wounds', outnumbered: 'outnumbered', obvious: 'obvious' } as const;
+
+function sideMap(encounter: Encounter): Map<string, Side> {
+  return new Map(encounter.sides.map((s) => [s.id, s]));
+}
+
+/* ======================================================= Step 1: Surprise */
+/* "those who are unaware of enemies at the start of combat are surprised in
+ * the first round": no die; the GM marks a surprised side (Side.surprised).
+ * "surprised creatures still roll their Initiative ... but do not get to act". */
+
+function rollSurprise(encounter: Encounter): SurpriseResult {
+  const sides = sideMap(encounter);
+  const surprised: Record<string, number> = {};
+  for (const c of encounter.combatants) {
+    // RULING: a creature that can never be surprised is never "unaware".
+    surprised[c.id] = sides.get(c.side)?.surprised === true && !c.neverSurprised ? 1 : 0;
+  }
+  return { rolls: {}, surprised, unit: 'round' };
+}
+
+/** Surprise costs the first round itself: there is no separate surprise round. */
+function planSurprise(): Schedule | null {
+  return null;
+}
+
+/** Is this combatant surprised in this round? Only round 1 is ever surprised. */
+function isSurprised(c: Combatant, round: number, surprise: SurpriseResult | null, sides: Map<string, Side>): boolean {
+  if (round !== 1) return false;
+  const s = surprise?.surprised[c.id];
+  if (s !== undefined) return s > 0;
+  return sides.get(c.side)?.surprised === true && !c.neverSurprised;
+}
+
+/* ===================================================== Step 2: Initiative */
+/* "roll a d12 and subtract your Agility modifier ... this is the character's
+ * Base Initiative Score", rolled once, "at the beginning of combat". */
+
+function agilityOf(c: Combatant): number {
+  const a = c.agilityModifier ?? 0;
+  if (typeof a !== 'number' || !Number.isFinite(a)) {
+    throw new RulesError({ key: 'NumberInvalid', data: { name: c.name, field: 'agilityModifier' } });
+  }
+  return a;
+}
+
+function rollBase(c: Combatant, dice: Dice, round: number, rollFor: string): number {
+  return dice.roll({ purpose: 'initiative', count: 1, faces: 12, side: c.side, combatant: rollFor, round }) - agilityOf(c);
+}
+
+/**
+ * Base Initiative for everyone. "the Referee may elect to have some monsters
+ * share a single Initiative roll": with sharedRolls, combatants of one side
+ * carrying the same initiativeGroup share one d12, requested for the group's
+ * first member (each still subtracts its own Agility modifier, which identical
+ * stat blocks make the same).
+ */
+function rollCombatInitiative(
+  _encounter: Encounter,
+  combatants: Combatant[],
+  dice: Dice,
+  options: IndividualSpeedOptions,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  const groupDie = new Map<string, number>();
+  for (const c of combatants) {
+    if (options.sharedRolls && c.initiativeGroup) {
+      const key = `${c.side}\u0000${c.initiativeGroup}`;
+      let die = groupDie.get(key);
+      if (die === undefined) {
+        die = dice.roll({ purpose: 'initiative', count: 1, faces: 12, side: c.side, combatant: c.id, round: 1 });
+        groupDie.set(key, die);
+      }
+      out[c.id] = die - agilityOf(c);
+    } else {
+      out[c.id] = rollBase(c, dice, 1, c.id);
+    }
+  }
+  return out;
+}
+
+/* "a creature's Round Initiative is their Base Initiative plus their action
+ * modifier" (the modifiers are listed in Step 3). Surprised creatures neither
+ * declare nor act in round 1. */
+
+function baseOf(c: Combatant, base: Record<string, number>): number {
+  const b = base[c.id];
+  if (b === undefined || !Number.isFinite(b)) throw new RulesError({ key: 'BaseInitiativeMissing', data: { name: c.name } });
+  return b;
+}
+
+/** Who declares an action this round, and at which count. */
+function roundCounts(encounter: Encounter, input: RoundInput): Map<string, number> {
+  const sides = sideMap(encounter);
+  const counts = new Map<string, number>();
+  for (const c of encounter.combatants) {
+    const decl = input.declarations[c.id];
+    const state = input.states[c.id];
+    if (!decl || decl.action === 'none' || !state || !canAct(state)) continue;
+    if (isSurprised(c, input.round, input.surprise, sides)) continue;
+    counts.set(c.id, baseOf(c, input.baseInitiative) + actionModifier(decl, c).modifier);
+  }
+  return counts;
+}
+
+function rollInitiative(encounter: Encounter, input: RoundInput): InitiativeResult {
+  const individuals: Record<string, number> = {};
+  for (const [id, count] of roundCounts(encounter, input)) individuals[id] = count;
+  return { round: input.round, sides: {}, individuals, winner: null };
+}
+
+/* "if at any point during combat, new combatants enter play, they immediately
+ * roll Initiative and (if they are not Surprised) may declare actions. if any
+ * creature has an Initiative for the round that has already passed, that
+ * creature acts during the next round with an addition -12 modifier ... in
+ * addition to declaring their action for that round" (the Ghoul: base 8, +0,
+ * round at 13 → next round at -4 and at 8). */
+
+/** Count of the step being played: later counts have not passed yet. */
+function currentCount(steps: readonly Step[], currentStep: number): number {
+  for (let i = Math.min(currentStep, steps.length - 1); i >= 0; i--) {
+    const c = steps[i].count;
+    if (c !== undefined) return c;
+  }
+  return -Infinity;
+}
+
+/** Step indices after inserting a step at `at`; lossFrom/preventFrom 0 mean "from the start" and stay, NEVER stays. */
+function shiftCasting(c: Casting, at: number): Casting {
+  const shift = (i: number) => (i >= at && i !== NEVER ? i + 1 : i);
+  const keepStart = (i: number) => (i === 0 ? 0 : shift(i));
+  return {
+    ...c,
+    beginStep: c.beginStep < 0 ? c.beginStep : shift(c.beginStep),
+    completeStep: c.completeStep === null ? null : shift(c.completeStep),
+    lossFrom: keepStart(c.lossFrom),
+    preventFrom: keepStart(c.preventFrom),
+  };
+}
+
+function lateJoin(
+  encounter: Encounter,
+  newcomer: Combatant,
+  input: LateJoinInput,
+  dice: Dice,
+  options: IndividualSpeedOptions,
+): LateJoinResult {
+  // RULING: a late joiner rolls its own d12 even if it carries an initiativeGroup.
+  const baseInitiative = rollBase(newcomer, dice, input.round, newcomer.id);
+  const decl = input.declaration;
+  const surprised = isSurprised(newcomer, input.round, null, sideMap(encounter));
+  // RULING: no declaration (or a surprised newcomer) means no action now and none owed.
+  if (!decl || decl.action === 'none' || surprised) return { schedule: input.schedule, baseInitiative };
+  const problem = validateDeclaration(decl, newcomer, options);
+  if (problem) throw new RulesError(problem);
+
+  const { modifier, reason } = actionModifier(decl, newcomer);
+  const count = baseInitiative + modifier;
+  const steps = input.schedule.steps;
+  const now = Math.max(-1, input.currentStep);
+  if (count <= currentCount(steps, now)) {
+    // Its count has passed: it acts next round at base + modifier - 12 as well.
+    return { schedule: input.schedule, baseInitiative, owedNextRound: count - 12 };
+  }
+
+  // Its count is still to come: join that step, or insert a new one in order.
+  let at = steps.length;
+  let join = false;
+  for (let i = now + 1; i < steps.length; i++) {
+    const c = steps[i].count;
+    if (c === undefined) continue;
+    if (c === count) {
+      at = i;
+      join = true;
+      break;
+    }
+    if (c > count) {
+      at = i;
+      break;
+    }
+  }
+  const castings = join ? [...input.schedule.castings] : input.schedule.castings.map((c) => shiftCasting(c, at));
+  const newSteps: Step[] = join
+    ? steps.map((s, i) => (i === at ? { ...s, entries: [...s.entries] } : s))
+    : [...steps.slice(0, at), { phase: PHASE_COUNT, count, entries: [] }, ...steps.slice(at)];
+  const { entries, casting } = actionEntries(newcomer, decl, input.round, reason, 'ok');
+  for (const e of entries) newSteps[at].entries.push({ ...e, reason: e.kind === 'cast-complete' ? e.reason : REASON.lateJoin });
+  if (casting) {
+    const from = options.interruptCasting && !casting.device ? now + 1 : NEVER;
+    castings.push({ ...casting, beginStep: at, completeStep: at, lossFrom: from, preventFrom: from, remaining: 0 });
+  }
+  const schedule: Schedule = {
+    ...input.schedule,
+    steps: newSteps,
+    castings,
+    carryOut: castings.filter((c) => c.completeStep === null),
+  };
+  if (input.schedule.initiative) {
+    schedule.initiative = {
+      ...input.schedule.initiative,
+      individuals: { ...input.schedule.initiative.individuals, [newcomer.id]: count },
+    };
+  }
+  return { schedule, baseInitiative };
+}
+
+/* ================================================= Step 3: Declare Actions */
+/* "a list of combat actions and their modifiers to Initiative":
+ *   attack with a weapon (+ weapon speed) · cast a spell (+ spell speed)
+ *   use a consumable item (+6 unless otherwise stated)
+ *   throw an item (+2 unless otherwise stated) · full-defense (-1)
+ *   defensively attack (+ weapon speed +1)
+ * "Spell Speed is typically equal to a spell's casting TN minus 10": the
+ * declaration carries it in `speed`. RULING: `speed`, when given, is the
+ * stated modifier of any action ("unless otherwise stated"). */
+
+const CONSUMABLE_MODIFIER = 6;
+const THROW_MODIFIER = 2;
+const FULL_DEFENSE_MODIFIER = -1;
+const DEFENSIVE_ATTACK_MODIFIER = 1;
+
+function weaponSpeed(decl: Declaration, c: Combatant): number {
+  // Natural attacks have no speed: +0 (the Ghoul's claws).
+  return decl.weapon?.speed ?? c.weapon?.speed ?? 0;
+}
+
+export function actionModifier(decl: Declaration, c: Combatant): { modifier: number; reason: string } {
+  if (decl.speed !== undefined && decl.action !== 'spell' && decl.action !== 'device') {
+    return { modifier: decl.speed, reason: REASON.stated };
+  }
+  switch (decl.action) {
+    case 'melee':
+    case 'missile':
+      return { modifier: weaponSpeed(decl, c), reason: REASON.weaponSpeed };
+    case 'spell':
+      return { modifier: decl.speed ?? 0, reason: REASON.spellSpeed };
+    case 'device':
+      // RULING: using a device is using an item: +6 unless its speed is stated.
+      return { modifier: decl.speed ?? CONSUMABLE_MODIFIER, reason: REASON.deviceSpeed };
+    case 'consumable':
+      return { modifier: CONSUMABLE_MODIFIER, reason: REASON.consumable };
+    case 'throw':
+      return { modifier: THROW_MODIFIER, reason: REASON.throw };
+    case 'full-defense':
+      return { modifier: FULL_DEFENSE_MODIFIER, reason: REASON.fullDefense };
+    case 'defensive-attack':
+      // "may use Defensive Attack even if they do not actually attack. in this
+      // case, treat the weapon speed as 0": declared with routines: 0.
+      return {
+        modifier: (decl.routines === 0 ? 0 : weaponSpeed(decl, c)) + DEFENSIVE_ATTACK_MODIFIER,
+        reason: REASON.defensiveAttack,
+      };
+    default:
+      return { modifier: 0, reason: REASON.none };
+  }
+}
+
+function isInteger(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v);
+}
+
+function validateDeclaration(decl: Declaration, combatant: Combatant, _options: IndividualSpeedOptions): Problem | null {
+  // The casting time is not used here (the count is set by spell speed), so it is optional.
+  const common = commonDeclarationProblem(
+    (decl.action === 'spell' || decl.action === 'device') && decl.castingTime === undefined ? { ...decl, castingTime: 1 } : decl,
+    combatant,
+    ACTIONS,
+  );
+  if (common) return common;
+  if (decl.action === 'spell' && decl.speed === undefined) {
+    return { key: 'SpellSpeedMissing', data: { name: combatant.name, spell: decl.spell ?? '' } };
+  }
+  if (decl.speed !== undefined && !isInteger(decl.speed)) {
+    return { key: 'NumberInvalid', data: { name: combatant.name, field: 'speed' } };
+  }
+  if (ATTACKS.has(decl.action)) {
+    const speed = decl.weapon?.speed ?? combatant.weapon?.speed;
+    if (speed !== undefined && !isInteger(speed)) {
+      return { key: 'NumberInvalid', data: { name: combatant.name, field: 'weapon.speed' } };
+    }
+    const routines = decl.routines ?? combatant.routines;
+    const least = decl.action === 'defensive-attack' ? 0 : 1;
+    if (routines !== undefined && (!isInteger(routines) || routines < least)) {
+      return { key: 'NumberInvalid', data: { name: combatant.name, field: 'routines' } };
+    }
+  }
+  return null;
+}
+
+type PendingCasting = Parameters<ScheduleBuilder['addCasting']>[0];
+
+/**
+ * The entries one declared action puts at its count: one per attack routine
+ * for attacks (all at the same count), the completion of a spell or device,
+ * or the action itself. RULING: a Dying creature ("can only take 1 action")
+ * gets one routine only.
+ */
+function actionEntries(
+  c: Combatant,
+  decl: Declaration,
+  round: number,
+  reason: string,
+  condition: Condition,
+): { entries: StepEntry[]; casting: Omit<Casting, 'beginStep' | 'completeStep' | 'lossFrom' | 'preventFrom'> | null } {
+  const base: StepEntry = { combatant: c.id, kind: 'action', action: decl.action, reason };
+  if (decl.target !== undefined) base.target = decl.target;
+  if (decl.action === 'spell' || decl.action === 'device') {
+    const device = decl.action === 'device';
+    const id = `${round}:${c.id}:${decl.action}`;
+    return {
+      entries: [{ ...base, kind: 'cast-complete', casting: id }],
+      casting: {
+        id,
+        caster: c.id,
+        spell: decl.spell ?? '',
+        device,
+        castingTime: decl.castingTime ?? 0,
+        beganRound: round,
+        expends: !device,
+        remaining: 0,
+      },
+    };
+  }
+  if (!ATTACKS.has(decl.action)) return { entries: [base], casting: null };
+  const declared = decl.routines ?? c.routines ?? 1;
+  const routines = condition === 'dying' ? 1 : Math.max(1, declared);
+  const entries: StepEntry[] = [{ ...base, routine: 1 }];
+  for (let r = 2; r <= routines; r++) entries.push({ ...base, kind: 'routine', routine: r });
+  return { entries, casting: null };
+}
+
+/* "creatures take turns resolving their actions in turn order from lowest
+ * Initiative to highest Initiative. any creatures who have a tie ... resolve
+ * their actions simultaneously": one step per count, sorted once. */
+
+function planRound(
+  encounter: Encounter,
+  input: RoundInput,
+  initiative: InitiativeResult,
+  options: IndividualSpeedOptions,
+): Schedule {
+  const b = new ScheduleBuilder('individual-speed', input.round);
+  const at = (count: number) => ({ phase: PHASE_COUNT, count });
+  const lossFrom = (device: boolean): 'start' | 'never' => (options.interruptCasting && !device ? 'start' : 'never');
+  const counts = roundCounts(encounter, input);
+
+  for (const c of encounter.combatants) {
+    const decl = input.declarations[c.id];
+    const planned = counts.get(c.id);
+    if (!decl || planned === undefined) continue;
+    const count = initiative.individuals[c.id] ?? planned;
+    const { reason } = actionModifier(decl, c);
+    const { entries, casting } = actionEntries(c, decl, input.round, reason, input.states[c.id].condition);
+    for (const e of entries) b.add(countKey(count), at(count), e);
+    if (casting) {
+      // RULING: a spell is being cast from the start of the round (it was declared then) until its count.
+      const begin: StepEntry = { combatant: c.id, kind: 'cast-begin', action: decl.action, casting: casting.id, reason: REASON.castingBegins };
+      if (decl.target !== undefined) begin.target = decl.target;
+      b.add(CASTING_KEY, { phase: PHASE_CASTING }, begin);
+      const pending: PendingCasting = {
+        ...casting,
+        begin: CASTING_KEY,
+        complete: countKey(count),
+        lossFrom: lossFrom(casting.device),
+        preventFrom: lossFrom(casting.device),
+      };
+      b.addCasting(pending);
+    }
+  }
+
+  // Late joiners whose count had passed: the extra action at base + modifier - 12.
+  const owed = input.owed ?? {};
+  const owedIds = Object.keys(owed);
+  if (owedIds.length > 0) {
+    const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
+    for (const id of owedIds) {
+      const c = byId.get(id);
+      const state = input.states[id];
+      const count = owed[id];
+      if (!c || !state || !canAct(state) || !Number.isFinite(count)) continue;
+      const decl = input.declarations[id];
+      const entry: StepEntry = { combatant: id, kind: 'late-join', action: decl?.action ?? 'other', reason: REASON.lateJoinOwed };
+      if (decl?.target !== undefined) entry.target = decl.target;
+      b.add(countKey(count), at(count), entry);
+    }
+  }
+
+  // Castings carried in go off at count `remaining` (≤ 10), or carry on.
+  for (const carried of input.carryIn) {
+    if (carried.remaining <= 10) {
+      const count = carried.remaining;
+      const action: ActionKind = carried.device ? 'device' : 'spell';
+      b.add(countKey(count), at(count), {
+        combatant: carried.caster,
+        kind: 'cast-complete',
+        action,
+        casting: carried.id,
+        reason: REASON.carried,
+      });
+      b.addCasting({
+        id: carried.id,
+        caster: carried.caster,
+        spell: carried.spell,
+        device: carried.device,
+        castingTime: carried.castingTime,
+        beganRound: carried.beganRound,
+        begin: null,
+        complete: countKey(count),
+        lossFrom: lossFrom(carried.device),
+        preventFrom: lossFrom(carried.device),
+        expends: carried.expends,
+        remaining: 0,
+      });
+    } else {
+      b.addCarry({ ...carried, remaining: carried.remaining - 10 });
+    }
+  }
+  return b.build(initiative);
+}
+
+/* ============================================ Step 4: Monster Morale Check */
+/* "at the end of each round, check to see if the monsters need to roll for
+ * morale": more than half its Wound Points in a single hit; outnumbered; the
+ * target of an Intimidation check (opposed). "a 3d6 roll plus the monster's
+ * Insight modifier plus its HD plus the number of allies"; "TN ... 11 plus the
+ * number of opponents" (or the Intimidation result); "automatically fails ...
+ * if the outcome is obvious". Before morale, the Dying bleed (Wound Points). */
+
+/** Number of Hit Dice from "4+4", "2d8", "5d8+15"; RULING: less than one HD ("1/2") adds 0. */
+export function hitDiceCount(c: Combatant): number {
+  const hd = c.hitDice?.trim();
+  if (hd) {
+    if (/^\d+\s*\//.test(hd)) return 0;
+    const m = /^(\d+)/.exec(hd);
+    if (m) return Number(m[1]);
+  }
+  return c.level !== undefined && Number.isFinite(c.level) ? c.level : 0;
+}
+
+/** RULING: "able to fight" = condition ok and not routed. */
+function ableToFight(state: CombatantState | undefined): boolean {
+  return !!state && state.condition === 'ok' && !state.routed;
+}
+
+/** RULING: every creature that is not a player character ('character') is a monster for morale. */
+function checksMorale(c: Combatant, state: CombatantState | undefined): boolean {
+  return c.kind !== 'character' && !!state && state.condition !== 'dead' && state.condition !== 'fled' && !state.routed;
+}
+
+function endOfRound(
+  encounter: Encounter,
+  input: EndOfRoundInput,
+  dice: Dice,
+  options: IndividualSpeedOptions,
+): EndOfRoundResult {
+  const states: Record<string, CombatantState> = { ...input.after };
+  const events: EndEvent[] = [];
+
+  // Wound Points: "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round".
+  for (const c of encounter.combatants) {
+    const s = states[c.id];
+    if (!s || s.condition !== 'dying') continue;
+    const next = bleed(c, s);
+    states[c.id] = next;
+    events.push({ kind: 'bleed', combatant: c.id, amount: 1 });
+    if (next.condition === 'dead') events.push({ kind: 'death', combatant: c.id });
+  }
+
+  // Who can still fight, per side (counted once).
+  const ableBySide = new Map<string, number>();
+  let ableTotal = 0;
+  for (const c of encounter.combatants) {
+    if (!ableToFight(states[c.id])) continue;
+    ableBySide.set(c.side, (ableBySide.get(c.side) ?? 0) + 1);
+    ableTotal++;
+  }
+
+  const biggestHit = new Map<string, number>();
+  for (const h of input.hits) biggestHit.set(h.target, Math.max(biggestHit.get(h.target) ?? 0, h.wounds));
+  const requests = new Map<string, { trigger: string; opposed?: number }[]>();
+  for (const r of input.moraleRequests ?? []) requests.set(r.combatant, [...(requests.get(r.combatant) ?? []), r]);
+
+  for (const c of encounter.combatants) {
+    const state = states[c.id];
+    if (!checksMorale(c, state)) continue;
+    const asked = requests.get(c.id) ?? [];
+    const own = ableBySide.get(c.side) ?? 0;
+    const self = ableToFight(state) ? 1 : 0;
+    const allies = own - self;
+    const opponents = ableTotal - own;
+    let trigger: string | null = null;
+    if (asked.length > 0) trigger = asked[0].trigger;
+    else if (options.automaticMorale && (biggestHit.get(c.id) ?? 0) > maxWounds(c) / 2) trigger = MORALE_TRIGGER.wound;
+    else if (options.automaticMorale && opponents > own) trigger = MORALE_TRIGGER.outnumbered;
+    if (trigger === null) continue;
+
+    const opposed = asked.map((r) => r.opposed).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    const target = opposed.length > 0 ? Math.max(...opposed) : 11 + opponents;
+    let roll = 0;
+    let total = 0;
+    let passed = false;
+    const obvious = asked.find((r) => r.trigger === MORALE_TRIGGER.obvious);
+    if (obvious) {
+      trigger = MORALE_TRIGGER.obvious; // "automatically fails": no roll
+    } else {
+      roll = dice.roll({ purpose: 'morale', count: 3, faces: 6, side: c.side, combatant: c.id, round: input.round });
+      const insight = Number.isFinite(c.insightModifier) ? (c.insightModifier as number) : 0;
+      total = roll + insight + hitDiceCount(c) + allies;
+      passed = total >= target;
+    }
+    events.push({ kind: 'morale', combatant: c.id, trigger, roll, total, target, passed });
+    // RULING: a failed check routs the monster; the GM declares flight or surrender.
+    if (!passed) states[c.id] = { ...state!, routed: true };
+  }
+  return { states, events };
+}
+
+/* ==================================================== Step 5: Ending Combat */
+/* "a combat ends if all creatures stop fighting": the GM ends it; nothing to
+ * decide here. */
+
+/* ======================================= Combat Stats: Stress, Wound Points */
+/* "damage first lowers the creature's current Stress (unless ... the damage
+ * was from a critical hit). when the creature runs out of Stress, any further
+ * damage lowers their current Wound Points". Critical hits: "all the weapon
+ * damage is dealt to the opponent's Wound Points". "Wound Points reaches 0,
+ * the creature is Incapacitated"; "below 0 is Dying"; "reaches the negative
+ * value of their Strength Score, they die". Combatants without Wound Points
+ * use hp in their place. */
+
+/** Wound Points if the combatant has them, else hp. */
+function woundsOf(c: Combatant, s: CombatantState): number {
+  return s.woundPoints ?? (c.woundPoints !== undefined ? c.woundPoints : s.hp);
+}
+
+function withWounds(c: Combatant, s: CombatantState, value: number): CombatantState {
+  return s.woundPoints !== undefined || c.woundPoints !== undefined ? { ...s, woundPoints: value } : { ...s, hp: value };
+}
+
+/** Maximum Wound Points (for "more than half its Wound Points"). */
+function maxWounds(c: Combatant): number {
+  return c.woundPoints !== undefined ? c.maxWoundPoints ?? c.woundPoints : c.maxHp ?? c.hp;
+}
+
+/** Dead at -Strength; RULING: without a Strength score, at minus the maximum Wound Points (which equal Strength). */
+export function deathThreshold(c: Combatant): number {
+  const strength = c.strength ?? maxWounds(c);
+  return -Math.max(0, Number.isFinite(strength) ? strength : 0);
+}
+
+function conditionAt(c: Combatant, value: number, current: Condition): Condition {
+  if (current === 'dead' || current === 'fled') return current;
+  if (value <= deathThreshold(c)) return 'dead';
+  if (value < 0) return 'dying';
+  if (value === 0) return 'incapacitated';
+  return current;
+}
+
+function applyDamage(
+  combatant: Combatant,
+  state: CombatantState,
+  amount: number,
+  _options: IndividualSpeedOptions,
+  detail?: { critical?: boolean },
+): DamageResult {
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return { state: { ...state }, wounds: 0 };
+  let rest = amount;
+  let next: CombatantState = { ...state };
+  if (!detail?.critical && state.stress !== undefined && state.stress > 0) {
+    const absorbed = Math.min(state.stress, rest);
+    next.stress = state.stress - absorbed;
+    rest -= absorbed;
+  }
+  if (rest > 0) {
+    const value = woundsOf(combatant, state) - rest;
+    next = withWounds(combatant, next, value);
+    next.condition = conditionAt(combatant, value, state.condition);
+  }
+  return { state: next, wounds: rest };
+}
+
+/** The end-of-round Wound Point a Dying creature loses. */
+function bleed(c: Combatant, s: CombatantState): CombatantState {
+  const value = woundsOf(c, s) - 1;
+  return { ...withWounds(c, s, value), condition: conditionAt(c, value, s.condition) };
+}
+
+/**
+ * RULING: an Incapacitated creature "is conscious" and may act (at the risk of
+ * 1 Wound Point, which the GM applies); a Dying one "continues to function as
+ * an Incapacitated creature" with one action. Dead and fled creatures do not act.
+ */
+function canAct(state: CombatantState): boolean {
+  return state.condition === 'ok' || state.condition === 'incapacitated' || state.condition === 'dying';
+}
+
+/* ---------------------------------------------------------------- procedure */
+
+export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
+  id: 'individual-speed',
+  defaults: DEFAULTS,
+  optionSpecs: OPTION_SPECS,
+  phases: PHASES,
+  timing: 'counts',
+  actions: ACTIONS,
+  validateDeclaration,
+  rollSurprise: (encounter) => rollSurprise(encounter),
+  planSurprise: () => planSurprise(),
+  rollCombatInitiative,
+  rollInitiative: (encounter, input) => rollInitiative(encounter, input),
+  planRound,
+  applyDamage,
+  canAct,
+  endOfRound,
+  lateJoin,
+};
