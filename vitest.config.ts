@@ -1,5 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+// Vitest 5's reporter calls Map.groupBy (Node 21+) when it prints failures;
+// on Node 20 that would crash the summary, so give Node 20 the same function.
+if (typeof (Map as unknown as { groupBy?: unknown }).groupBy !== 'function') {
+  Object.defineProperty(Map, 'groupBy', {
+    configurable: true,
+    writable: true,
+    value<K, V>(items: Iterable<V>, key: (item: V, index: number) => K): Map<K, V[]> {
+      const out = new Map<K, V[]>();
+      let i = 0;
+      for (const item of items) {
+        const k = key(item, i++);
+        const list = out.get(k);
+        if (list) list.push(item);
+        else out.set(k, [item]);
+      }
+      return out;
+    },
+  });
+}
+
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
