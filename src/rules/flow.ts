@@ -296,7 +296,14 @@ export function damage(state: FlowState, hit: Hit): FlowResult<HitResult> {
   let k: number;
   if (n.stage === 'declare' || !n.schedule) {
     // Only carried-over castings are under way: model them as a schedule of no steps.
-    schedule = { procedure: n.procedure, round: n.round, steps: [], castings: n.carry.map((c) => ({ ...c, lossFrom: 0, preventFrom: 0, completeStep: null })), carryOut: [] };
+    const never = Number.MAX_SAFE_INTEGER; // devices are never interrupted
+    schedule = {
+      procedure: n.procedure,
+      round: n.round,
+      steps: [],
+      castings: n.carry.map((c) => ({ ...c, lossFrom: c.device ? never : 0, preventFrom: c.device ? never : 0, completeStep: null })),
+      carryOut: [],
+    };
     for (const c of schedule.castings) n.progress.status[c.id] ??= 'pending';
     k = 0;
   } else {

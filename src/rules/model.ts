@@ -88,7 +88,10 @@ export interface Declaration {
   distance?: number;
   /** d12-ascending III.A: a missile weapon ready and a target in sight at the start of the round. */
   readied?: boolean;
-  /** high-low: the individual has the delayed condition. */
+  /**
+   * high-low: a delay declared before initiative (acts on LOW, without the
+   * delayed condition; the condition itself is CombatantState.delayed).
+   */
   delayed?: boolean;
   /** Free text shown to the GM. */
   note?: string;
