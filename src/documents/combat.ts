@@ -15,6 +15,8 @@ import { turnChangeOptions } from './compat';
 import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { notifyProblem } from './problems';
+import { applySync, planSync } from './sync';
+import { postEndOfRoundCard } from './chat';
 
 /** What the Combat keeps in system data (see src/data for the schema). */
 export interface CombatSystem {
@@ -72,11 +74,20 @@ export class TenSegmentsCombat extends Combat {
     };
   }
 
-  /** Store a new journal in one update. */
-  async commit(journal: FlowJournal, direction: 1 | -1 = 1): Promise<this> {
+  /**
+   * Store a new journal in one update, then copy onto actors and combatants
+   * what the engine changed (spells expended, health the flow changed,
+   * defeated), and post the end-of-round card when the round has just ended.
+   */
+  async commit(journal: FlowJournal, direction: 1 | -1 = 1, skipHealthOf: readonly string[] = []): Promise<this> {
+    const before = this.flowState;
     const data = this.updateDataFor(journal);
     const advance = direction * (data.round !== this.round ? SEGMENTS_PER_ROUND * SECONDS_PER_SEGMENT : 0);
     await this.update(data as never, turnChangeOptions(direction, advance, data.round as number, data.turn as number) as never);
+    await applySync(this, planSync(before, journal.state, skipHealthOf));
+    if (direction === 1 && journal.state.stage === 'end-of-round' && before?.stage !== 'end-of-round') {
+      await postEndOfRoundCard(this, journal.state);
+    }
     return this;
   }
 
@@ -220,7 +231,8 @@ export class TenSegmentsCombat extends Combat {
     if (!res.ok) return { problem: res.problem };
     const recorded = flow.record(journal, res);
     if (!recorded.ok) return { problem: recorded.problem };
-    await this.commit(recorded.journal);
+    // The actor already shows the damage: copy everything but its health.
+    await this.commit(recorded.journal, 1, [hit.target]);
     return { result: res.detail as HitResult };
   }
 

@@ -1,0 +1,70 @@
+/**
+ * Combatants and their sides. A combatant added to a combat joins the side
+ * (CombatantGroup) of its token's disposition, created on first need; the
+ * GM can move it to another side. A combatant added while the combat runs
+ * joins the flow as a late joiner; one removed stops acting.
+ */
+import type { Declaration } from '../rules/model';
+import { removeCombatant } from '../rules/flow';
+import type { TenSegmentsCombat } from './combat';
+import { groupIdOf } from './encounter';
+import { notifyProblem } from './problems';
+
+/** Side keys by token disposition (CONST.TOKEN_DISPOSITIONS). */
+export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'neutral', [-1]: 'hostile', [-2]: 'secret' };
+
+export function sideKeyOf(combatant: Combatant.Implementation): string {
+  const disposition = (combatant.token as unknown as { disposition?: number } | null)?.disposition;
+  return DISPOSITION_SIDES[disposition ?? -1] ?? 'hostile';
+}
+
+/** The group standing for a side key in a combat, created (one write) if missing. GM only. */
+export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation> {
+  const existing = combat.groups.find((g) => (g.system as unknown as { side?: string }).side === key);
+  if (existing) return existing;
+  const [created] = (await combat.createEmbeddedDocuments('CombatantGroup', [
+    { name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } } as never,
+  ])) as unknown as CombatantGroup.Implementation[];
+  return created;
+}
+
+export class TenSegmentsCombatant extends Combatant {
+  /** The declaration waiting on this combatant (before the combat starts). */
+  get declaration(): Declaration | null {
+    return (this.system as unknown as { declaration?: Declaration | null }).declaration ?? null;
+  }
+
+  /** Place a new combatant in its side at creation, when the GM creates it (no extra write). */
+  protected override async _preCreate(...args: Parameters<Combatant['_preCreate']>): Promise<boolean | void> {
+    const allowed = await super._preCreate(...args);
+    if (allowed === false) return false;
+    const combat = this.parent;
+    if (combat && game.user?.isGM && !groupIdOf(this)) {
+      const group = await ensureSide(combat, sideKeyOf(this));
+      this.updateSource({ group: group.id } as never);
+    }
+  }
+}
+
+/** Active GM only: place combatants players added, and bring late joiners into the flow. */
+export async function onCombatantCreated(combatant: Combatant.Implementation): Promise<void> {
+  if (game.users?.activeGM?.id !== game.user?.id) return;
+  const combat = combatant.parent as TenSegmentsCombat | null;
+  if (!combat) return;
+  if (!groupIdOf(combatant)) {
+    const group = await ensureSide(combat, sideKeyOf(combatant));
+    await combatant.update({ group: group.id } as never);
+  }
+  if (combat.flowState) {
+    const problem = await combat.joinFlow(combatant);
+    if (problem) notifyProblem(problem);
+  }
+}
+
+export async function onCombatantDeleted(combatant: Combatant.Implementation): Promise<void> {
+  if (game.users?.activeGM?.id !== game.user?.id) return;
+  const combat = combatant.parent as TenSegmentsCombat | null;
+  if (!combat?.flowState || !combat.flowState.encounter.combatants.some((c) => c.id === combatant.id)) return;
+  const problem = await combat.transition((s) => removeCombatant(s, combatant.id as string));
+  if (problem) notifyProblem(problem);
+}

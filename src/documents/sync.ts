@@ -1,0 +1,83 @@
+/**
+ * After a transition, bring actors and combatants in line with what the
+ * engine decided: spells expended (or restored by an undo), health changed by
+ * the flow itself (bleeding, an undone hit), Foundry's defeated status. The
+ * engine decides; this only copies, in one batched write per document kind.
+ */
+import type { CombatantState } from '../rules/model';
+import type { FlowState } from '../rules/flow';
+
+/** Update option marking writes made by this sync, so the damage hook ignores them. */
+export const SYNC_OPTION = 'tensegSync';
+
+const HEALTH_PATHS = {
+  hp: 'system.hp.value',
+  stress: 'system.individual.stress.value',
+  woundPoints: 'system.individual.wounds.value',
+} as const;
+
+function count(list: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const s of list) m.set(s, (m.get(s) ?? 0) + 1);
+  return m;
+}
+
+/** What to write, computed purely from two flow states (tested without Foundry). */
+export interface SyncPlan {
+  /** Per combatant: spell name → change in copies expended (+ cast or lost, − restored). */
+  spells: Record<string, Record<string, number>>;
+  /** Per combatant: health fields the flow changed. */
+  health: Record<string, Partial<Record<keyof typeof HEALTH_PATHS, number>>>;
+  /** Per combatant: defeated true/false when death came or went. */
+  defeated: Record<string, boolean>;
+}
+
+export function planSync(before: FlowState | null, after: FlowState, skipHealthOf: readonly string[] = []): SyncPlan {
+  const plan: SyncPlan = { spells: {}, health: {}, defeated: {} };
+  for (const [id, now] of Object.entries(after.progress.states)) {
+    const prev: CombatantState | undefined = before?.progress.states[id];
+    if (!prev) continue;
+    const a = count(prev.expended);
+    const b = count(now.expended);
+    for (const name of new Set([...a.keys(), ...b.keys()])) {
+      const delta = (b.get(name) ?? 0) - (a.get(name) ?? 0);
+      if (delta !== 0) (plan.spells[id] ??= {})[name] = delta;
+    }
+    if (!skipHealthOf.includes(id)) {
+      for (const key of Object.keys(HEALTH_PATHS) as (keyof typeof HEALTH_PATHS)[]) {
+        if (now[key] !== undefined && now[key] !== prev[key]) (plan.health[id] ??= {})[key] = now[key] as number;
+      }
+    }
+    if ((prev.condition === 'dead') !== (now.condition === 'dead')) plan.defeated[id] = now.condition === 'dead';
+  }
+  return plan;
+}
+
+/** Write a sync plan: per actor one item update and one health update; one combatant update for the combat. */
+export async function applySync(combat: Combat.Implementation, plan: SyncPlan): Promise<void> {
+  const ids = new Set([...Object.keys(plan.spells), ...Object.keys(plan.health)]);
+  for (const id of ids) {
+    const actor = combat.combatants.get(id)?.actor;
+    if (!actor) continue;
+    const spellChanges = plan.spells[id] ?? {};
+    const itemUpdates: Record<string, unknown>[] = [];
+    for (const [name, delta] of Object.entries(spellChanges)) {
+      const item = actor.items.find((i) => i.type === 'spell' && i.name === name);
+      if (!item) continue;
+      const sys = item.system as unknown as { memorized: number; expended: number };
+      const expended = Math.max(0, Math.min(sys.memorized, sys.expended + delta));
+      if (expended !== sys.expended) itemUpdates.push({ _id: item.id, 'system.expended': expended });
+    }
+    if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates as never);
+    const health = plan.health[id];
+    if (health && Object.keys(health).length > 0) {
+      const data: Record<string, number> = {};
+      for (const [key, value] of Object.entries(health)) data[HEALTH_PATHS[key as keyof typeof HEALTH_PATHS]] = value as number;
+      await actor.update(data as never, { [SYNC_OPTION]: true } as never);
+    }
+  }
+  const defeated = Object.entries(plan.defeated).filter(([id]) => combat.combatants.has(id));
+  if (defeated.length > 0) {
+    await combat.updateEmbeddedDocuments('Combatant', defeated.map(([id, d]) => ({ _id: id, defeated: d })) as never);
+  }
+}
