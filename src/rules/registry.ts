@@ -18,6 +18,16 @@ export const PROCEDURES: Record<ProcedureId, Procedure<ProcedureOptions>> = {
 
 /** The procedure for an id; an unknown id is a RulesError with key UnknownProcedure. */
 export function getProcedure(id: unknown): Procedure<ProcedureOptions> {
-  if (!isProcedureId(id)) throw new RulesError({ key: 'UnknownProcedure', data: { id: String(id) } });
+  if (!isProcedureId(id)) throw new RulesError({ key: 'UnknownProcedure', data: { id: describe(id) } });
   return PROCEDURES[id];
+}
+
+/** A printable form of any value, even one whose toString throws. */
+function describe(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return typeof value;
+  }
 }
