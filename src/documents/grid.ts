@@ -1,0 +1,60 @@
+/**
+ * Measuring on the scene's grid: token centres, the distance between two
+ * tokens centre to centre (seed 001), and the room a weapon needs.
+ */
+import { canUseWeaponHere, type Square } from '../rules/space';
+
+interface TokenLike {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  parent?: Scene.Implementation | null;
+  id?: string | null;
+}
+
+function gridOf(token: TokenLike): { size: number; distance: number; measure?: (a: { x: number; y: number }, b: { x: number; y: number }) => number } {
+  const scene = token.parent as unknown as { grid?: { size?: number; distance?: number; measurePath?: (w: { x: number; y: number }[]) => { distance: number } } } | null;
+  const grid = scene?.grid;
+  const size = grid?.size ?? 100;
+  const distance = grid?.distance ?? 5;
+  const measure = grid?.measurePath ? (a: { x: number; y: number }, b: { x: number; y: number }) => grid.measurePath!([a, b]).distance : undefined;
+  return { size, distance, measure };
+}
+
+export function tokenCenter(token: TokenLike): { x: number; y: number } {
+  const { size } = gridOf(token);
+  return { x: token.x + (token.width * size) / 2, y: token.y + (token.height * size) / 2 };
+}
+
+/** Distance in feet (scene units) between two tokens, centre to centre, by the scene's grid rules. */
+export function distanceBetween(a: TokenLike, b: TokenLike): number {
+  const { size, distance, measure } = gridOf(a);
+  const ca = tokenCenter(a);
+  const cb = tokenCenter(b);
+  if (measure) return measure(ca, cb);
+  const squares = Math.max(Math.abs(ca.x - cb.x), Math.abs(ca.y - cb.y)) / size;
+  return squares * distance;
+}
+
+/** The gap a charger must close to reach a target: centre distance less one square (adjacent = 0). */
+export function gapBetween(a: TokenLike, b: TokenLike): number {
+  const { distance } = gridOf(a);
+  return Math.max(0, distanceBetween(a, b) - distance);
+}
+
+export function squareOf(token: TokenLike): Square {
+  const { size } = gridOf(token);
+  return { col: Math.round(token.x / size), row: Math.round(token.y / size) };
+}
+
+/** Can this token swing a weapon needing `spaceFeet`, given the other tokens on its scene? */
+export function weaponUsableAt(token: TokenLike, others: readonly TokenLike[], spaceFeet: number): boolean {
+  const occupied: Square[] = [];
+  for (const o of others) {
+    if (o === token || (o.id && o.id === token.id)) continue;
+    const s = squareOf(o);
+    for (let dc = 0; dc < Math.max(1, o.width); dc++) for (let dr = 0; dr < Math.max(1, o.height); dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
+  }
+  return canUseWeaponHere(spaceFeet, squareOf(token), occupied);
+}
