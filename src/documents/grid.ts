@@ -5,10 +5,10 @@
 import { canUseWeaponHere, type Square } from '../rules/space';
 
 interface TokenLike {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
+  x?: number | null;
+  y?: number | null;
+  width?: number | null;
+  height?: number | null;
   parent?: Scene.Implementation | null;
   id?: string | null;
 }
@@ -24,7 +24,7 @@ function gridOf(token: TokenLike): { size: number; distance: number; measure?: (
 
 export function tokenCenter(token: TokenLike): { x: number; y: number } {
   const { size } = gridOf(token);
-  return { x: token.x + (token.width * size) / 2, y: token.y + (token.height * size) / 2 };
+  return { x: (token.x ?? 0) + ((token.width ?? 1) * size) / 2, y: (token.y ?? 0) + ((token.height ?? 1) * size) / 2 };
 }
 
 /** Distance in feet (scene units) between two tokens, centre to centre, by the scene's grid rules. */
@@ -45,7 +45,7 @@ export function gapBetween(a: TokenLike, b: TokenLike): number {
 
 export function squareOf(token: TokenLike): Square {
   const { size } = gridOf(token);
-  return { col: Math.round(token.x / size), row: Math.round(token.y / size) };
+  return { col: Math.round((token.x ?? 0) / size), row: Math.round((token.y ?? 0) / size) };
 }
 
 /** Can this token swing a weapon needing `spaceFeet`, given the other tokens on its scene? */
@@ -54,7 +54,9 @@ export function weaponUsableAt(token: TokenLike, others: readonly TokenLike[], s
   for (const o of others) {
     if (o === token || (o.id && o.id === token.id)) continue;
     const s = squareOf(o);
-    for (let dc = 0; dc < Math.max(1, o.width); dc++) for (let dr = 0; dr < Math.max(1, o.height); dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
+    const w = Math.max(1, Math.round(o.width ?? 1));
+    const h = Math.max(1, Math.round(o.height ?? 1));
+    for (let dc = 0; dc < w; dc++) for (let dr = 0; dr < h; dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
   }
   return canUseWeaponHere(spaceFeet, squareOf(token), occupied);
 }
