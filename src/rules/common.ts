@@ -168,7 +168,7 @@ export class ScheduleBuilder {
   constructor(private readonly procedure: ProcedureId, private readonly round: number) {}
 
   add(key: TimeKey, where: { phase: string; segment?: number; count?: number }, entry: StepEntry): void {
-    const id = key.join(',');
+    const id = key.length === 1 ? `${key[0]}` : key.length === 2 ? `${key[0]},${key[1]}` : key.join(',');
     let slot = this.slots.get(id);
     if (!slot) {
       slot = { key, phase: where.phase, segment: where.segment, count: where.count, entries: [] };
@@ -187,17 +187,19 @@ export class ScheduleBuilder {
   }
 
   build(initiative?: Schedule['initiative']): Schedule {
-    const slots = [...this.slots.values()].sort((a, b) => compareKeys(a.key, b.key));
+    const sorted = [...this.slots.entries()].sort((a, b) => compareKeys(a[1].key, b[1].key));
+    const slots = sorted.map(([, slot]) => slot);
     const steps: Step[] = slots.map((s) => {
       const step: Step = { phase: s.phase, entries: s.entries };
       if (s.segment !== undefined) step.segment = s.segment;
       if (s.count !== undefined) step.count = s.count;
       return step;
     });
-    const position = new Map(slots.map((s, i) => [s.key.join(','), i]));
+    const position = new Map<string, number>();
+    sorted.forEach(([id], i) => position.set(id, i));
     const indexOf = (key: TimeKey | null): number | null => {
       if (key === null) return null;
-      const i = position.get(key.join(','));
+      const i = position.get(key.length === 1 ? `${key[0]}` : key.length === 2 ? `${key[0]},${key[1]}` : key.join(','));
       if (i === undefined) throw new Error(`casting refers to a time with no step: ${key.join(',')}`);
       return i;
     };

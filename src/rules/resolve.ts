@@ -83,6 +83,18 @@ function locateEvent(schedule: Schedule, ev: DamageEvent): number | 'by' | null 
   return i < 0 ? null : i;
 }
 
+const castingIndex = new WeakMap<Schedule, Map<string, Casting>>();
+
+/** A schedule's casting by id (indexed once per schedule). */
+function castingById(schedule: Schedule, id: string): Casting | undefined {
+  let index = castingIndex.get(schedule);
+  if (!index) {
+    index = new Map(schedule.castings.map((c) => [c.id, c]));
+    castingIndex.set(schedule, index);
+  }
+  return index.get(id);
+}
+
 /** What changes while a round is played: combatant states and the status of each casting. */
 export interface RoundProgress {
   states: Record<string, CombatantState>;
@@ -114,9 +126,10 @@ export function openStep<O extends ProcedureOptions>(
 ): { entry: StepEntry; outcome: EntryOutcome }[] {
   const { states, status } = progress;
   const step = schedule.steps[k];
-  const able = new Map(step.entries.map((e) => [e.combatant, !!states[e.combatant] && procedure.canAct(states[e.combatant])]));
-  return step.entries.map((entry) => {
-    const can = able.get(entry.combatant) ?? false;
+  // Decide who can act before any entry changes a state (casting completions do).
+  const able: boolean[] = step.entries.map((e) => !!states[e.combatant] && procedure.canAct(states[e.combatant]));
+  return step.entries.map((entry, i) => {
+    const can = able[i];
     if (entry.kind !== 'cast-begin' && entry.kind !== 'cast-complete') return { entry, outcome: can ? 'acts' : 'cannot-act' };
     const st = entry.casting ? status[entry.casting] ?? 'pending' : 'pending';
     let outcome: EntryOutcome;
@@ -126,7 +139,7 @@ export function openStep<O extends ProcedureOptions>(
     if (entry.kind === 'cast-complete' && entry.casting) {
       if (outcome === 'goes-off') {
         status[entry.casting] = 'done';
-        const casting = schedule.castings.find((c) => c.id === entry.casting);
+        const casting = castingById(schedule, entry.casting);
         if (casting && !casting.device) states[casting.caster].expended.push(casting.spell);
       } else if (outcome === 'cannot-act') status[entry.casting] = 'interrupted';
     }
@@ -172,7 +185,7 @@ export function landHit<O extends ProcedureOptions>(
   const interruptions: StepLog['interruptions'] = [];
   if (hit.amount > 0) {
     for (const casting of schedule.castings) {
-      if (casting.caster !== hit.target || status[casting.id] !== 'pending') continue;
+      if (casting.caster !== hit.target || status[casting.id] !== 'pending') continue; // few castings: a scan is cheapest
       if (casting.completeStep !== null && k >= casting.completeStep) continue; // simultaneous: it goes off
       if (k >= casting.lossFrom) {
         status[casting.id] = 'interrupted';
@@ -212,9 +225,14 @@ export function resolveRound<O extends ProcedureOptions>(
   const used = new Set<number>();
   const byAttacker = new Map<string, number[]>();
   const atStep = new Map<number, number[]>();
+  const push = <K>(m: Map<K, number[]>, k: K, i: number) => {
+    const list = m.get(k);
+    if (list) list.push(i);
+    else m.set(k, [i]);
+  };
   placed.forEach((p, i) => {
-    if (p === 'by') byAttacker.set(events[i].by as string, [...(byAttacker.get(events[i].by as string) ?? []), i]);
-    else if (p !== null) atStep.set(p, [...(atStep.get(p) ?? []), i]);
+    if (p === 'by') push(byAttacker, events[i].by as string, i);
+    else if (p !== null) push(atStep, p, i);
   });
   const take = (i: number, landing: DamageEvent[]) => {
     used.add(i);
@@ -318,8 +336,9 @@ export function runCombat<O extends ProcedureOptions>(
 
   const validated = (round: number): Record<string, Declaration> => {
     const decls = script.declarations(round, states);
+    const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
     for (const [id, d] of Object.entries(decls)) {
-      const c = encounter.combatants.find((x) => x.id === id);
+      const c = byId.get(id);
       if (!c) throw new RulesError({ key: 'UnknownCombatant', data: { id }, path: `round ${round}` });
       const problem = procedure.validateDeclaration(d, c, options);
       if (problem) throw new RulesError({ ...problem, path: problem.path ?? `round ${round}, ${id}` });
