@@ -1,0 +1,135 @@
+/**
+ * Actor system data: `character` and `monster`. Validation refuses values off
+ * the rules' scales (AC outside -10..10, negative level, unparseable hit dice
+ * or attack routines); the pure checks live in src/rules.
+ */
+import { parseHitDice } from '../rules/hit-dice';
+import { parseAac0 } from '../rules/attack';
+import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
+import type { Parsed } from '../rules/hit-dice';
+import type { Problem } from '../rules/model';
+import { LIMITS } from './shapes';
+import {
+  boolField,
+  checkedBy,
+  fields,
+  htmlField,
+  individualFields,
+  intField,
+  movementField,
+  numField,
+  surpriseField,
+  textField,
+  valueMaxField,
+} from './fields';
+import { migrateActorSource } from './migrations';
+
+function problemOf(result: Parsed<unknown>): Problem | null {
+  return result.ok ? null : result.problem;
+}
+
+function aac0Field(initial: string) {
+  const { StringField } = fields();
+  return new StringField({
+    required: true,
+    blank: false,
+    initial,
+    validate: checkedBy((value) => problemOf(parseAac0(value))),
+  });
+}
+
+function characterSchema() {
+  const { SchemaField, StringField } = fields();
+  return {
+    abilities: new SchemaField({
+      str: intField(LIMITS.ability, 10),
+      int: intField(LIMITS.ability, 10),
+      wis: intField(LIMITS.ability, 10),
+      dex: intField(LIMITS.ability, 10),
+      con: intField(LIMITS.ability, 10),
+      cha: intField(LIMITS.ability, 10),
+    }),
+    hp: valueMaxField(LIMITS.hp, 1),
+    ac: intField(LIMITS.ac, 10),
+    attack: new SchemaField({
+      mode: new StringField({ required: true, blank: false, initial: 'aac0', choices: { aac0: 'TENSEG.Actor.AttackMode.aac0', table: 'TENSEG.Actor.AttackMode.table' } }),
+      aac0: aac0Field('20'),
+      table: textField(''),
+    }),
+    movement: movementField(),
+    encumbrance: new SchemaField({ carried: numField(LIMITS.weight, 0) }),
+    details: new SchemaField({ className: textField(''), level: intField(LIMITS.level, 1) }),
+    surprise: surpriseField(),
+    combat: new SchemaField({
+      reactionAdjustment: intField(LIMITS.smallModifier, 0),
+      missileBonus: intField(LIMITS.smallModifier, 0),
+      initiativeAdjustment: intField(LIMITS.smallModifier, 0),
+      routines: intField(LIMITS.routines, 1),
+    }),
+    individual: new SchemaField(individualFields()),
+    biography: htmlField(),
+  };
+}
+
+export type CharacterSchema = ReturnType<typeof characterSchema>;
+
+export class CharacterData extends foundry.abstract.TypeDataModel<CharacterSchema, Actor.Implementation> {
+  static override LOCALIZATION_PREFIXES = ['TENSEG.Actor.Base', 'TENSEG.Actor.Character'];
+
+  static override defineSchema(): CharacterSchema {
+    return characterSchema();
+  }
+
+  static override migrateData(source: Record<string, unknown>) {
+    migrateActorSource(source);
+    return super.migrateData(source);
+  }
+}
+
+function monsterSchema() {
+  const { SchemaField, StringField } = fields();
+  return {
+    hitDice: new StringField({
+      required: true,
+      blank: false,
+      initial: '1',
+      validate: checkedBy((value) => problemOf(parseHitDice(value))),
+    }),
+    hp: valueMaxField(LIMITS.hp, 1),
+    ac: intField(LIMITS.ac, 10),
+    aac0: aac0Field('20'),
+    movement: movementField(),
+    attacks: new StringField({
+      required: true,
+      blank: true,
+      initial: '',
+      validate: checkedBy((value) => problemOf(parseAttackRoutines(value))),
+    }),
+    routines: intField(LIMITS.routines, 1),
+    surprise: surpriseField(),
+    morale: intField(LIMITS.morale, 0),
+    individual: new SchemaField({ ...individualFields(), strength: intField(LIMITS.strength, 0) }),
+    notes: htmlField(),
+  };
+}
+
+export type MonsterSchema = ReturnType<typeof monsterSchema>;
+
+export class MonsterData extends foundry.abstract.TypeDataModel<MonsterSchema, Actor.Implementation> {
+  static override LOCALIZATION_PREFIXES = ['TENSEG.Actor.Base', 'TENSEG.Actor.Monster'];
+
+  static override defineSchema(): MonsterSchema {
+    return monsterSchema();
+  }
+
+  static override migrateData(source: Record<string, unknown>) {
+    migrateActorSource(source);
+    return super.migrateData(source);
+  }
+
+  /** The attack routines parsed from the stat-block text. */
+  get parsedAttacks(): Parsed<AttackRoutine[]> {
+    return parseAttackRoutines(this.attacks);
+  }
+}
+

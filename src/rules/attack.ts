@@ -1,0 +1,192 @@
+/**
+ * The d20 attack roll of seed 001 against descending Armor Class.
+ *
+ * Seed 001: "The scale for armor class is -10 to 0 to 10 with 10 being the
+ * worst value"; "Attack AC 0 ('AAC0') … a creature's roll needed to
+ * successfully strike an armor class rating of 0 and calculate the attack from
+ * there"; "A figure of '20*' means that the creature also needs a 20 to strike
+ * an AC of 1"; "there are always a sequence of six 20s before a 21 is
+ * required, and increase with each armor class from there"; "a natural 1 …
+ * always misses and a natural 20 … always hits"; "a character that needs a
+ * '20' to hit an AC -1, but has a +2 modifier … will hit on a roll of 18, 19,
+ * or 20".
+ *
+ * The table model: every step of AC towards -10 adds 1 to a "linear" score,
+ * linear(AC) = linear(0) − AC. The table reads linear scores up to 19 as they
+ * are, the six linear scores 20..25 all as 20, and linear scores from 26 on as
+ * 21, 22, … So an AAC0 of 20 is the first 20 (AC 0 … -5 need 20, AC -6 needs
+ * 21); "20*" is the second 20 (AC 1 also needs 20); each further star moves the
+ * run one more AC (a reading of the notation for "20**", not in the text); an
+ * AAC0 of 21 or more lies past the run of 20s.
+ */
+import type { Dice } from './dice';
+import type { Problem } from './model';
+import type { Parsed } from './hit-dice';
+
+export const AC_MIN = -10;
+export const AC_MAX = 10;
+/** How many consecutive ACs need a 20 (seed 001: "a sequence of six 20s"). */
+export const REPEATING_TWENTIES = 6;
+
+export interface Aac0 {
+  /** The figure as printed: 20 for "20*". */
+  value: number;
+  /** Stars after a 20 ("20*" = 1). */
+  stars: number;
+  /** The linear score at AC 0 (see the module comment). */
+  linear: number;
+  /** Normalized text: "17", "20", "20*". */
+  text: string;
+}
+
+export function isArmorClass(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= AC_MIN && value <= AC_MAX;
+}
+
+export function armorClassProblem(value: unknown): Problem | null {
+  return isArmorClass(value) ? null : { key: 'ArmorClassInvalid', data: { value: String(value), min: AC_MIN, max: AC_MAX } };
+}
+
+/**
+ * Parse an AAC0: 17, "17", "20*", "AAC0 15", "21". Stars only follow a 20.
+ * Values from 1 to 30.
+ */
+export function parseAac0(input: unknown): Parsed<Aac0> {
+  const bad = (): Parsed<Aac0> => ({ ok: false, problem: { key: 'Aac0Invalid', data: { value: String(input) } } });
+  let value: number;
+  let stars = 0;
+  if (typeof input === 'number') {
+    if (!Number.isInteger(input)) return bad();
+    value = input;
+  } else if (typeof input === 'string') {
+    const m = /^(?:AAC0\s*)?(\d{1,2})(\**)$/i.exec(input.trim());
+    if (!m) return bad();
+    value = Number(m[1]);
+    stars = m[2].length;
+  } else return bad();
+  if (value < 1 || value > 30) return bad();
+  if (stars > 0 && value !== 20) return bad();
+  if (stars >= REPEATING_TWENTIES) return bad();
+  const linear = value < 20 ? value : value === 20 ? 20 + stars : value + REPEATING_TWENTIES - 1;
+  return { ok: true, value: { value, stars, linear, text: `${value}${'*'.repeat(stars)}` } };
+}
+
+function tableValue(linear: number): number {
+  if (linear < 20) return linear;
+  if (linear < 20 + REPEATING_TWENTIES) return 20;
+  return linear - (REPEATING_TWENTIES - 1);
+}
+
+/**
+ * The modified d20 score needed to hit `ac` for a creature with this AAC0,
+ * read from the attack table (with its run of six 20s).
+ */
+export function neededToHit(aac0: Aac0, ac: number): number {
+  return tableValue(aac0.linear - ac);
+}
+
+/** The whole attack table from AC 10 down to AC -10, for a sheet. */
+export function attackTable(aac0: Aac0): { ac: number; needed: number }[] {
+  const rows: { ac: number; needed: number }[] = [];
+  for (let ac = AC_MAX; ac >= AC_MIN; ac--) rows.push({ ac, needed: neededToHit(aac0, ac) });
+  return rows;
+}
+
+/**
+ * AC bonuses are positive and lower the AC (seed 001: "a creature with an AC 5
+ * that receives a +2 bonus to AC will become AC 3"); the result stays on the
+ * -10..10 scale.
+ */
+export function applyArmorClassBonus(ac: number, bonus: number): number {
+  return Math.min(AC_MAX, Math.max(AC_MIN, ac - bonus));
+}
+
+/** One named modifier to an attack roll (strength, magic, missile bonus, circumstance…). */
+export interface AttackModifier {
+  source: string;
+  value: number;
+}
+
+export function totalModifier(mods: readonly AttackModifier[]): number {
+  let total = 0;
+  for (const m of mods) if (Number.isFinite(m.value)) total += m.value;
+  return total;
+}
+
+export interface AttackInput {
+  aac0: Aac0;
+  /** Target's armor class, -10..10. */
+  ac: number;
+  /** Modifiers to the roll. */
+  modifiers?: readonly AttackModifier[];
+}
+
+export interface AttackResult {
+  natural: number;
+  modifier: number;
+  total: number;
+  needed: number;
+  hit: boolean;
+  /** Why: natural 20 / natural 1 override the table. */
+  reason: 'natural-20' | 'natural-1' | 'total';
+}
+
+/** Does this natural d20 roll hit? Bad input is a Problem, never a throw. */
+export function resolveAttack(input: AttackInput, natural: number): Parsed<AttackResult> {
+  const acProblem = armorClassProblem(input.ac);
+  if (acProblem) return { ok: false, problem: acProblem };
+  if (!Number.isInteger(natural) || natural < 1 || natural > 20) {
+    return { ok: false, problem: { key: 'AttackRollInvalid', data: { value: String(natural) } } };
+  }
+  const modifier = totalModifier(input.modifiers ?? []);
+  const needed = neededToHit(input.aac0, input.ac);
+  const total = natural + modifier;
+  let hit: boolean;
+  let reason: AttackResult['reason'];
+  if (natural === 20) {
+    hit = true;
+    reason = 'natural-20';
+  } else if (natural === 1) {
+    hit = false;
+    reason = 'natural-1';
+  } else {
+    hit = total >= needed;
+    reason = 'total';
+  }
+  return { ok: true, value: { natural, modifier, total, needed, hit, reason } };
+}
+
+/** Roll the d20 through the Dice interface (purpose 'attack') and resolve. */
+export function rollAttack(input: AttackInput, dice: Dice, who?: { combatant?: string; round?: number }): Parsed<AttackResult> {
+  const natural = dice.roll({ purpose: 'attack', count: 1, faces: 20, combatant: who?.combatant, round: who?.round });
+  return resolveAttack(input, natural);
+}
+
+/** How many faces of the d20 hit (1..19: a natural 20 always hits, a natural 1 never). */
+export function hittingFaces(input: AttackInput): number {
+  let faces = 0;
+  for (let n = 1; n <= 20; n++) {
+    const r = resolveAttack(input, n);
+    if (r.ok && r.value.hit) faces++;
+  }
+  return faces;
+}
+
+/**
+ * A class attack table given as data: AAC0 by level (index 0 = level 1).
+ * Seed 001: "For character classes without a chart simply pick a chart with
+ * the same Attack AC 0 as the class in question". Levels past the end use the
+ * last entry.
+ */
+export interface ClassAttackTable {
+  name: string;
+  aac0ByLevel: readonly (number | string)[];
+}
+
+export function aac0ForLevel(table: ClassAttackTable, level: number): Parsed<Aac0> {
+  if (table.aac0ByLevel.length === 0 || !Number.isInteger(level) || level < 0) {
+    return { ok: false, problem: { key: 'AttackTableLevelInvalid', data: { table: table.name, level: String(level) } } };
+  }
+  const index = Math.min(table.aac0ByLevel.length - 1, Math.max(0, level - 1));
+  return parseAac0(table.aac0ByLevel[index]);
+}

@@ -1,0 +1,34 @@
+/**
+ * Every typing repair of Ten Segments for fvtt-types (13.345.x) lives here.
+ *
+ * 1. The system's data models are registered in `fvtt-types/configuration`
+ *    so `actor.system`, `item.system`, `combat.system`, `combatant.system`
+ *    and `group.system` have their real types.
+ */
+import type { CharacterData, MonsterData } from '../data/actor-models';
+import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
+import type { CombatData, CombatantData, CombatantGroupData } from '../data/combat-models';
+
+declare module 'fvtt-types/configuration' {
+  interface DataModelConfig {
+    Actor: {
+      character: typeof CharacterData;
+      monster: typeof MonsterData;
+    };
+    Item: {
+      weapon: typeof WeaponData;
+      spell: typeof SpellData;
+      armor: typeof ArmorData;
+      gear: typeof GearData;
+    };
+    Combat: {
+      base: typeof CombatData;
+    };
+    Combatant: {
+      base: typeof CombatantData;
+    };
+    CombatantGroup: {
+      base: typeof CombatantGroupData;
+    };
+  }
+}

@@ -1,0 +1,1049 @@
+/**
+ * Documents, collections and the database workflow, after the v13 client
+ * (ClientDatabaseBackend, ClientDocumentMixin) plus the server's permission
+ * check: pre-steps and pre-hooks run on the initiating client, then the
+ * "server" refuses what the user may not do (an Error, nothing written), then
+ * the change is applied and the post callbacks and hooks run.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { CONST, DOCUMENT_OWNERSHIP_LEVELS as LEVELS, USER_PERMISSIONS, USER_ROLES } from './constants';
+import {
+  BooleanField,
+  DataModel,
+  DocumentIdField,
+  DocumentOwnershipField,
+  DocumentStatsField,
+  DocumentTypeField,
+  FilePathField,
+  ForeignDocumentField,
+  HTMLField,
+  JSONField,
+  NumberField,
+  ObjectField,
+  SchemaField,
+  StringField,
+  TypeDataField,
+  TypeDataModel,
+  ArrayField,
+  configRef,
+  normalizeSpecialKeys,
+  worldCollections,
+} from './fields';
+import { hooks } from './hooks';
+import { openPending, popPending, recordError, state } from './state';
+import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject, randomID } from './utils';
+
+const CONFIG = () => configRef.CONFIG;
+export const getDocumentClass = (name: string): any => CONFIG()?.[name]?.documentClass;
+
+/* ------------------------------------------------------------ collections */
+
+export class Collection<V = any> extends Map<string, V> {
+  override get(key: string, { strict = false }: { strict?: boolean } = {}): V | undefined {
+    const v = super.get(key);
+    if (strict && v === undefined) throw new Error(`The key ${key} does not exist in the ${this.constructor.name} Collection`);
+    return v;
+  }
+  override [Symbol.iterator](): any {
+    return this.values();
+  }
+  get contents(): V[] {
+    return Array.from(this.values());
+  }
+  filter(fn: (v: V, i: number, c: this) => unknown): V[] {
+    return this.contents.filter((v, i) => fn(v, i, this));
+  }
+  map<T>(fn: (v: V, i: number, c: this) => T): T[] {
+    return this.contents.map((v, i) => fn(v, i, this));
+  }
+  find(fn: (v: V, i: number, c: this) => unknown): V | undefined {
+    return this.contents.find((v, i) => fn(v, i, this));
+  }
+  some(fn: (v: V, i: number, c: this) => unknown): boolean {
+    return this.contents.some((v, i) => fn(v, i, this));
+  }
+  every(fn: (v: V, i: number, c: this) => unknown): boolean {
+    return this.contents.every((v, i) => fn(v, i, this));
+  }
+  reduce<T>(fn: (acc: T, v: V, i: number) => T, initial: T): T {
+    return this.contents.reduce(fn, initial);
+  }
+  getName(name: string, { strict = false } = {}): V | undefined {
+    const v = this.find((d: any) => d.name === name);
+    if (strict && !v) throw new Error(`An entry with name ${name} does not exist in the collection`);
+    return v;
+  }
+}
+
+export class DocumentCollection extends Collection<any> {
+  constructor(readonly documentName: string) {
+    super();
+  }
+  get documentClass(): any {
+    return getDocumentClass(this.documentName);
+  }
+  override get(key: string, { strict = false }: { strict?: boolean } = {}): any {
+    const v = Map.prototype.get.call(this, key);
+    if (strict && v === undefined) throw new Error(`${this.documentName} id [${key}] does not exist in the ${this.constructor.name} collection.`);
+    return v;
+  }
+  get name(): string {
+    return this.documentName;
+  }
+}
+
+export class WorldCollection extends DocumentCollection {}
+
+export class EmbeddedCollection extends DocumentCollection {
+  constructor(
+    readonly collectionName: string,
+    readonly parent: any,
+    documentName: string,
+  ) {
+    super(documentName);
+  }
+  override get name(): string {
+    return this.collectionName;
+  }
+}
+
+/* --------------------------------------------------------------- Document */
+
+const PERMS = { view: 'LIMITED', create: 'ASSISTANT', update: 'OWNER', delete: 'ASSISTANT' };
+
+export class Document extends DataModel {
+  static metadata: any = { name: 'Document', collection: null, embedded: {}, hasTypeData: false, isEmbedded: false, permissions: PERMS };
+  /** Types besides those of CONFIG[name].dataModels: "base" where core defines it. */
+  static baseTypeAlways = false;
+
+  static get documentName(): string {
+    return this.metadata.name;
+  }
+  get documentName(): string {
+    return (this.constructor as typeof Document).documentName;
+  }
+  static get implementation(): any {
+    return getDocumentClass(this.documentName) ?? this;
+  }
+  static get TYPES(): string[] {
+    const types = Object.keys(CONFIG()?.[this.documentName]?.dataModels ?? {});
+    if (this.baseTypeAlways || !types.length) types.unshift(CONST.BASE_DOCUMENT_TYPE);
+    return types;
+  }
+  static get hasTypeData(): boolean {
+    return !!this.metadata.hasTypeData;
+  }
+  static get hierarchy(): Record<string, string> {
+    return this.metadata.embedded ?? {};
+  }
+
+  declare apps: Record<string, any>;
+  declare collections: Record<string, EmbeddedCollection>;
+
+  constructor(data: any = {}, context: any = {}) {
+    super(data, { parent: context.parent ?? null, strict: context.strict });
+    Object.defineProperty(this, 'apps', { value: {}, enumerable: false });
+    Object.defineProperty(this, 'collections', { value: {}, enumerable: false });
+    const embedded = (this.constructor as typeof Document).hierarchy;
+    for (const [docName, collName] of Object.entries(embedded)) {
+      const coll = new EmbeddedCollection(collName, this, docName);
+      this.collections[collName] = coll;
+      Object.defineProperty(this, collName, { value: coll, enumerable: false, configurable: true });
+      for (const d of data?.[collName] ?? []) {
+        const child = new (getDocumentClass(docName) ?? Document)(d, { parent: this, _nested: true });
+        coll.set(child.id, child);
+      }
+    }
+    if (!context._nested) this._safePrepareData();
+  }
+
+  get id(): string | null {
+    return this._id ?? null;
+  }
+  get isEmbedded(): boolean {
+    return !!this.parent && !!(this.constructor as typeof Document).metadata.isEmbedded;
+  }
+  get parentCollection(): string | null {
+    return (this.constructor as typeof Document).metadata.collection;
+  }
+  get collection(): DocumentCollection | undefined {
+    if (this.parent) return this.parent.getEmbeddedCollection(this.documentName);
+    return worldCollections.get(this.documentName);
+  }
+  get uuid(): string {
+    const own = `${this.documentName}.${this.id}`;
+    return this.parent ? `${this.parent.uuid}.${own}` : own;
+  }
+  get inCompendium(): boolean {
+    return false;
+  }
+  get pack(): null {
+    return null;
+  }
+
+  getEmbeddedCollection(name: string): EmbeddedCollection {
+    const collName = (this.constructor as typeof Document).hierarchy[name] ?? name;
+    const c = this.collections[collName];
+    if (!c) throw new Error(`${name} is not a valid embedded Document within the ${this.documentName} Document`);
+    return c;
+  }
+  getEmbeddedDocument(name: string, id: string, { strict = false } = {}): any {
+    return this.getEmbeddedCollection(name).get(id, { strict });
+  }
+  async createEmbeddedDocuments(name: string, data: any[] = [], operation: any = {}): Promise<any[]> {
+    this.getEmbeddedCollection(name);
+    return getDocumentClass(name).createDocuments(data, { ...operation, parent: this });
+  }
+  async updateEmbeddedDocuments(name: string, updates: any[] = [], operation: any = {}): Promise<any[]> {
+    this.getEmbeddedCollection(name);
+    return getDocumentClass(name).updateDocuments(updates, { ...operation, parent: this });
+  }
+  async deleteEmbeddedDocuments(name: string, ids: string[] = [], operation: any = {}): Promise<any[]> {
+    this.getEmbeddedCollection(name);
+    return getDocumentClass(name).deleteDocuments(ids, { ...operation, parent: this });
+  }
+
+  /* ---------------------------------------------------------- CRUD */
+
+  static async create(data: any, operation: any = {}): Promise<any> {
+    const many = Array.isArray(data);
+    const created = await this.createDocuments(many ? data : [data], operation);
+    return many ? created : created.shift();
+  }
+  static async createDocuments(data: any[] = [], operation: any = {}): Promise<any[]> {
+    return createDocuments(this.implementation, data, operation);
+  }
+  static async updateDocuments(updates: any[] = [], operation: any = {}): Promise<any[]> {
+    return updateDocuments(this.implementation, updates, operation);
+  }
+  static async deleteDocuments(ids: string[] = [], operation: any = {}): Promise<any[]> {
+    return deleteDocuments(this.implementation, ids, operation);
+  }
+  async update(data: any = {}, operation: any = {}): Promise<any> {
+    const updates = await (this.constructor as typeof Document).updateDocuments([{ ...data, _id: this.id }], { ...operation, parent: this.parent });
+    return updates.shift();
+  }
+  async delete(operation: any = {}): Promise<any> {
+    const deleted = await (this.constructor as typeof Document).deleteDocuments([this.id as string], { ...operation, parent: this.parent });
+    return deleted.shift();
+  }
+
+  /* --------------------------------------------- lifecycle callbacks */
+
+  async _preCreate(data: any, options: any, user: any): Promise<boolean | void> {
+    if (this.system instanceof TypeDataModel) return this.system._preCreate(data, options, user);
+  }
+  _onCreate(data: any, options: any, userId: string): void {
+    if (this.system instanceof TypeDataModel) this.system._onCreate(data, options, userId);
+  }
+  async _preUpdate(changes: any, options: any, user: any): Promise<boolean | void> {
+    if (this.system instanceof TypeDataModel) return this.system._preUpdate(changes, options, user);
+  }
+  _onUpdate(changed: any, options: any, userId: string): void {
+    if (options.render !== false) this.render(false, { renderContext: `update${this.documentName}`, renderData: changed });
+    if (this.system instanceof TypeDataModel) this.system._onUpdate(changed, options, userId);
+  }
+  async _preDelete(options: any, user: any): Promise<boolean | void> {
+    if (this.system instanceof TypeDataModel) return this.system._preDelete(options, user);
+  }
+  _onDelete(options: any, userId: string): void {
+    if (this.system instanceof TypeDataModel) this.system._onDelete(options, userId);
+  }
+  static async _preCreateOperation(_documents: any[], _operation: any, _user: any): Promise<boolean | void> {}
+  static async _onCreateOperation(_documents: any[], _operation: any, _user: any): Promise<void> {}
+  static async _preUpdateOperation(_documents: any[], _operation: any, _user: any): Promise<boolean | void> {}
+  static async _onUpdateOperation(_documents: any[], _operation: any, _user: any): Promise<void> {}
+  static async _preDeleteOperation(_documents: any[], _operation: any, _user: any): Promise<boolean | void> {}
+  static async _onDeleteOperation(_documents: any[], _operation: any, _user: any): Promise<void> {}
+
+  _dispatchDescendantDocumentEvents(event: string, collection: string, args: any[], _parent?: any): void {
+    _parent ||= this;
+    const fn = (this as any)[`_${event}DescendantDocuments`];
+    if (!(fn instanceof Function)) throw new Error(`Invalid descendant document event "${event}"`);
+    fn.call(this, _parent, collection, ...args);
+    this.parent?._dispatchDescendantDocumentEvents?.(event, collection, args, _parent);
+  }
+  _preCreateDescendantDocuments(..._args: any[]): void {}
+  _onCreateDescendantDocuments(_parent: any, collection: string, _documents: any[], data: any, options: any, _userId?: string): void {
+    if (options.render !== false) this.render(false, { renderContext: `create${collection}`, renderData: data });
+  }
+  _preUpdateDescendantDocuments(..._args: any[]): void {}
+  _onUpdateDescendantDocuments(_parent: any, collection: string, _documents: any[], changes: any, options: any, _userId?: string): void {
+    if (options.render !== false) this.render(false, { renderContext: `update${collection}`, renderData: changes });
+  }
+  _preDeleteDescendantDocuments(..._args: any[]): void {}
+  _onDeleteDescendantDocuments(_parent: any, collection: string, _documents: any[], ids: any, options: any, _userId?: string): void {
+    if (options.render !== false) this.render(false, { renderContext: `delete${collection}`, renderData: ids });
+  }
+
+  /* ------------------------------------------------- data preparation */
+
+  prepareData(): void {
+    const isTypeData = this.system instanceof TypeDataModel;
+    if (isTypeData) this.system.prepareBaseData();
+    this.prepareBaseData();
+    this.prepareEmbeddedDocuments();
+    if (isTypeData) this.system.prepareDerivedData();
+    this.prepareDerivedData();
+  }
+  prepareBaseData(): void {}
+  prepareEmbeddedDocuments(): void {
+    for (const c of Object.values(this.collections ?? {})) for (const d of c) d._safePrepareData();
+  }
+  prepareDerivedData(): void {}
+  _safePrepareData(): void {
+    try {
+      this.prepareData();
+    } catch (err) {
+      recordError(`${this.documentName}#prepareData`, err);
+    }
+  }
+  /** Re-initialize from source (with embedded documents) and prepare again. */
+  override reset(): void {
+    this._reinitialize();
+    this._safePrepareData();
+  }
+  _reinitialize(): void {
+    this._initialize();
+    for (const c of Object.values(this.collections ?? {})) for (const d of c) d._reinitialize();
+  }
+  override updateSource(changes: any = {}, options: any = {}): any {
+    const diff = super.updateSource(changes, options);
+    if (!options.dryRun && this.collections) this._safePrepareData();
+    return diff;
+  }
+  override toObject(source = true): any {
+    const data = super.toObject(source);
+    for (const [name, c] of Object.entries(this.collections ?? {})) data[name] = c.map((d: any) => d.toObject(source));
+    return data;
+  }
+  protected override _labelFor(source: any): string {
+    return `${this.documentName} [${source?._id ?? 'new'}]`;
+  }
+
+  /** Re-render the applications registered in this.apps (each counts its own render). */
+  render(force = false, context: any = {}): void {
+    for (const app of Object.values(this.apps)) {
+      Promise.resolve(app.render(force, deepClone(context))).catch((err) => recordError(`${app.constructor?.name}#render`, err));
+    }
+  }
+
+  getRollData(): any {
+    return {};
+  }
+
+  /* ------------------------------------------------------- permissions */
+
+  getUserLevel(user: any = state.user): number {
+    if (!user) return LEVELS.NONE;
+    if (user.isGM) return LEVELS.OWNER;
+    if (this.isEmbedded) return this.parent.getUserLevel(user);
+    const ownership = this._source.ownership;
+    if (!ownership) return LEVELS.NONE;
+    const own = ownership[user.id];
+    if (own !== undefined && own !== LEVELS.INHERIT) return own;
+    return ownership.default ?? LEVELS.NONE;
+  }
+  testUserPermission(user: any, permission: string | number, { exact = false } = {}): boolean {
+    const level = this.getUserLevel(user);
+    const target = typeof permission === 'string' ? (LEVELS as any)[permission] : permission;
+    if (target === undefined) throw new Error(`Invalid permission level "${permission}"`);
+    return exact ? level === target : level >= target;
+  }
+  canUserModify(user: any, action: 'create' | 'update' | 'delete', data: any = {}): boolean {
+    const perm = (this.constructor as typeof Document).metadata.permissions?.[action] ?? (PERMS as any)[action];
+    if (perm instanceof Function) return perm(user, this, data);
+    if (perm in USER_PERMISSIONS) return user.hasPermission(perm);
+    const isOwner = this.testUserPermission(user, 'OWNER');
+    const hasRole = perm in USER_ROLES && user.hasRole(perm);
+    return isOwner || hasRole;
+  }
+  get isOwner(): boolean {
+    return this.testUserPermission(state.user, 'OWNER');
+  }
+  get permission(): number {
+    return this.getUserLevel(state.user);
+  }
+  get limited(): boolean {
+    return this.testUserPermission(state.user, 'LIMITED', { exact: true });
+  }
+  get visible(): boolean {
+    return this.isEmbedded ? this.parent.visible : this.testUserPermission(state.user, 'LIMITED');
+  }
+  get hasPlayerOwner(): boolean {
+    return worldCollections.get('User')!.some((u: any) => !u.isGM && this.testUserPermission(u, 'OWNER'));
+  }
+
+  /* ------------------------------------------------------------- flags */
+
+  static validFlagScopes(): string[] {
+    return ['core', 'world', configRef.systemId];
+  }
+  getFlag(scope: string, key: string): any {
+    if (!Document.validFlagScopes().includes(scope)) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
+    if (!this.flags || !(scope in this.flags)) return undefined;
+    return getProperty(this.flags[scope], key);
+  }
+  async setFlag(scope: string, key: string, value: unknown): Promise<any> {
+    if (!Document.validFlagScopes().includes(scope)) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
+    return this.update({ [`flags.${scope}.${key}`]: value });
+  }
+  async unsetFlag(scope: string, key: string): Promise<any> {
+    if (!Document.validFlagScopes().includes(scope)) throw new Error(`Flag scope "${scope}" is not valid or not currently active`);
+    if (state.generation >= 14) return this.update({ [`flags.${scope}.${key}`]: new ForcedDeletion() });
+    const head = key.split('.');
+    const tail = `-=${head.pop()}`;
+    return this.update({ [['flags', scope, ...head, tail].join('.')]: null });
+  }
+}
+
+/* -------------------------------------------------- database workflow */
+
+/** Options cross a socket: anything not JSON-serializable is refused. */
+function serializeOptions(options: any): any {
+  try {
+    return JSON.parse(JSON.stringify(options));
+  } catch (err) {
+    throw new Error(`Database operation options must be JSON-serializable: ${(err as Error).message}`);
+  }
+}
+
+function collectionFor(cls: any, parent: any): DocumentCollection {
+  if (parent) return parent.getEmbeddedCollection(cls.documentName);
+  const c = worldCollections.get(cls.documentName);
+  if (!c) throw new Error(`No world collection for ${cls.documentName}`);
+  return c;
+}
+
+function recordWrite(documentName: string, action: 'create' | 'update' | 'delete', count: number, user: any): void {
+  state.writes.push({ documentName, action, count, userId: user.id });
+}
+
+function refuse(user: any, action: string, doc: any): never {
+  throw new Error(`User ${user.name} lacks permission to ${action} ${doc.documentName} [${doc.id ?? 'new'}]`);
+}
+
+function assignIds(data: any, cls: any, keepId: boolean): void {
+  if (!keepId || !data._id) data._id = randomID();
+  for (const [docName, collName] of Object.entries(cls.hierarchy ?? {})) {
+    const childCls = getDocumentClass(docName as string);
+    for (const child of data[collName as string] ?? []) assignIds(child, childCls, keepId);
+  }
+}
+
+export async function createDocuments(cls: any, data: any[], operation: any = {}): Promise<any[]> {
+  const user = state.user;
+  const { parent = null, noHook = false, pack, ...options } = operation;
+  const type = cls.documentName;
+  const candidates: any[] = [];
+  for (let d of data) {
+    d = d instanceof DataModel ? d.toObject() : expandObject(d ?? {});
+    d = cls.migrateDataSafe(d);
+    let doc: any;
+    try {
+      doc = new cls(deepClone(d), { parent });
+    } catch (err) {
+      recordError('ClientDatabaseBackend##preCreateDocumentArray', err);
+      notifyError((err as Error).message);
+      continue;
+    }
+    let allowed = (await doc._preCreate(d, options, user)) ?? true;
+    allowed &&= noHook || hooks.call(`preCreate${type}`, doc, d, options, user.id);
+    if (allowed === false) continue;
+    candidates.push(doc);
+  }
+  if (!candidates.length) return [];
+  Object.assign(operation, options);
+  if ((await cls._preCreateOperation(candidates, operation, user)) === false) return [];
+
+  // Server: permission, ids, stats
+  for (const doc of candidates) if (!doc.canUserModify(user, 'create', doc._source)) refuse(user, 'create', doc);
+  const now = Date.now();
+  const result = candidates.map((doc) => {
+    const src = doc.toObject();
+    assignIds(src, cls, !!options.keepId);
+    if ('_stats' in src) Object.assign(src._stats, { createdTime: now, modifiedTime: now, lastModifiedBy: user.id, systemId: configRef.systemId });
+    return src;
+  });
+  const postOptions = serializeOptions({ ...options, action: 'create', modifiedTime: now });
+  recordWrite(type, 'create', result.length, user);
+
+  // Every client: apply and call back
+  const collection = collectionFor(cls, parent);
+  openPending();
+  parent?._dispatchDescendantDocumentEvents('preCreate', collection.name, [result, postOptions, user.id]);
+  const callbacks = result.map((src) => {
+    const doc = new cls(deepClone(src), { parent, _nested: !!parent });
+    collection.set(doc.id, doc);
+    return () => {
+      safeCall(() => doc._onCreate(src, postOptions, user.id), `${type}#_onCreate`);
+      hooks.callAll(`create${type}`, doc, postOptions, user.id);
+      return doc;
+    };
+  });
+  parent?.reset();
+  const documents = callbacks.map((fn) => fn());
+  parent?._dispatchDescendantDocumentEvents('onCreate', collection.name, [documents, result, postOptions, user.id]);
+  const pending = popPending();
+  await cls._onCreateOperation(documents, { ...operation, ...postOptions }, user);
+  await Promise.all(pending);
+  return documents;
+}
+
+export async function updateDocuments(cls: any, updates: any[], operation: any = {}): Promise<any[]> {
+  const user = state.user;
+  const { parent = null, noHook = false, pack, updates: _u, ...rest } = operation;
+  const options = { diff: true, recursive: true, render: true, ...rest };
+  const type = cls.documentName;
+  const collection = collectionFor(cls, parent);
+  const documents: any[] = [];
+  const toUpdate: any[] = [];
+  for (const update of updates) {
+    if (!update?._id) throw new Error('You must provide an _id for every object in the update data Array.');
+    let changes = normalizeSpecialKeys(update instanceof DataModel ? update.toObject() : expandObject(update));
+    const doc = collection.get(update._id, { strict: true });
+    // The sub-type travels with a change to `system`, which it interprets
+    if ('system' in changes && 'type' in doc._source && !('type' in changes)) changes.type = doc._source.type;
+    changes = cls.migrateDataSafe(changes);
+    let allowed = (await doc._preUpdate(changes, options, user)) ?? true;
+    allowed &&= noHook || hooks.call(`preUpdate${type}`, doc, changes, options, user.id);
+    if (allowed === false) continue;
+    let diff: any;
+    try {
+      diff = doc.updateSource(changes, { dryRun: true });
+    } catch (err) {
+      notifyError((err as Error).message.split('] ').pop() as string);
+      recordError('ClientDatabaseBackend##preUpdateDocumentArray', err);
+      continue;
+    }
+    if (options.diff) {
+      if (isEmpty(diff)) continue;
+      diff._id = doc.id;
+      changes = diff;
+    }
+    documents.push(doc);
+    toUpdate.push(changes);
+  }
+  if (!toUpdate.length) return [];
+  Object.assign(operation, options);
+  if ((await cls._preUpdateOperation(documents, operation, user)) === false) return [];
+
+  // Server: permission, stats
+  documents.forEach((doc, i) => {
+    if (!doc.canUserModify(user, 'update', toUpdate[i])) refuse(user, 'update', doc);
+  });
+  const now = Date.now();
+  const result = toUpdate.map((c, i) => {
+    const change = deepClone(c);
+    if ('_stats' in documents[i]._source) change._stats = { modifiedTime: now, lastModifiedBy: user.id };
+    return change;
+  });
+  const postOptions = serializeOptions({ ...options, action: 'update', modifiedTime: now });
+  recordWrite(type, 'update', result.length, user);
+
+  openPending();
+  parent?._dispatchDescendantDocumentEvents('preUpdate', collection.name, [result, postOptions, user.id]);
+  const changes: any[] = [];
+  const callbacks = result.map((change) => {
+    const doc = collection.get(change._id);
+    const applied = doc.updateSource(change);
+    applied._id = doc.id;
+    return () => {
+      safeCall(() => doc._onUpdate(applied, postOptions, user.id), `${type}#_onUpdate`);
+      hooks.callAll(`update${type}`, doc, applied, postOptions, user.id);
+      changes.push(applied);
+      return doc;
+    };
+  });
+  parent?.reset();
+  const updated = callbacks.map((fn) => fn());
+  parent?._dispatchDescendantDocumentEvents('onUpdate', collection.name, [updated, changes, postOptions, user.id]);
+  const pending = popPending();
+  await cls._onUpdateOperation(updated, { ...operation, ...postOptions }, user);
+  await Promise.all(pending);
+  await afterUpdate(type, postOptions, user);
+  return updated;
+}
+
+export async function deleteDocuments(cls: any, ids: string[], operation: any = {}): Promise<any[]> {
+  const user = state.user;
+  const { parent = null, noHook = false, pack, deleteAll, ids: _i, ...options } = operation;
+  const type = cls.documentName;
+  const collection = collectionFor(cls, parent);
+  const targets = deleteAll ? Array.from(collection.keys()) : ids;
+  const documents: any[] = [];
+  for (const id of targets) {
+    const doc = collection.get(id, { strict: true });
+    let allowed = (await doc._preDelete(options, user)) ?? true;
+    allowed &&= noHook || hooks.call(`preDelete${type}`, doc, options, user.id);
+    if (allowed === false) continue;
+    documents.push(doc);
+  }
+  if (!documents.length) return [];
+  Object.assign(operation, options);
+  if ((await cls._preDeleteOperation(documents, operation, user)) === false) return [];
+
+  for (const doc of documents) if (!doc.canUserModify(user, 'delete')) refuse(user, 'delete', doc);
+  const deletedIds = documents.map((d) => d.id);
+  const postOptions = serializeOptions({ ...options, action: 'delete', modifiedTime: Date.now() });
+  recordWrite(type, 'delete', deletedIds.length, user);
+
+  openPending();
+  parent?._dispatchDescendantDocumentEvents('preDelete', collection.name, [deletedIds, postOptions, user.id]);
+  const callbacks = documents.map((doc) => {
+    collection.delete(doc.id);
+    return () => {
+      safeCall(() => doc._onDelete(postOptions, user.id), `${type}#_onDelete`);
+      hooks.callAll(`delete${type}`, doc, postOptions, user.id);
+      return doc;
+    };
+  });
+  parent?.reset();
+  const deleted = callbacks.map((fn) => fn());
+  parent?._dispatchDescendantDocumentEvents('onDelete', collection.name, [deleted, deletedIds, postOptions, user.id]);
+  const pending = popPending();
+  await cls._onDeleteOperation(deleted, { ...operation, ...postOptions }, user);
+  await Promise.all(pending);
+  return deleted;
+}
+
+/** Post-write side effects the server performs (world time advance). Set by index.ts. */
+export const serverEffects: { afterUpdate?: (type: string, options: any, user: any) => Promise<void> | void } = {};
+async function afterUpdate(type: string, options: any, user: any): Promise<void> {
+  await serverEffects.afterUpdate?.(type, options, user);
+}
+
+function safeCall(fn: () => unknown, location: string): void {
+  try {
+    const r = fn();
+    if (r instanceof Promise) r.catch((err) => recordError(location, err));
+  } catch (err) {
+    recordError(location, err);
+  }
+}
+
+export const notifyError = (message: string): void => {
+  state.notifications.push({ type: 'error', message });
+};
+
+/* ------------------------------------------------------------------ User */
+
+export class User extends Document {
+  static override metadata = { ...Document.metadata, name: 'User', collection: 'users', permissions: { create: 'GAMEMASTER', update: 'GAMEMASTER', delete: 'GAMEMASTER' } };
+  static override defineSchema() {
+    return {
+      _id: new DocumentIdField(),
+      name: new StringField({ required: true, blank: false }),
+      role: new NumberField({ required: true, nullable: false, integer: true, min: 0, max: 4, initial: USER_ROLES.PLAYER }),
+      character: new ForeignDocumentField('Actor'),
+      color: new StringField({ initial: '#888888' }),
+      permissions: new ObjectField(),
+      flags: new ObjectField(),
+    };
+  }
+  /** Connected? Set by the test handle, not stored. */
+  active = true;
+  get isGM(): boolean {
+    return this.role >= USER_ROLES.ASSISTANT;
+  }
+  get isSelf(): boolean {
+    return state.user?.id === this.id;
+  }
+  get isActiveGM(): boolean {
+    return worldCollections.get('User')!.activeGM === this;
+  }
+  get isBanned(): boolean {
+    return this.role === USER_ROLES.NONE;
+  }
+  hasRole(role: string | number, { exact = false } = {}): boolean {
+    const level = typeof role === 'string' ? (USER_ROLES as any)[role] : role;
+    if (level === undefined) return false;
+    return exact ? this.role === level : this.role >= level;
+  }
+  hasPermission(permission: string): boolean {
+    if (this.role === USER_ROLES.GAMEMASTER) return true;
+    if (permission in (this._source.permissions ?? {})) return !!this._source.permissions[permission];
+    const p = (USER_PERMISSIONS as any)[permission];
+    return p ? this.role >= p.defaultRole : false;
+  }
+  can(action: string): boolean {
+    return action in USER_PERMISSIONS ? this.hasPermission(action) : this.hasRole(action);
+  }
+  override getUserLevel(user: any = state.user): number {
+    return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
+  }
+  /** Set by index.ts (queries need the world's CONFIG and settings). */
+  declare query: (name: string, data: unknown, options?: { timeout?: number }) => Promise<unknown>;
+}
+
+export class Users extends WorldCollection {
+  constructor() {
+    super('User');
+  }
+  /** The active GM with the highest role, ties by lowest id (one designated GM client). */
+  get activeGM(): any {
+    let best: any = null;
+    for (const u of this.values()) {
+      if (!u.active || !u.isGM) continue;
+      if (!best || u.role > best.role || (u.role === best.role && u.id < best.id)) best = u;
+    }
+    return best;
+  }
+  get current(): any {
+    return state.user;
+  }
+  get players(): any[] {
+    return this.filter((u: any) => !u.isGM);
+  }
+}
+
+/* ----------------------------------------------------------- Actor, Item */
+
+const baseSchema = (cls: any) => ({
+  _id: new DocumentIdField(),
+  name: new StringField({ required: true, blank: false }),
+  type: new DocumentTypeField(cls),
+  img: new FilePathField(),
+  system: new TypeDataField(cls),
+  ownership: new DocumentOwnershipField(),
+  flags: new ObjectField(),
+  _stats: new DocumentStatsField(),
+});
+
+/** Non-GM creators become owners (BaseActor / BaseItem _preCreate). */
+function grantCreatorOwnership(doc: any, user: any): void {
+  if (!doc.parent && !user.isGM && !doc._source.ownership?.[user.id]) doc.updateSource({ ownership: { [user.id]: LEVELS.OWNER } });
+}
+
+export class Actor extends Document {
+  static override metadata = {
+    ...Document.metadata,
+    name: 'Actor',
+    collection: 'actors',
+    embedded: { Item: 'items' },
+    hasTypeData: true,
+    permissions: {
+      create: (user: any) => user.hasPermission('ACTOR_CREATE'),
+      update: (user: any, doc: any) => doc.testUserPermission(user, 'OWNER'),
+      delete: 'ASSISTANT',
+    },
+  };
+  static override defineSchema() {
+    return { ...baseSchema(this), sort: new NumberField({ integer: true, initial: 0, nullable: false }) };
+  }
+  /** Status ids applied by active effects (no ActiveEffect in the stand-in: stays empty unless a test adds to it). */
+  statuses = new Set<string>();
+  override async _preCreate(data: any, options: any, user: any) {
+    grantCreatorOwnership(this, user);
+    return super._preCreate(data, options, user);
+  }
+  /** A synthetic (unlinked token) actor has the TokenDocument as parent. */
+  get isToken(): boolean {
+    return this.parent instanceof TokenDocument;
+  }
+  get token(): any {
+    return this.isToken ? this.parent : null;
+  }
+  get itemTypes(): Record<string, any[]> {
+    const types: Record<string, any[]> = Object.fromEntries(Item.TYPES.map((t) => [t, []]));
+    for (const i of this.items) (types[i.type] ??= []).push(i);
+    return types;
+  }
+  override getUserLevel(user: any = state.user): number {
+    if (!user) return LEVELS.NONE;
+    if (user.isGM) return LEVELS.OWNER;
+    const ownership = this._source.ownership ?? {};
+    return ownership[user.id] ?? ownership.default ?? LEVELS.NONE;
+  }
+  override getRollData(): any {
+    return this.system;
+  }
+  /** Tokens of this actor in the viewed scene. */
+  getActiveTokens(): any[] {
+    const scene = worldCollections.get('Scene')?.viewed;
+    if (!scene) return [];
+    if (this.isToken) return scene.tokens.get(this.token.id) ? [this.token] : [];
+    return scene.tokens.filter((t: any) => t.actorId === this.id && t.actorLink);
+  }
+  get inCombat(): boolean {
+    return worldCollections.get('Combat')!.some((c: any) => c.getCombatantsByActor(this).length > 0);
+  }
+  override get uuid(): string {
+    return this.isToken ? `${this.parent.uuid}.Actor.${this.id}` : super.uuid;
+  }
+}
+
+export class Item extends Document {
+  static override metadata = {
+    ...Document.metadata,
+    name: 'Item',
+    collection: 'items',
+    hasTypeData: true,
+    isEmbedded: false,
+    permissions: {
+      create: (user: any, doc: any) => (doc.parent ? doc.parent.canUserModify(user, 'update') : user.hasPermission('ITEM_CREATE')),
+      update: 'OWNER',
+      delete: 'OWNER',
+    },
+  };
+  static override defineSchema() {
+    return { ...baseSchema(this), sort: new NumberField({ integer: true, initial: 0, nullable: false }) };
+  }
+  override get isEmbedded(): boolean {
+    return !!this.parent;
+  }
+  get actor(): any {
+    return this.parent instanceof Actor ? this.parent : null;
+  }
+  override async _preCreate(data: any, options: any, user: any) {
+    grantCreatorOwnership(this, user);
+    return super._preCreate(data, options, user);
+  }
+  override getRollData(): any {
+    return { ...(this.actor?.getRollData() ?? {}), item: this.system };
+  }
+}
+
+/* --------------------------------------------------------- Scene, Token */
+
+export class Scene extends Document {
+  static override metadata = { ...Document.metadata, name: 'Scene', collection: 'scenes', embedded: { Token: 'tokens' } };
+  static override defineSchema() {
+    return {
+      _id: new DocumentIdField(),
+      name: new StringField({ required: true, blank: false }),
+      active: new BooleanField(),
+      width: new NumberField({ integer: true, positive: true, initial: 4000, nullable: false }),
+      height: new NumberField({ integer: true, positive: true, initial: 3000, nullable: false }),
+      grid: new SchemaField({
+        type: new NumberField({ required: true, nullable: false, choices: Object.values(CONST.GRID_TYPES), initial: CONST.GRID_TYPES.SQUARE }),
+        size: new NumberField({ required: true, nullable: false, integer: true, min: 50, initial: 100 }),
+        distance: new NumberField({ required: true, nullable: false, positive: true, initial: 5 }),
+        units: new StringField({ initial: 'ft' }),
+      }),
+      ownership: new DocumentOwnershipField(),
+      flags: new ObjectField(),
+      _stats: new DocumentStatsField(),
+    };
+  }
+  declare grid: any;
+  protected override _initialize(options: any = {}): void {
+    super._initialize(options);
+    this.grid = new SquareGrid(this._source.grid);
+  }
+  get isView(): boolean {
+    return worldCollections.get('Scene')?.viewed === this;
+  }
+}
+
+/** A square grid (v13 foundry.grid.SquareGrid subset): offsets, centres, measurePath. */
+export class SquareGrid {
+  type: number;
+  size: number;
+  sizeX: number;
+  sizeY: number;
+  distance: number;
+  units: string;
+  constructor({ type = 1, size = 100, distance = 5, units = 'ft' }: any = {}) {
+    if (type !== CONST.GRID_TYPES.SQUARE) throw new Error('The stand-in models square grids only');
+    this.type = type;
+    this.size = this.sizeX = this.sizeY = size;
+    this.distance = distance;
+    this.units = units;
+  }
+  get isSquare(): boolean {
+    return true;
+  }
+  get diagonals(): number {
+    return (globalThis as any).game?.settings?.get('core', 'gridDiagonals') ?? CONST.GRID_DIAGONALS.EQUIDISTANT;
+  }
+  getOffset({ x, y }: { x: number; y: number }): { i: number; j: number } {
+    return { i: Math.floor(y / this.size), j: Math.floor(x / this.size) };
+  }
+  getCenterPoint(c: { i?: number; j?: number; x?: number; y?: number }): { x: number; y: number } {
+    const { i, j } = c.i !== undefined ? (c as { i: number; j: number }) : this.getOffset(c as { x: number; y: number });
+    return { x: (j + 0.5) * this.size, y: (i + 0.5) * this.size };
+  }
+  /** Distance along waypoints in grid units, counting spaces per the diagonal rule. */
+  measurePath(waypoints: { x: number; y: number }[]): { distance: number; spaces: number; cost: number; diagonals: number } {
+    let spaces = 0;
+    let diagonals = 0;
+    const rule = this.diagonals;
+    const D = CONST.GRID_DIAGONALS;
+    for (let k = 1; k < waypoints.length; k++) {
+      const a = this.getOffset(waypoints[k - 1]);
+      const b = this.getOffset(waypoints[k]);
+      const di = Math.abs(b.i - a.i);
+      const dj = Math.abs(b.j - a.j);
+      const nd = Math.min(di, dj);
+      const ns = Math.max(di, dj) - nd;
+      let cost: number;
+      if (rule === D.EQUIDISTANT) cost = ns + nd;
+      else if (rule === D.EXACT) cost = ns + nd * Math.SQRT2;
+      else if (rule === D.APPROXIMATE) cost = ns + nd * 1.5;
+      else if (rule === D.RECTILINEAR || rule === D.ILLEGAL) cost = ns + 2 * nd;
+      // 5/10/5: every even diagonal of the whole path costs double; 10/5/10: every odd one
+      else if (rule === D.ALTERNATING_1) cost = ns + nd + Math.floor((diagonals + nd) / 2) - Math.floor(diagonals / 2);
+      else cost = ns + nd + Math.ceil((diagonals + nd) / 2) - Math.ceil(diagonals / 2);
+      diagonals += nd;
+      spaces += cost;
+    }
+    return { distance: spaces * this.distance, spaces, cost: spaces * this.distance, diagonals };
+  }
+}
+
+export class TokenDocument extends Document {
+  static override metadata = {
+    ...Document.metadata,
+    name: 'Token',
+    collection: 'tokens',
+    isEmbedded: true,
+    permissions: { create: 'TOKEN_CREATE', update: 'OWNER', delete: 'TOKEN_DELETE' },
+  };
+  static override defineSchema() {
+    return {
+      _id: new DocumentIdField(),
+      name: new StringField({ blank: true }),
+      actorId: new ForeignDocumentField('Actor', { idOnly: true }),
+      actorLink: new BooleanField(),
+      delta: new ObjectField(),
+      x: new NumberField({ required: true, integer: true, nullable: false, initial: 0 }),
+      y: new NumberField({ required: true, integer: true, nullable: false, initial: 0 }),
+      elevation: new NumberField({ required: true, nullable: false, initial: 0 }),
+      width: new NumberField({ required: true, nullable: false, positive: true, initial: 1 }),
+      height: new NumberField({ required: true, nullable: false, positive: true, initial: 1 }),
+      disposition: new NumberField({ required: true, nullable: false, choices: Object.values(CONST.TOKEN_DISPOSITIONS), initial: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
+      hidden: new BooleanField(),
+      flags: new ObjectField(),
+    };
+  }
+  declare _synthetic: { key: string; actor: any } | undefined;
+  get baseActor(): any {
+    return worldCollections.get('Actor')?.get(this.actorId) ?? null;
+  }
+  get isLinked(): boolean {
+    return this.actorLink;
+  }
+  /** Linked: the world Actor. Unlinked: a synthetic Actor (base source + delta) whose parent is this token. */
+  get actor(): any {
+    const base = this.baseActor;
+    if (!base) return null;
+    if (this.actorLink) return base;
+    const key = `${base._source._stats?.modifiedTime}`;
+    if (this._synthetic?.key !== key) {
+      const src = mergeObject(base.toObject(), deepClone(this._source.delta ?? {}), { inplace: false });
+      const actor = new (getDocumentClass('Actor'))(src, { parent: this });
+      Object.defineProperty(this, '_synthetic', { value: { key, actor }, writable: true, configurable: true, enumerable: false });
+    }
+    return this._synthetic!.actor;
+  }
+  override getEmbeddedCollection(name: string): EmbeddedCollection {
+    if (name !== 'Actor') return super.getEmbeddedCollection(name);
+    const c = new EmbeddedCollection('delta', this, 'Actor');
+    const a = this.actor;
+    if (a && !this.actorLink) c.set(a.id, a);
+    return c;
+  }
+  override _onUpdateDescendantDocuments(parent: any, collection: string, documents: any[], changes: any[], options: any, userId?: string): void {
+    if (collection === 'delta') {
+      for (const { _id, _stats, ...c } of changes) mergeObject(this._source.delta, deepClone(c), { performDeletions: true });
+    }
+    super._onUpdateDescendantDocuments(parent, collection, documents, changes, options, userId);
+  }
+  override getUserLevel(user: any = state.user): number {
+    if (user?.isGM) return LEVELS.OWNER;
+    return this.actor?.getUserLevel(user) ?? LEVELS.NONE;
+  }
+  /** The centre of the token in canvas pixels. */
+  getCenterPoint(position: { x?: number; y?: number; width?: number; height?: number } = {}): { x: number; y: number; elevation: number } {
+    const size = this.parent?.grid?.size ?? 100;
+    const { x = this.x, y = this.y, width = this.width, height = this.height } = position;
+    return { x: x + (width * size) / 2, y: y + (height * size) / 2, elevation: this.elevation };
+  }
+  get center(): { x: number; y: number } {
+    return this.getCenterPoint();
+  }
+  get object(): null {
+    return null;
+  }
+  get combatant(): any {
+    return worldCollections.get('Combat')?.viewed?.getCombatantsByToken(this)[0] ?? null;
+  }
+  get inCombat(): boolean {
+    return !!this.combatant;
+  }
+}
+
+/* ------------------------------------------------------------ ChatMessage */
+
+export class ChatMessage extends Document {
+  static override baseTypeAlways = true;
+  static override metadata = {
+    ...Document.metadata,
+    name: 'ChatMessage',
+    collection: 'messages',
+    hasTypeData: true,
+    permissions: {
+      create: (user: any, doc: any) => user.isGM || doc._source.author === user.id,
+      update: 'OWNER',
+      delete: 'OWNER',
+    },
+  };
+  static override defineSchema() {
+    return {
+      _id: new DocumentIdField(),
+      type: new DocumentTypeField(this, { initial: CONST.BASE_DOCUMENT_TYPE }),
+      system: new TypeDataField(this),
+      style: new NumberField({ required: true, nullable: false, choices: Object.values(CONST.CHAT_MESSAGE_STYLES), initial: 0 }),
+      author: new ForeignDocumentField('User', { nullable: false, initial: () => state.user?.id }),
+      timestamp: new NumberField({ required: true, nullable: false, initial: () => Date.now() }),
+      flavor: new HTMLField(),
+      content: new HTMLField(),
+      speaker: new SchemaField({
+        scene: new ForeignDocumentField('Scene', { idOnly: true }),
+        actor: new ForeignDocumentField('Actor', { idOnly: true }),
+        token: new ForeignDocumentField('Token', { idOnly: true }),
+        alias: new StringField(),
+      }),
+      whisper: new ArrayField(new ForeignDocumentField('User', { idOnly: true })),
+      blind: new BooleanField(),
+      rolls: new ArrayField(new JSONField()),
+      sound: new FilePathField(),
+      emote: new BooleanField(),
+      flags: new ObjectField(),
+      _stats: new DocumentStatsField(),
+    };
+  }
+  /** `rolls` are Roll instances rebuilt from the stored JSON (Roll.fromJSON set by index.ts). */
+  protected override _initialize(options: any = {}): void {
+    super._initialize(options);
+    const src = this._source;
+    Object.defineProperty(this, 'rolls', { get: () => (src.rolls ?? []).map((r: string) => rollFactory.fromJSON(r)), configurable: true, enumerable: true });
+  }
+  get isRoll(): boolean {
+    return this._source.rolls.length > 0;
+  }
+  get isAuthor(): boolean {
+    return this._source.author === state.user?.id;
+  }
+  override getUserLevel(user: any = state.user): number {
+    if (user?.id === this._source.author) return LEVELS.OWNER;
+    return super.getUserLevel(user);
+  }
+  static getSpeaker({ scene, actor, token, alias }: any = {}): any {
+    const scenes = worldCollections.get('Scene');
+    if (token) return { scene: token.parent?.id ?? null, token: token.id, actor: token.actor?.id ?? null, alias: alias ?? token.name };
+    if (actor) return { scene: (scene ?? scenes?.viewed)?.id ?? null, actor: actor.id, token: null, alias: alias ?? actor.name };
+    return { scene: (scene ?? scenes?.viewed)?.id ?? null, actor: null, token: null, alias: alias ?? state.user?.name };
+  }
+  static getWhisperRecipients(name: string): any[] {
+    const users = worldCollections.get('User')!;
+    if (name.toLowerCase() === 'gm') return users.filter((u: any) => u.isGM);
+    return users.filter((u: any) => u.name === name);
+  }
+}
+
+/** Set by index.ts (dice module) to rebuild Rolls from ChatMessage JSON. */
+export const rollFactory: { fromJSON: (json: string) => any } = { fromJSON: (j) => JSON.parse(j) };
+
+export { TypeDataModel };

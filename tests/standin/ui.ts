@@ -1,0 +1,216 @@
+/**
+ * The UI pieces the system touches, without a DOM: notifications (recorded),
+ * a minimal ApplicationV2 whose render prepares its context and is counted,
+ * the CombatTracker (ui.combat), and context menu entries in the shape of the
+ * running generation.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { deprecate, recordRender, state } from './state';
+import { deepClone, mergeObject, randomID } from './utils';
+
+const i18n = () => (globalThis as any).game?.i18n;
+
+export class Notifications {
+  notify(message: unknown, type: 'info' | 'warn' | 'error' | 'success' = 'info', { localize = false, format }: { localize?: boolean; format?: Record<string, unknown> } = {}) {
+    let text = message instanceof Error ? message.message : String(message);
+    if (localize) text = format ? i18n().format(text, format) : i18n().localize(text);
+    state.notifications.push({ type: type === 'success' ? 'info' : type, message: text });
+    return { id: state.notifications.length, message: text, type };
+  }
+  info(message: unknown, options?: any) {
+    return this.notify(message, 'info', options);
+  }
+  success(message: unknown, options?: any) {
+    return this.notify(message, 'success', options);
+  }
+  warn(message: unknown, options?: any) {
+    return this.notify(message, 'warn', options);
+  }
+  error(message: unknown, options?: any) {
+    return this.notify(message, 'error', options);
+  }
+}
+
+/** ApplicationV2 subset: options merged from DEFAULT_OPTIONS up the class chain; render runs _prepareContext and is counted. */
+export class ApplicationV2 {
+  static DEFAULT_OPTIONS: Record<string, any> = {};
+  options: any;
+  rendered = false;
+  renderCount = 0;
+  lastContext: any = undefined;
+  constructor(options: any = {}) {
+    const chain: any[] = [];
+    for (let c: any = this.constructor; c && c !== Object; c = Object.getPrototypeOf(c)) chain.unshift(c);
+    const defaults = chain.reduce((acc, c) => (Object.hasOwn(c, 'DEFAULT_OPTIONS') ? mergeObject(acc, deepClone(c.DEFAULT_OPTIONS)) : acc), {});
+    this.options = mergeObject(defaults, options, { inplace: false });
+    this.options.id ??= `app-${randomID(8)}`;
+  }
+  get id(): string {
+    return this.options.id;
+  }
+  get element(): null {
+    return null;
+  }
+  /** Each call counts at once in handle.renders under this app's id; then the context is prepared. */
+  async render(options: any = {}, _legacy?: any): Promise<this> {
+    if (typeof options === 'boolean') options = { force: options, ...(_legacy ?? {}) };
+    this.renderCount++;
+    recordRender(this.id, options);
+    this.lastContext = await this._prepareContext(options);
+    this.rendered = true;
+    return this;
+  }
+  async _prepareContext(_options: any): Promise<any> {
+    return {};
+  }
+  async close(_options: any = {}): Promise<this> {
+    this.rendered = false;
+    return this;
+  }
+}
+
+export function HandlebarsApplicationMixin<T extends new (...args: any[]) => ApplicationV2>(Base: T) {
+  return class HandlebarsApplication extends Base {
+    static PARTS: Record<string, any> = {};
+  };
+}
+
+/** ui.combat: counts renders under "combat"; viewing a Combat registers it in combat.apps so updates re-render it. */
+export class CombatTracker extends ApplicationV2 {
+  static override DEFAULT_OPTIONS = { id: 'combat' };
+  #viewed: any = null;
+  get viewed(): any {
+    return this.#viewed;
+  }
+  set viewed(combat: any) {
+    if (this.#viewed) delete this.#viewed.apps[this.id];
+    this.#viewed = combat ?? null;
+    if (combat) combat.apps[this.id] = this;
+  }
+  override async render(options: any = {}, legacy?: any): Promise<this> {
+    if (typeof options === 'object' && options && 'combat' in options) this.viewed = options.combat;
+    return super.render(options, legacy);
+  }
+}
+
+/* --------------------------------------------------------- context menus */
+
+export interface MenuEntryV13 {
+  name: string;
+  icon?: string;
+  classes?: string;
+  group?: string;
+  condition?: boolean | ((target: any) => boolean);
+  callback: (target: any) => unknown;
+}
+export interface MenuEntryV14 {
+  label: string;
+  icon?: string;
+  classes?: string;
+  group?: string;
+  visible?: boolean | ((target: any) => boolean);
+  onClick?: (event: any, target: any) => unknown;
+}
+
+/**
+ * ContextMenu (foundry.applications.ux.ContextMenu) without the DOM: entries
+ * are read in the running generation's shape. v13 entries are
+ * {name, icon, condition, callback(target)}; v14 entries are
+ * {label, icon, visible, onClick(event, target)}, where v14 still reads the
+ * v13 keys with a deprecation warning (until v16).
+ */
+export class ContextMenu {
+  constructor(
+    readonly container: unknown,
+    readonly selector: string,
+    readonly menuItems: any[],
+    readonly options: any = {},
+  ) {}
+
+  /** The entry's label key, click handler and visibility test, per generation. */
+  static read(entry: any): { label: string; visible: (t: any) => boolean; click: (event: any, target: any) => unknown } {
+    const asTest = (v: unknown) => (t: any) => (typeof v === 'function' ? !!v(t) : v !== false);
+    if (state.generation < 14) {
+      if (typeof entry.name !== 'string' || typeof entry.callback !== 'function') {
+        throw new Error('A v13 ContextMenuEntry needs a string name and a callback(target) function');
+      }
+      return { label: entry.name, visible: asTest(entry.condition), click: (_e, t) => entry.callback(t) };
+    }
+    let label = entry.label;
+    let visible = entry.visible;
+    let click = entry.onClick;
+    if (label === undefined && typeof entry.name === 'string') {
+      deprecate('ContextMenuEntry#name is deprecated in favor of ContextMenuEntry#label');
+      label = entry.name;
+    }
+    if (visible === undefined && entry.condition !== undefined) {
+      deprecate('ContextMenuEntry#condition is deprecated in favor of ContextMenuEntry#visible');
+      visible = entry.condition;
+    }
+    if (click === undefined && typeof entry.callback === 'function') {
+      deprecate('ContextMenuEntry#callback is deprecated in favor of ContextMenuEntry#onClick(event, target)');
+      click = (_e: any, t: any) => entry.callback(t);
+    }
+    if (typeof label !== 'string') throw new Error('A v14 ContextMenuEntry needs a string label');
+    return { label, visible: asTest(visible), click: click ?? (() => undefined) };
+  }
+
+  /** Labels of the entries shown for a target element. */
+  visibleLabels(target: any): string[] {
+    return this.menuItems.map((e) => ContextMenu.read(e)).filter((r) => r.visible(target)).map((r) => r.label);
+  }
+
+  /** Click the visible entry with this label for a target element. */
+  async click(label: string, target: any, event: any = { type: 'click', target }): Promise<unknown> {
+    const entry = this.menuItems.map((e) => ContextMenu.read(e)).find((r) => r.label === label && r.visible(target));
+    if (!entry) throw new Error(`No visible context menu entry "${label}"`);
+    return entry.click(event, target);
+  }
+}
+
+/** Document sheets (DocumentSheetV2 / ActorSheetV2 / ItemSheetV2): an ApplicationV2 with its document. */
+export class DocumentSheetV2 extends ApplicationV2 {
+  static override DEFAULT_OPTIONS = { document: null };
+  get document(): any {
+    return this.options.document;
+  }
+  override async render(options: any = {}, legacy?: any): Promise<this> {
+    this.document.apps[this.id] = this;
+    return super.render(options, legacy);
+  }
+  override async close(options: any = {}): Promise<this> {
+    delete this.document.apps[this.id];
+    return super.close(options);
+  }
+}
+export class ActorSheetV2 extends DocumentSheetV2 {
+  get actor(): any {
+    return this.document;
+  }
+}
+export class ItemSheetV2 extends DocumentSheetV2 {
+  get item(): any {
+    return this.document;
+  }
+}
+
+/** Sheet registration (init code): recorded, nothing rendered. */
+export const sheetRegistry = {
+  registered: [] as { documentName: string; scope: string; sheetClass: unknown; options: any }[],
+  registerSheet(documentClass: any, scope: string, sheetClass: unknown, options: any = {}): void {
+    sheetRegistry.registered.push({ documentName: documentClass?.documentName ?? String(documentClass), scope, sheetClass, options });
+  },
+  unregisterSheet(documentClass: any, scope: string, sheetClass: unknown): void {
+    sheetRegistry.registered = sheetRegistry.registered.filter(
+      (r) => !(r.documentName === (documentClass?.documentName ?? String(documentClass)) && r.scope === scope && r.sheetClass === sheetClass),
+    );
+  },
+};
+
+/** Handlebars template loading (init code): paths recorded, nothing read. */
+export const templates = {
+  loaded: [] as string[],
+  async loadTemplates(paths: string[] | Record<string, string>): Promise<void> {
+    templates.loaded.push(...(Array.isArray(paths) ? paths : Object.values(paths)));
+  },
+};
