@@ -83,7 +83,7 @@ export class TenSegmentsCombat extends Combat {
     const before = this.flowState;
     const data = this.updateDataFor(journal);
     const advance = direction * (data.round !== this.round ? SEGMENTS_PER_ROUND * SECONDS_PER_SEGMENT : 0);
-    await this.update(data as never, turnChangeOptions(direction, advance, data.round as number, data.turn as number) as never);
+    await this.update(data as never, turnChangeOptions(direction, advance) as never);
     await applySync(this, planSync(before, journal.state, skipHealthOf));
     if (direction === 1 && journal.state.stage === 'end-of-round' && before?.stage !== 'end-of-round') {
       await postEndOfRoundCard(this, journal.state);

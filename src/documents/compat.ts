@@ -13,22 +13,20 @@ export function generation(): number {
  */
 export function deletionUpdate(path: string, key: string): Record<string, unknown> {
   if (generation() >= 14) {
-    const operators = (foundry.data as unknown as { operators?: { ForcedDeletion?: { create(): unknown } } }).operators;
-    const del = operators?.ForcedDeletion?.create?.() ?? (globalThis as Record<string, unknown>)._del;
-    return { [`${path}.${key}`]: del };
+    // v14: the `_del` operator (foundry.data.operators.ForcedDeletion); `-=` is deprecated there.
+    return { [`${path}.${key}`]: (globalThis as Record<string, unknown>)._del };
   }
   return { [`${path}.-=${key}`]: null };
 }
 
 /**
- * Options for a Combat update that changes round or turn, so core (and v14's
- * effect expiry) sees the change the way it expects: v13 passes a direction
- * and `worldTime.advance`; v14 passes `combatRound`/`combatTurn` with
- * `worldTime.delta`.
+ * Options for a Combat update that changes round or turn, in the form core
+ * sends (v13 client source and the v14 combatRound hook agree):
+ * `{direction, worldTime: {delta}}`, so the world clock and v14's effect
+ * expiry follow the combat.
  */
-export function turnChangeOptions(direction: 1 | -1, seconds: number, round: number, turn: number): Record<string, unknown> {
-  if (generation() >= 14) return { direction, combatRound: round, combatTurn: turn, worldTime: { delta: seconds } };
-  return { direction, worldTime: { advance: seconds } };
+export function turnChangeOptions(direction: 1 | -1, seconds: number): Record<string, unknown> {
+  return { direction, worldTime: { delta: seconds } };
 }
 
 /** A context-menu entry in the shape each generation expects. */
@@ -46,7 +44,19 @@ export function contextMenuEntry(entry: MenuEntry): Record<string, unknown> {
   return { name: entry.label, icon: entry.icon, condition: entry.visible, callback: entry.run };
 }
 
-/** The setting that holds how chat messages are shown (roll mode in v13, message mode in v14). */
-export function messageModeSetting(): string {
+/** The core setting that holds how chat messages are shown: `core.rollMode` (v13) or `core.messageMode` (v14). */
+export function messageModeSetting(): 'rollMode' | 'messageMode' {
   return generation() >= 14 ? 'messageMode' : 'rollMode';
+}
+
+/** Chat message data shown the way the user chose (v13 applyRollMode, v14 applyMode). */
+export function applyMessageMode(data: Record<string, unknown>): Record<string, unknown> {
+  const setting = messageModeSetting();
+  const mode = (game.settings as unknown as { get(ns: string, key: string): string }).get('core', setting);
+  const cls = ChatMessage as unknown as {
+    applyRollMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
+    applyMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
+  };
+  if (generation() >= 14) return cls.applyMode ? cls.applyMode(data, mode) ?? data : data;
+  return cls.applyRollMode ? cls.applyRollMode(data, mode) ?? data : data;
 }
