@@ -31,7 +31,8 @@ export const MAX_HIT_DICE = 100;
 export const MAX_HIT_DICE_MODIFIER = 100;
 
 /** Result of a parse: a value, or a Problem (key under TENSEG.Error). */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: Problem };
+export type { Parsed } from './model';
+import type { Parsed } from './model';
 
 export interface HitDice {
   /** Normalized text, e.g. "4+4", "1-1", "½", "8". */

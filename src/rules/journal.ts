@@ -17,20 +17,19 @@ function isObject(v: unknown): v is Record<string, Json> {
 
 /** The operations that turn `from` into `to`. */
 export function diff(from: Json, to: Json, path: (string | number)[] = [], out: PatchOp[] = []): PatchOp[] {
-  if (from === to) return out;
+  if (Object.is(from, to)) return out;
   if (isObject(from) && isObject(to)) {
     for (const key of Object.keys(from)) {
-      if (!(key in to)) out.push({ path: [...path, key] });
+      if (!Object.hasOwn(to, key)) out.push({ path: [...path, key] });
       else diff(from[key], to[key], [...path, key], out);
     }
-    for (const key of Object.keys(to)) if (!(key in from)) out.push({ path: [...path, key], value: to[key] });
+    for (const key of Object.keys(to)) if (!Object.hasOwn(from, key)) out.push({ path: [...path, key], value: to[key] });
     return out;
   }
   if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
     for (let i = 0; i < from.length; i++) diff(from[i], to[i], [...path, i], out);
     return out;
   }
-  if (typeof from === 'number' && typeof to === 'number' && Number.isNaN(from) && Number.isNaN(to)) return out;
   out.push({ path, value: to });
   return out;
 }
@@ -47,7 +46,8 @@ export function patch(value: Json, ops: PatchOp[]): Json {
     for (const key of op.path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
     const last = op.path[op.path.length - 1];
     if (op.value === undefined) delete node[last];
-    else node[last] = structuredClone(op.value);
+    // defineProperty, so a key such as "__proto__" stays an ordinary key
+    else Object.defineProperty(node, last, { value: structuredClone(op.value), writable: true, enumerable: true, configurable: true });
   }
   return root;
 }

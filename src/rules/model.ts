@@ -130,7 +130,7 @@ export interface Combatant {
   initiativeAdjustment?: number;
   /** Missile attack bonus (segment-d6: missile users act that many segments earlier). */
   missileBonus?: number;
-  /** Chance to be surprised: surprised on 1..surprisedOn of the surprise die (0 = never). */
+  /** Chance to be surprised: surprised on 1..surprisedOn of the surprise die (0 or absent = the procedure's standard range; see neverSurprised). */
   surprisedOn?: number;
   /** Chance to surprise others: opponents are surprised on 1..surprisesOn. */
   surprisesOn?: number;
@@ -194,6 +194,9 @@ export interface Problem {
   /** Path of the offending field, for scenario files ("rounds[2].declarations[0].castingTime"). */
   path?: string;
 }
+
+/** A parsed value, or the Problem that stopped it. */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: Problem };
 
 export class RulesError extends Error {
   constructor(public readonly problem: Problem) {

@@ -9,7 +9,7 @@ describe('journal patches (Previous restores the exact earlier state)', () => {
         const back = diff(b as Json, a as Json);
         expect(patch(b as Json, back)).toEqual(a);
       }),
-      { numRuns: 500 },
+      { numRuns: 2000 },
     );
   });
 
