@@ -17,6 +17,7 @@ import { ATTACKER_OPTION } from './damage';
 import { engineCombatant, groupIdOf } from './encounter';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
+import { whenIdle } from './queries';
 
 export interface AttackRequest {
   combatId: string;
@@ -131,7 +132,11 @@ export async function performAttack(req: AttackRequest): Promise<AttackAnswer> {
     speaker: ChatMessage.getSpeaker({ actor: attackerActor }),
     flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id } },
   } as never);
-  if (damage > 0) await applyDamageToCombatant(combat, target, damage, attacker.id as string);
+  if (damage > 0) {
+    await applyDamageToCombatant(combat, target, damage, attacker.id as string);
+    // The damage hook hands the hit to the combat flow; let it finish first.
+    await whenIdle(combat.id as string);
+  }
   return { ok: true, hit: result.value.hit, natural, needed: result.value.needed, damage };
 }
 

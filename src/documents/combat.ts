@@ -10,7 +10,8 @@ import type { FlowJournal, FlowResult, FlowState } from '../rules/flow';
 import * as flow from '../rules/flow';
 import type { Hit, HitResult } from '../rules/resolve';
 import { SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../rules/model';
-import { FoundryDice } from './dice';
+import { withRolls } from './dice';
+import type { Dice } from '../rules/dice';
 import { turnChangeOptions } from './compat';
 import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
@@ -26,7 +27,7 @@ export interface CombatSystem {
   history: string[];
 }
 
-type Transition = (state: FlowState, dice: FoundryDice) => FlowResult;
+type Transition = (state: FlowState, dice: Dice) => FlowResult;
 
 export class TenSegmentsCombat extends Combat {
   #cache: { raw: string; history: string[]; journal: FlowJournal } | null = null;
@@ -95,8 +96,8 @@ export class TenSegmentsCombat extends Combat {
   async transition(step: Transition, direction: 1 | -1 = 1): Promise<Problem | null> {
     const journal = this.journal;
     if (!journal) return { key: 'CombatNotStarted' };
-    const dice = new FoundryDice();
-    const recorded = flow.record(journal, step(journal.state, dice));
+    const { result } = await withRolls((dice) => flow.record(journal, step(journal.state, dice)));
+    const recorded = result;
     if (!recorded.ok) return recorded.problem;
     await this.commit(recorded.journal, direction);
     return null;
@@ -129,8 +130,7 @@ export class TenSegmentsCombat extends Combat {
     const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
     const built = buildEncounter(this);
     if ('problem' in built) return this.refuse(built.problem);
-    const dice = new FoundryDice();
-    const result = flow.startFlow(procedure, allOptions[procedure] ?? {}, built.encounter, dice);
+    const { result } = await withRolls((dice) => flow.startFlow(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
     if (!result.ok) return this.refuse(result.problem);
     // Declarations made before the start survive it.
     let state = result.state;
@@ -141,8 +141,8 @@ export class TenSegmentsCombat extends Combat {
         if (declared.ok) state = declared.state;
       }
     }
+    Hooks.callAll('combatStart', this, { round: Math.max(1, state.round), turn: 0 });
     await this.commit({ state, history: [] });
-    Hooks.callAll('combatStart', this, { round: this.round ?? 1, turn: this.turn ?? 0 });
     return this;
   }
 
@@ -168,13 +168,19 @@ export class TenSegmentsCombat extends Combat {
     let journal = this.journal;
     if (!journal) return this.refuse({ key: 'CombatNotStarted' });
     const startRound = journal.state.round;
-    const dice = new FoundryDice();
-    for (let guard = 0; guard < 10_000; guard++) {
-      const recorded = flow.record(journal, flow.next(journal.state, dice));
-      if (!recorded.ok) return this.refuse(recorded.problem);
-      journal = recorded.journal;
-      if (journal.state.round > startRound && journal.state.stage === 'declare') break;
-    }
+    const start = journal;
+    const { result } = await withRolls((dice) => {
+      let j = start;
+      for (let guard = 0; guard < 10_000; guard++) {
+        const recorded = flow.record(j, flow.next(j.state, dice));
+        if (!recorded.ok) return recorded;
+        j = recorded.journal;
+        if (j.state.round > startRound && j.state.stage === 'declare') break;
+      }
+      return { ok: true as const, journal: j };
+    });
+    if (!result.ok) return this.refuse(result.problem);
+    journal = result.journal;
     await this.commit(journal);
     return this;
   }

@@ -37,6 +37,15 @@ export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** Resolves once every queued task (for `key`, or for all keys) has finished. */
+export async function whenIdle(key?: string): Promise<void> {
+  for (;;) {
+    const pending = key === undefined ? [...queues.values()] : queues.has(key) ? [queues.get(key)!] : [];
+    if (pending.length === 0) return;
+    await Promise.all(pending);
+  }
+}
+
 function answer(problem: Problem | null): QueryAnswer {
   return problem ? { ok: false, key: problem.key, message: localizeProblem(problem) } : { ok: true };
 }

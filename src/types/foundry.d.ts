@@ -4,12 +4,21 @@
  * 1. The system's data models are registered in `fvtt-types/configuration`
  *    so `actor.system`, `item.system`, `combat.system`, `combatant.system`
  *    and `group.system` have their real types.
+ * 2. The system's document classes are registered there too, so
+ *    `Combat.Implementation` is the Ten Segments Combat.
  */
 import type { CharacterData, MonsterData } from '../data/actor-models';
 import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
 import type { CombatData, CombatantData, CombatantGroupData } from '../data/combat-models';
+import type { TenSegmentsCombat } from '../documents/combat';
+import type { TenSegmentsCombatant } from '../documents/combatant';
 
 declare module 'fvtt-types/configuration' {
+  interface DocumentClassConfig {
+    Combat: typeof TenSegmentsCombat;
+    Combatant: typeof TenSegmentsCombatant;
+  }
+
   interface DataModelConfig {
     Actor: {
       character: typeof CharacterData;

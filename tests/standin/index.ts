@@ -155,6 +155,7 @@ function resetWorld(): void {
   state.renderListeners = [];
   sheetRegistry.registered = [];
   templates.loaded = [];
+  templates.rendered = [];
   state.rng = mulberry32(seed);
   diceSource.reset(seed + 41);
   resetPending();
@@ -311,7 +312,7 @@ const foundryNamespace = {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2 },
     sheets: { ActorSheetV2, ItemSheetV2 },
     apps: { DocumentSheetConfig: sheetRegistry },
-    handlebars: { loadTemplates: templates.loadTemplates },
+    handlebars: { loadTemplates: templates.loadTemplates, renderTemplate: templates.renderTemplate },
     sidebar: { tabs: { CombatTracker } },
     ux: { ContextMenu },
   },

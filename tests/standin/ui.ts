@@ -4,6 +4,12 @@
  * the CombatTracker (ui.combat), and context menu entries in the shape of the
  * running generation.
  */
+import Handlebars from 'handlebars';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { deprecate, recordRender, state } from './state';
 import { deepClone, mergeObject, randomID } from './utils';
@@ -207,10 +213,44 @@ export const sheetRegistry = {
   },
 };
 
-/** Handlebars template loading (init code): paths recorded, nothing read. */
+/**
+ * Handlebars templates. loadTemplates records paths; renderTemplate renders the
+ * system's real template file (`systems/<id>/<path>` is read from the repo)
+ * with the real handlebars package and the core helpers the system uses
+ * (`localize` with hash data formats, as core; `eq`, `ne`, `and`, `or`, `not`,
+ * `concat`). A missing template or an unknown helper is an error, as in core.
+ */
+const handlebars = Handlebars.create();
+handlebars.registerHelper('localize', (key: string, options: { hash?: Record<string, unknown> }) => {
+  const i18n = (globalThis as any).game?.i18n;
+  const hash = options?.hash ?? {};
+  return Object.keys(hash).length > 0 ? i18n.format(key, hash) : i18n.localize(key);
+});
+handlebars.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+handlebars.registerHelper('ne', (a: unknown, b: unknown) => a !== b);
+handlebars.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
+handlebars.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
+handlebars.registerHelper('not', (a: unknown) => !a);
+handlebars.registerHelper('concat', (...args: unknown[]) => args.slice(0, -1).join(''));
+const compiled = new Map<string, Handlebars.TemplateDelegate>();
+
 export const templates = {
   loaded: [] as string[],
+  rendered: [] as { path: string; data: unknown }[],
   async loadTemplates(paths: string[] | Record<string, string>): Promise<void> {
     templates.loaded.push(...(Array.isArray(paths) ? paths : Object.values(paths)));
+  },
+  async renderTemplate(path: string, data: Record<string, unknown> = {}): Promise<string> {
+    const match = /^systems\/[^/]+\/(.+)$/.exec(path);
+    if (!match) throw new Error(`Template ${path} is not a system template`);
+    let template = compiled.get(match[1]);
+    if (!template) {
+      const file = resolvePath(REPO_ROOT, match[1]);
+      if (!existsSync(file)) throw new Error(`Template file ${path} does not exist or could not be found`);
+      template = handlebars.compile(readFileSync(file, 'utf8'), { strict: false, knownHelpersOnly: false });
+      compiled.set(match[1], template);
+    }
+    templates.rendered.push({ path, data });
+    return template(data, { allowProtoPropertiesByDefault: false });
   },
 };

@@ -1,0 +1,31 @@
+/**
+ * What the system does at init and at ready, as functions so tests can run
+ * them against the stand-in after each fresh install.
+ */
+import { registerSettings } from './settings';
+import { registerDataModels } from './data';
+import { TenSegmentsCombat } from './documents/combat';
+import { TenSegmentsCombatant, onCombatantCreated, onCombatantDeleted } from './documents/combatant';
+import { registerQueries } from './documents/queries';
+import { registerDamageHooks } from './documents/damage';
+import { migrateWorld } from './documents/migration';
+import { notifyProblem } from './documents/problems';
+
+export function initSystem(): void {
+  registerSettings();
+  registerDataModels();
+  CONFIG.Combat.documentClass = TenSegmentsCombat;
+  CONFIG.Combatant.documentClass = TenSegmentsCombatant;
+  registerQueries();
+  registerDamageHooks();
+  Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
+  Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
+}
+
+export async function readySystem(): Promise<void> {
+  const report = await migrateWorld();
+  if (report && report.failed.length > 0) {
+    notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });
+    console.error('Ten Segments migration', report.failed);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * A small world for the Foundry-layer tests: a GM and two players, a party
+ * (Halvaine the magic-user, owned by player 1; Brand the fighter, owned by
+ * player 2) and orcs, tokens on a 5-ft grid, and a combat with all of them.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import '../standin/global';
+import { installFoundry, type FoundryHandle } from '../standin';
+import { initSystem } from '../../src/system';
+import type { TenSegmentsCombat } from '../../src/documents/combat';
+import type { ProcedureId } from '../../src/rules/model';
+
+export const g = globalThis as any;
+
+export interface World {
+  foundry: FoundryHandle;
+  combat: TenSegmentsCombat;
+  scene: any;
+  actors: { halvaine: any; brand: any; orc1: any; orc2: any };
+  /** Combatant ids by actor key. */
+  ids: { halvaine: string; brand: string; orc1: string; orc2: string };
+  spell: any;
+  sword: any;
+}
+
+export async function makeWorld(generation: 13 | 14, procedure: ProcedureId, options: Record<string, unknown> = {}): Promise<World> {
+  const foundry = installFoundry({ generation, lang: 'lang/en.json', systemId: 'ten-segments' });
+  initSystem();
+  await g.game.settings.set('ten-segments', 'procedure', procedure);
+  await g.game.settings.set('ten-segments', 'procedureOptions', { [procedure]: options });
+  const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
+  const p1 = foundry.users.player.id;
+  const p2 = foundry.users.player2.id;
+  const character = (name: string, owner: string, extra: any = {}) => ({
+    name,
+    type: 'character',
+    ownership: { [owner]: OWNER, [owner === p1 ? p2 : p1]: OBSERVER },
+    system: { hp: { value: 12, max: 12 }, ac: 5, attack: { mode: 'aac0', aac0: '19' }, ...extra },
+  });
+  const monster = (name: string) => ({
+    name,
+    type: 'monster',
+    system: { hitDice: '1', hp: { value: 6, max: 6 }, ac: 6, aac0: '19', attacks: 'axe 1d8', morale: 8 },
+  });
+  const [halvaine, brand, orc1, orc2] = await g.Actor.create([
+    character('Halvaine', p1),
+    character('Brand', p2),
+    monster('Orc 1'),
+    monster('Orc 2'),
+  ]);
+  const [spell] = await halvaine.createEmbeddedDocuments('Item', [
+    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 1, expended: 0 } },
+  ]);
+  const [sword] = await brand.createEmbeddedDocuments('Item', [
+    { name: 'Long sword', type: 'weapon', system: { damage: { small: '1d8', large: '1d12' }, speed: 5, length: 3.5, space: 3, kind: 'melee', equipped: true } },
+  ]);
+  const scene = await g.Scene.create({ name: 'Keep', active: true });
+  const tokens = await scene.createEmbeddedDocuments('Token', [
+    { name: 'Halvaine', actorId: halvaine.id, actorLink: true, x: 0, y: 0, disposition: 1 },
+    { name: 'Brand', actorId: brand.id, actorLink: true, x: 100, y: 0, disposition: 1 },
+    { name: 'Orc 1', actorId: orc1.id, actorLink: true, x: 300, y: 0, disposition: -1 },
+    { name: 'Orc 2', actorId: orc2.id, actorLink: true, x: 300, y: 100, disposition: -1 },
+  ]);
+  const combat = (await g.Combat.create({ scene: scene.id, active: true })) as TenSegmentsCombat;
+  const created = await combat.createEmbeddedDocuments(
+    'Combatant',
+    tokens.map((t: any) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never,
+  );
+  await foundry.settle();
+  const id = (i: number) => (created as any[])[i].id as string;
+  foundry.writes.clear();
+  return {
+    foundry,
+    combat,
+    scene,
+    actors: { halvaine, brand, orc1, orc2 },
+    ids: { halvaine: id(0), brand: id(1), orc1: id(2), orc2: id(3) },
+    spell,
+    sword,
+  };
+}
