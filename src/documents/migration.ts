@@ -1,141 +1,380 @@
 /**
  * World migration. The schema version a world was last migrated to is kept
  * in the world setting `schemaVersion`; at ready the active GM migrates every
- * actor, item (world and embedded) and combat still on an older schema.
- * Each step is a pure function of a document's stored source (src/data), so
- * a migration changes only what it must and loses nothing. A document that
- * fails to migrate is reported and left as it was; the version is only
- * raised when everything migrated.
+ * actor, item (world and embedded) and combat (with its combatants) still on
+ * an older schema.
+ *
+ * Each step is a pure function of a document's stored source (src/data).
+ * The stored sources are read from `game.data`, the world data as the server
+ * sent it, before the data models' `migrateData` converted it in memory.
+ * Because the in-memory source is already converted, an ordinary update
+ * (which core diffs against the in-memory source) would find nothing to send
+ * and the database would keep the old shapes; so the update is sent with
+ * `diff: false`, and it names only the fields the migration changed (dotted
+ * paths, deletions as `-=key` / `_del`), so nothing else is overwritten.
+ *
+ * A document that cannot be migrated — it could not be loaded, a value
+ * cannot be converted without being lost, or the converted data is refused —
+ * is reported and left as it was; the version is raised only when everything
+ * migrated. Running again changes nothing already migrated.
  */
 import { migrateActorSource } from '../data/migrations';
 import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
+import { deletionUpdate } from './compat';
 
 /** The schema this build writes. */
 export const SCHEMA_VERSION = 1;
 
-type SourceMigration = (source: Record<string, unknown>) => Record<string, unknown>;
+type Source = Record<string, unknown>;
+type SourceMigration = (source: Source) => Source;
+export type MigratedKind = 'Actor' | 'Item' | 'Combat' | 'Combatant';
 
 interface Migration {
   /** The version a world has after this step. */
   version: number;
-  actor?: SourceMigration;
-  item?: SourceMigration;
-  combat?: SourceMigration;
+  /** Each function gets a document's own source, without its embedded collections. */
+  Actor?: SourceMigration;
+  Item?: SourceMigration;
+  Combat?: SourceMigration;
+  Combatant?: SourceMigration;
+}
+
+function isRecord(v: unknown): v is Source {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
  * Version 1: the first released schema. Worlds made with the pre-release
  * build (version 0) stored movement as inches, hit dice and AAC0 as numbers,
- * and a combatant's declaration in a flag; all become the version 1 fields.
+ * hp and AC as numeric text (src/data/migrations.ts), and a combatant's
+ * declaration in the flag `flags.ten-segments.declaration`; all become the
+ * version 1 fields.
  */
 const MIGRATIONS: Migration[] = [
   {
     version: 1,
-    actor: (source) => {
-      const system = structuredClone((source.system ?? {}) as Record<string, unknown>);
-      return { ...source, system: migrateActorSource(system) };
+    Actor: (source) => {
+      if (!isRecord(source.system)) return source;
+      return { ...source, system: migrateActorSource(structuredClone(source.system)) };
     },
-    combat: (source) => {
-      const combatants = ((source.combatants ?? []) as Record<string, unknown>[]).map((c) => {
-        const flags = (c.flags ?? {}) as Record<string, Record<string, unknown> | undefined>;
-        const legacy = flags[SYSTEM_ID]?.declaration;
-        if (legacy === undefined) return c;
-        const { declaration: _moved, ...rest } = flags[SYSTEM_ID] ?? {};
-        return { ...c, system: { ...((c.system ?? {}) as object), declaration: legacy }, flags: { ...flags, [SYSTEM_ID]: rest } };
-      });
-      return { ...source, combatants };
+    Combatant: (source) => {
+      const flags = isRecord(source.flags) ? source.flags : {};
+      const own = flags[SYSTEM_ID];
+      if (!isRecord(own) || !Object.hasOwn(own, 'declaration')) return source;
+      const { declaration: legacy, ...rest } = own;
+      const system = isRecord(source.system) ? source.system : {};
+      // A declaration already in system data was written by a newer build: it wins.
+      const declaration = system.declaration ?? legacy ?? null;
+      return { ...source, system: { ...system, declaration }, flags: { ...flags, [SYSTEM_ID]: rest } };
     },
   },
 ];
 
-/** Apply every step above `from` to one source (pure). */
-export function migrateSource(kind: 'actor' | 'item' | 'combat', source: Record<string, unknown>, from: number): Record<string, unknown> {
-  let out = source;
-  for (const m of MIGRATIONS) if (m.version > from && m[kind]) out = (m[kind] as SourceMigration)(out);
+/** The embedded collections of each migrated document, migrated on their own. */
+const EMBEDDED: Partial<Record<MigratedKind, string[]>> = { Actor: ['items', 'effects'], Item: ['effects'], Combat: ['combatants', 'groups'] };
+
+/** Apply every step above `from` to one document's own source (pure; embedded collections are left out). */
+export function migrateSource(kind: MigratedKind, source: Source, from: number): Source {
+  let out: Source = { ...source };
+  for (const key of EMBEDDED[kind] ?? []) delete out[key];
+  for (const m of MIGRATIONS) {
+    const step = m[kind];
+    if (m.version > from && step) out = step(out);
+  }
   return out;
 }
 
-/** The update that turns `before` into `after`: changed top-level fields, replaced whole. */
-export function updateFor(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> | null {
-  const changes = diff(before as Json, after as Json);
+/**
+ * The update that turns `before` into `after`: the changed fields only, as
+ * dotted paths (an array is replaced whole), deletions in the running
+ * generation's form. Null when nothing changed.
+ */
+export function updateFor(before: Source, after: Source): Source | null {
+  const own = (s: Source) => Object.fromEntries(Object.entries(s).filter(([k]) => !Object.values(EMBEDDED).flat().includes(k)));
+  const changes = diff(own(before) as Json, own(after) as Json);
   if (changes.length === 0) return null;
-  const fields = new Set(changes.map((c) => String(c.path[0])));
-  const update: Record<string, unknown> = { _id: before._id };
-  for (const f of fields) update[f] = after[f];
+  const update: Source = { _id: before._id };
+  for (const change of changes) {
+    // Arrays are written whole: cut the path at the first index.
+    const cut = change.path.findIndex((p) => typeof p === 'number');
+    const path = (cut === -1 ? change.path : change.path.slice(0, cut)).map(String);
+    if (cut !== -1) update[path.join('.')] = structuredClone(getPath(after, path));
+    else if (change.value === undefined) Object.assign(update, deletionUpdate(path.slice(0, -1).join('.'), path[path.length - 1]));
+    else update[path.join('.')] = structuredClone(change.value);
+  }
   return update;
+}
+
+function getPath(value: unknown, path: string[]): unknown {
+  let v = value;
+  for (const k of path) v = isRecord(v) || Array.isArray(v) ? (v as Record<string, unknown>)[k] : undefined;
+  return v;
+}
+
+/* ------------------------------------------------------ lossless check */
+
+/** Two leaf values the same once the data model has cast them ("5" and 5, " x" and "x"). */
+function sameLeaf(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (Array.isArray(a) || Array.isArray(b) || isRecord(a) || isRecord(b)) return JSON.stringify(a) === JSON.stringify(b);
+  return (typeof a === 'string' || typeof a === 'number' || typeof a === 'boolean') && String(a).trim() === String(b).trim();
+}
+
+/**
+ * Paths whose migrated value the data model would change when it reads the
+ * document (a value it cannot read falls back to its default, a number out of
+ * range is clamped): those values would be lost. Keys the schema does not
+ * know are not compared (the database keeps them; the model never shows them).
+ */
+function lostPaths(migrated: unknown, cleaned: unknown, path: string, out: { path: string; value: unknown }[]): void {
+  if (migrated === null || migrated === undefined) return;
+  if (isRecord(migrated)) {
+    if (!isRecord(cleaned)) {
+      out.push({ path, value: migrated });
+      return;
+    }
+    for (const [k, v] of Object.entries(migrated)) if (Object.hasOwn(cleaned, k)) lostPaths(v, cleaned[k], `${path}.${k}`, out);
+    return;
+  }
+  if (!sameLeaf(migrated, cleaned)) out.push({ path, value: migrated });
+}
+
+type ModelClass = { cleanData(source: Source, options?: Record<string, unknown>): Source };
+
+function systemModel(kind: MigratedKind, type: unknown): ModelClass | undefined {
+  const config = (CONFIG as unknown as Record<string, { dataModels?: Record<string, ModelClass> } | undefined>)[kind];
+  return typeof type === 'string' ? config?.dataModels?.[type] : undefined;
+}
+
+/* ------------------------------------------------------------- running */
+
+export interface MigrationFailure {
+  /** "Actor", "Item", "Combat" or "Combatant"; null when the world's stored data is missing. */
+  documentName: MigratedKind | null;
+  /** Document id, and the parent's for an embedded document. */
+  id: string;
+  parentId?: string;
+  name: string;
+  /** Lang key under TENSEG.Migration of the reason. */
+  reason: 'Unreadable' | 'Lossy' | 'Refused' | 'NoStoredData';
+  /** The reason, localized. */
+  message: string;
 }
 
 export interface MigrationReport {
   from: number;
   to: number;
+  /** Documents written, by kind. */
   actors: number;
   items: number;
   combats: number;
-  failed: string[];
+  combatants: number;
+  failed: MigrationFailure[];
 }
 
-type RawWorld = { actors?: Record<string, unknown>[]; items?: Record<string, unknown>[]; combats?: Record<string, unknown>[] };
+type RawWorld = { actors?: Source[]; items?: Source[]; combats?: Source[] };
 
-/** Migrate the world if its schema is older than this build's. Active GM only. */
+interface LiveDocument {
+  id: string | null;
+  name?: string | null;
+  _source: Source;
+  updateSource(changes: Source, options: { dryRun: boolean }): unknown;
+}
+interface LiveCollection {
+  get(id: string): LiveDocument | undefined;
+  invalidDocumentIds?: Set<string>;
+}
+type UpdateMany = (updates: Source[], operation: Record<string, unknown>) => Promise<LiveDocument[] | undefined>;
+
+/** One document's planned update. */
+interface Planned {
+  raw: Source;
+  update: Source;
+}
+
+/** Raw sources already written this session: a second run never sends them again (game.data is not refreshed until reload). */
+const written = new WeakSet<object>();
+
+function text(key: string, data: Record<string, unknown> = {}): string {
+  const full = `TENSEG.Migration.${key}`;
+  const strings = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return game.i18n ? game.i18n.format(full, strings) : full;
+}
+
+class Run {
+  readonly report: MigrationReport;
+  constructor(readonly from: number) {
+    this.report = { from, to: SCHEMA_VERSION, actors: 0, items: 0, combats: 0, combatants: 0, failed: [] };
+  }
+
+  fail(kind: MigratedKind, raw: Source, reason: MigrationFailure['reason'], parent?: Source, extra: Record<string, unknown> = {}): void {
+    const name = String(raw.name ?? raw._id ?? '');
+    const id = String(raw._id ?? '');
+    const documentName = game.i18n?.localize(`DOCUMENT.${kind}`) ?? kind;
+    const localizedName = documentName.startsWith('DOCUMENT.') ? kind : documentName;
+    this.report.failed.push({
+      documentName: kind,
+      id,
+      ...(parent ? { parentId: String(parent._id ?? '') } : {}),
+      name,
+      reason,
+      message: text(reason, { document: localizedName, name, id, ...extra }),
+    });
+  }
+
+  /**
+   * Plan the update of one stored document against its loaded counterpart:
+   * null when nothing changes or when it cannot be migrated (then reported).
+   */
+  plan(kind: MigratedKind, raw: Source, live: LiveDocument | undefined, parent?: Source): Planned | null {
+    if (written.has(raw)) return null;
+    const migrated = migrateSource(kind, raw, this.from);
+    const update = updateFor(raw, migrated);
+    if (!update) return null;
+    if (!live) {
+      this.fail(kind, raw, 'Unreadable', parent);
+      return null;
+    }
+    const model = systemModel(kind, migrated.type ?? live._source.type);
+    if (model && isRecord(migrated.system)) {
+      const lost: { path: string; value: unknown }[] = [];
+      lostPaths(migrated.system, model.cleanData(structuredClone(migrated.system)), 'system', lost);
+      if (lost.length > 0) {
+        this.fail(kind, raw, 'Lossy', parent, { path: lost[0].path, value: lost[0].value });
+        return null;
+      }
+    }
+    try {
+      // deepClone keeps v14 operators (_del) as they are; the dry run may clean the copy in place.
+      live.updateSource(foundry.utils.deepClone(update), { dryRun: true });
+    } catch (err) {
+      this.fail(kind, raw, 'Refused', parent, { error: lastLine(err) });
+      return null;
+    }
+    return { raw, update };
+  }
+
+  /** Send planned updates as one batch; a document left out of the result was refused. Returns how many were written. */
+  async send(kind: MigratedKind, planned: Planned[], updateMany: UpdateMany, parent?: Source): Promise<number> {
+    if (planned.length === 0) return 0;
+    const options = { diff: false, [`${SYSTEM_ID}Migration`]: SCHEMA_VERSION };
+    let done: Set<string>;
+    try {
+      const updated = (await updateMany(planned.map((p) => p.update), options)) ?? [];
+      done = new Set(updated.map((d) => d.id as string));
+    } catch (err) {
+      for (const p of planned) this.fail(kind, p.raw, 'Refused', parent, { error: lastLine(err) });
+      return 0;
+    }
+    let count = 0;
+    for (const p of planned) {
+      if (done.has(p.update._id as string)) {
+        written.add(p.raw);
+        count += 1;
+      } else this.fail(kind, p.raw, 'Refused', parent, { error: '' });
+    }
+    return count;
+  }
+}
+
+function lastLine(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? message;
+}
+
+function collection(name: 'actors' | 'items' | 'combats'): LiveCollection | undefined {
+  return (game as unknown as Record<string, LiveCollection | undefined>)[name];
+}
+
+function embedded(doc: LiveDocument | undefined, name: string): LiveCollection | undefined {
+  return doc ? ((doc as unknown as Record<string, LiveCollection | undefined>)[name] ?? undefined) : undefined;
+}
+
+function liveIn(coll: LiveCollection | undefined, raw: Source): LiveDocument | undefined {
+  const id = raw._id;
+  return typeof id === 'string' && !coll?.invalidDocumentIds?.has(id) ? coll?.get(id) : undefined;
+}
+
+function embeddedUpdater(parent: LiveDocument | undefined, documentName: string): UpdateMany {
+  return async (updates, operation) => {
+    const doc = parent as unknown as { updateEmbeddedDocuments(n: string, u: Source[], o: Record<string, unknown>): Promise<LiveDocument[]> };
+    return doc.updateEmbeddedDocuments(documentName, updates, operation);
+  };
+}
+
+async function runMigration(from: number): Promise<MigrationReport> {
+  const run = new Run(from);
+  const report = run.report;
+  // The stored sources, as they were before the data models read them.
+  const raw = (game as unknown as { data?: RawWorld }).data;
+  if (!raw) {
+    report.failed.push({ documentName: null, id: '', name: '', reason: 'NoStoredData', message: text('NoStoredData') });
+    return report;
+  }
+  const actors = collection('actors');
+  const items = collection('items');
+  const combats = collection('combats');
+
+  // Plan first (pure), write second: the GM is told before anything is written.
+  const actorPlans: Planned[] = [];
+  const itemPlansByActor: { actor: Source; live: LiveDocument; plans: Planned[] }[] = [];
+  for (const source of raw.actors ?? []) {
+    const live = liveIn(actors, source);
+    const own = run.plan('Actor', source, live);
+    if (own) actorPlans.push(own);
+    if (!live) continue;
+    const liveItems = embedded(live, 'items');
+    const plans = ((source.items ?? []) as Source[])
+      .map((i) => run.plan('Item', i, liveIn(liveItems, i), source))
+      .filter((p): p is Planned => p !== null);
+    if (plans.length > 0) itemPlansByActor.push({ actor: source, live, plans });
+  }
+  const worldItemPlans = (raw.items ?? []).map((i) => run.plan('Item', i, liveIn(items, i))).filter((p): p is Planned => p !== null);
+  const combatPlans: Planned[] = [];
+  const combatantPlans: { combat: Source; live: LiveDocument; plans: Planned[] }[] = [];
+  for (const source of raw.combats ?? []) {
+    const live = liveIn(combats, source);
+    const own = run.plan('Combat', source, live);
+    if (own) combatPlans.push(own);
+    if (!live) continue;
+    const liveCombatants = embedded(live, 'combatants');
+    const plans = ((source.combatants ?? []) as Source[])
+      .map((c) => run.plan('Combatant', c, liveIn(liveCombatants, c), source))
+      .filter((p): p is Planned => p !== null);
+    if (plans.length > 0) combatantPlans.push({ combat: source, live, plans });
+  }
+
+  const total = actorPlans.length + worldItemPlans.length + combatPlans.length + [...itemPlansByActor, ...combatantPlans].reduce((n, e) => n + e.plans.length, 0);
+  if (total > 0) ui.notifications?.info(text('Begin', { version: String(SCHEMA_VERSION) }));
+
+  const ActorClass = Actor as unknown as { updateDocuments: UpdateMany };
+  const ItemClass = Item as unknown as { updateDocuments: UpdateMany };
+  const CombatClass = Combat as unknown as { updateDocuments: UpdateMany };
+  report.actors = await run.send('Actor', actorPlans, (u, o) => ActorClass.updateDocuments(u, o));
+  for (const { actor, live, plans } of itemPlansByActor) report.items += await run.send('Item', plans, embeddedUpdater(live, 'Item'), actor);
+  report.items += await run.send('Item', worldItemPlans, (u, o) => ItemClass.updateDocuments(u, o));
+  report.combats = await run.send('Combat', combatPlans, (u, o) => CombatClass.updateDocuments(u, o));
+  for (const { combat, live, plans } of combatantPlans) report.combatants += await run.send('Combatant', plans, embeddedUpdater(live, 'Combatant'), combat);
+
+  if (report.failed.length === 0) {
+    await game.settings!.set(SYSTEM_ID, 'schemaVersion', SCHEMA_VERSION);
+    if (total > 0) ui.notifications?.info(text('Done', { version: String(SCHEMA_VERSION) }));
+  }
+  return report;
+}
+
+let running: Promise<MigrationReport> | null = null;
+
+/**
+ * Migrate the world if its schema is older than this build's. Only the active
+ * GM's client migrates; everyone else gets null, as does a world already up
+ * to date. Concurrent calls share one run.
+ */
 export async function migrateWorld(): Promise<MigrationReport | null> {
   if (!game.user?.isGM || game.users?.activeGM?.id !== game.user.id) return null;
   const from = Number(game.settings!.get(SYSTEM_ID, 'schemaVersion') ?? 0);
   if (from >= SCHEMA_VERSION) return null;
-  const report: MigrationReport = { from, to: SCHEMA_VERSION, actors: 0, items: 0, combats: 0, failed: [] };
-  // The stored sources, as they were before the data models read them.
-  const raw = ((game as unknown as { data?: RawWorld }).data ?? {}) as RawWorld;
-  const options = { diff: false, recursive: false, [`${SYSTEM_ID}Migration`]: true };
-
-  const actorUpdates: Record<string, unknown>[] = [];
-  for (const source of raw.actors ?? []) {
-    try {
-      const migrated = migrateSource('actor', source, from);
-      const update = updateFor(source, migrated);
-      if (update) actorUpdates.push(update);
-      const items = (source.items ?? []) as Record<string, unknown>[];
-      const itemUpdates = items.map((i) => updateFor(i, migrateSource('item', i, from))).filter((u): u is Record<string, unknown> => !!u);
-      if (itemUpdates.length > 0) {
-        const actor = game.actors?.get(source._id as string);
-        await actor?.updateEmbeddedDocuments('Item', itemUpdates as never, options as never);
-        report.items += itemUpdates.length;
-      }
-    } catch (err) {
-      report.failed.push(`Actor ${String(source.name ?? source._id)}: ${(err as Error).message}`);
-    }
-  }
-  if (actorUpdates.length > 0) {
-    try {
-      await Actor.updateDocuments(actorUpdates as never, options as never);
-      report.actors = actorUpdates.length;
-    } catch (err) {
-      report.failed.push(`Actors: ${(err as Error).message}`);
-    }
-  }
-  const itemUpdates = (raw.items ?? []).map((i) => updateFor(i, migrateSource('item', i, from))).filter((u): u is Record<string, unknown> => !!u);
-  if (itemUpdates.length > 0) {
-    try {
-      await Item.updateDocuments(itemUpdates as never, options as never);
-      report.items += itemUpdates.length;
-    } catch (err) {
-      report.failed.push(`Items: ${(err as Error).message}`);
-    }
-  }
-  for (const source of raw.combats ?? []) {
-    const update = updateFor(source, migrateSource('combat', source, from));
-    if (!update) continue;
-    try {
-      const combat = game.combats?.get(source._id as string);
-      const combatants = update.combatants as Record<string, unknown>[] | undefined;
-      if (combat && combatants) {
-        const changed = combatants.filter((c, i) => updateFor(((source.combatants ?? []) as Record<string, unknown>[])[i], c));
-        await combat.updateEmbeddedDocuments('Combatant', changed.map((c) => ({ _id: c._id, system: c.system, flags: c.flags })) as never, options as never);
-      }
-      report.combats += 1;
-    } catch (err) {
-      report.failed.push(`Combat ${String(source._id)}: ${(err as Error).message}`);
-    }
-  }
-  if (report.failed.length === 0) await game.settings!.set(SYSTEM_ID, 'schemaVersion', SCHEMA_VERSION);
-  return report;
+  if (!running) running = runMigration(from).finally(() => (running = null));
+  return running;
 }

@@ -1,0 +1,407 @@
+/**
+ * World migration from the pre-release schema (version 0) to version 1.
+ *
+ * The fixture tests/foundry/fixtures/world-v0.json is a world as the server
+ * sends it in `game.data`: raw stored sources, before any data model read
+ * them. The stand-in has no `game.data` and no separate database, so this
+ * file supplies both, faithfully:
+ *
+ *  - `loadWorld` puts the raw sources on `game.data` and builds the world
+ *    collections from copies of them, as Foundry does at load: each document
+ *    goes through its data model (`migrateData`, cleaning, validation); one
+ *    that fails validation is left out and its id kept in the collection's
+ *    `invalidDocumentIds`.
+ *  - `Database` is the server's copy: the raw sources, changed only by writes
+ *    that reach the database. It reads what each update sent from the
+ *    pre-update hook (the change as requested; with `diff: false` that is
+ *    what core sends) and commits it on the update hook (which fires only
+ *    when the write happened), with the server's `_stats`.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import '../standin/global';
+import { readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { installFoundry, type FoundryHandle } from '../standin';
+import { initSystem, readySystem } from '../../src/system';
+import { migrateWorld, SCHEMA_VERSION } from '../../src/documents/migration';
+
+const g = globalThis as any;
+const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/world-v0.json', import.meta.url), 'utf8'));
+// data.json holds the data models' error texts until the lead merges the fragments into en.json.
+const LANG = ['lang/en.json', 'lang/fragments/data.json', 'lang/fragments/foundry-migration.json'];
+
+type Source = Record<string, any>;
+interface StoredWorld {
+  actors: Source[];
+  items: Source[];
+  scenes: Source[];
+  combats: Source[];
+}
+
+/** Collections of a world, with their document names and embedded collections. */
+const COLLECTIONS = [
+  ['actors', 'Actor'],
+  ['items', 'Item'],
+  ['scenes', 'Scene'],
+  ['combats', 'Combat'],
+] as const;
+const EMBEDDED: Record<string, { collection: string; parent: string }> = {
+  Item: { collection: 'items', parent: 'Actor' },
+  Token: { collection: 'tokens', parent: 'Scene' },
+  Combatant: { collection: 'combatants', parent: 'Combat' },
+  CombatantGroup: { collection: 'groups', parent: 'Combat' },
+};
+const WORLD_COLLECTION: Record<string, keyof StoredWorld> = { Actor: 'actors', Item: 'items', Scene: 'scenes', Combat: 'combats' };
+
+/** The server's copy of the world: raw sources changed only by writes that reached the database. */
+class Database {
+  data: StoredWorld;
+  /** Changes requested, by document uuid, waiting for their write. */
+  #requested = new Map<string, any>();
+  constructor(stored: StoredWorld) {
+    this.data = structuredClone(stored);
+  }
+
+  record(doc: any): Source | undefined {
+    const embedded = doc.parent && EMBEDDED[doc.documentName];
+    if (embedded) return (this.record(doc.parent)?.[embedded.collection] as Source[] | undefined)?.find((s) => s._id === doc.id);
+    return this.data[WORLD_COLLECTION[doc.documentName]]?.find((s) => s._id === doc.id);
+  }
+
+  find(collection: keyof StoredWorld, id: string): Source {
+    const s = this.data[collection].find((d) => d._id === id);
+    if (!s) throw new Error(`no stored ${collection} ${id}`);
+    return s;
+  }
+
+  /** Listen to the database workflow of the installed stand-in (hooks are cleared on every install). */
+  attach(): void {
+    for (const name of ['Actor', 'Item', 'Scene', 'Token', 'Combat', 'Combatant', 'CombatantGroup']) {
+      g.Hooks.on(`preUpdate${name}`, (doc: any, changes: any) => {
+        this.#requested.set(doc.uuid, changes);
+      });
+      g.Hooks.on(`update${name}`, (doc: any, changed: any, options: any) => {
+        const requested = this.#requested.get(doc.uuid);
+        this.#requested.delete(doc.uuid);
+        // Core sends the diff against the in-memory source, or with diff: false the change as requested.
+        const { _id, _stats, ...sent } = g.foundry.utils.deepClone(options.diff === false ? requested : changed);
+        const record = this.record(doc);
+        if (!record) throw new Error(`update of ${doc.uuid}, which the database does not hold`);
+        g.foundry.utils.mergeObject(record, sent, { performDeletions: true });
+        if (changed._stats && record._stats) Object.assign(record._stats, changed._stats);
+      });
+    }
+  }
+}
+
+/** Build the world collections from `stored` as Foundry does at load, with `game.data` holding the raw sources. */
+function loadWorld(stored: StoredWorld): void {
+  g.game.data = { ...g.game.data, ...structuredClone(stored) };
+  for (const [collection, documentName] of COLLECTIONS) {
+    const cls = g.CONFIG[documentName].documentClass;
+    const live = g.game[collection];
+    const invalid = new Set<string>();
+    for (const source of g.game.data[collection] as Source[]) {
+      try {
+        const doc = new cls(structuredClone(source));
+        live.set(doc.id, doc);
+      } catch {
+        invalid.add(source._id);
+      }
+    }
+    live.invalidDocumentIds = invalid;
+  }
+}
+
+/** A fresh stand-in with the system initialised and `stored` loaded at schema `version`. */
+async function boot(generation: 13 | 14, stored: StoredWorld, version = 0): Promise<{ foundry: FoundryHandle; db: Database }> {
+  const foundry = installFoundry({ generation, lang: LANG, systemId: 'ten-segments' });
+  initSystem();
+  if (version > 0) await g.game.settings.set('ten-segments', 'schemaVersion', version);
+  loadWorld(stored);
+  const db = new Database(stored);
+  db.attach();
+  foundry.writes.clear();
+  return { foundry, db };
+}
+
+const withoutStats = (s: Source): Source => {
+  const { _stats, ...rest } = s;
+  for (const key of ['items', 'tokens', 'combatants', 'groups']) if (Array.isArray(rest[key])) rest[key] = rest[key].map(withoutStats);
+  return rest;
+};
+
+/** The fixture after the migration, written out by hand: exactly these values change. */
+function expectedAfterMigration(): StoredWorld {
+  const world: StoredWorld = structuredClone(FIXTURE);
+  const set = g.foundry.utils.setProperty;
+  const actorChanges: Record<string, Record<string, unknown>> = {
+    Ha1va1ne00000001: { 'system.hp.value': 7, 'system.hp.max': 9, 'system.ac': 9, 'system.attack.aac0': '20', 'system.movement': { base: 120, charge: 0 } },
+    Brand00000000002: { 'system.ac': 2, 'system.attack.aac0': '17', 'system.movement': { base: 90, charge: 0 } },
+    '0rc0ne0000000004': { 'system.hitDice': '1', 'system.hp.value': 6, 'system.hp.max': 6, 'system.ac': 6, 'system.aac0': '19', 'system.movement': { base: 90, charge: 0 } },
+    '0rcTw00000000005': { 'system.hitDice': '1', 'system.hp.max': 6, 'system.aac0': '19', 'system.movement': { base: 90, charge: 0 } },
+    K0b0ld0000000006: { 'system.hitDice': '½', 'system.hp.value': 2, 'system.hp.max': 3, 'system.ac': 7, 'system.aac0': '20', 'system.movement': { base: 60, charge: 0 } },
+    G0bl1nShaman0007: { 'system.hp.value': 4 },
+    '0gre000000000008': { 'system.ac': -1, 'system.aac0': '15', 'system.movement': { base: 90, charge: 0 } },
+  };
+  for (const [id, changes] of Object.entries(actorChanges)) {
+    const actor = world.actors.find((a) => a._id === id)!;
+    for (const [path, value] of Object.entries(changes)) set(actor, path, value);
+  }
+  // Declarations move from the flag into system data; the other flags stay.
+  const combat = world.combats.find((c) => c._id === 'C0mbatKeep000001')!;
+  for (const c of combat.combatants) {
+    const own = c.flags['ten-segments'];
+    if (!own || !('declaration' in own)) continue;
+    c.system = { declaration: own.declaration };
+    delete own.declaration;
+  }
+  return world;
+}
+
+const EXPECTED_WRITTEN = {
+  actors: ['Ha1va1ne00000001', 'Brand00000000002', '0rc0ne0000000004', '0rcTw00000000005', 'K0b0ld0000000006', 'G0bl1nShaman0007', '0gre000000000008'],
+  combatants: ['CbtHalvaine00001', 'CbtBrand00000002', 'CbtOrcOne0000003', 'CbtOrcTwo0000004'],
+};
+
+/** Each live document is what a reload of its stored record gives. */
+function expectMemoryMatchesDatabase(db: Database): void {
+  for (const [collection, documentName] of COLLECTIONS) {
+    const cls = g.CONFIG[documentName].documentClass;
+    for (const stored of db.data[collection]) {
+      const live = g.game[collection].get(stored._id);
+      expect(live, `${documentName} ${stored.name}`).toBeDefined();
+      expect(live.toObject(), `${documentName} ${stored.name}`).toStrictEqual(new cls(structuredClone(stored)).toObject());
+    }
+  }
+}
+
+describe.each([13, 14] as const)('world migration from schema 0, generation %i', (generation) => {
+  let foundry: FoundryHandle;
+  let db: Database;
+
+  beforeEach(async () => {
+    ({ foundry, db } = await boot(generation, FIXTURE));
+  });
+
+  it('starts from a stored pre-release world that the data models already read as version 1, so an ordinary update writes nothing', async () => {
+    expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(0);
+    expect(g.game.actors.size).toBe(FIXTURE.actors.length);
+    const halvaine = g.game.actors.get('Ha1va1ne00000001');
+    // Stored: 12 (inches), "7"; in memory: 120 ft, 7.
+    expect(db.find('actors', 'Ha1va1ne00000001').system.movement).toBe(12);
+    expect(halvaine.system.movement).toEqual({ base: 120, charge: 0 });
+    expect(halvaine.system.hp.value).toBe(7);
+    // Core diffs an update against the in-memory source: writing the converted values sends nothing.
+    await halvaine.update({ 'system.movement': { base: 120, charge: 0 }, 'system.hp.value': 7 });
+    expect(foundry.writes.count()).toBe(0);
+    expect(db.find('actors', 'Ha1va1ne00000001').system.movement).toBe(12);
+  });
+
+  it('migrates every legacy value exactly and keeps everything else: names, ownership, flags, items, tokens, groups', async () => {
+    const report = await migrateWorld();
+    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 7, items: 0, combats: 0, combatants: 4, failed: [] });
+
+    // The database holds the fixture with exactly the converted values changed.
+    const expected = expectedAfterMigration();
+    for (const [collection] of COLLECTIONS) {
+      expect(db.data[collection].map(withoutStats), collection).toStrictEqual(expected[collection].map(withoutStats));
+    }
+    // Written documents carry the GM's modification stamp; the others are untouched.
+    for (const actor of db.data.actors) {
+      const before = FIXTURE.actors.find((a: Source) => a._id === actor._id);
+      if (EXPECTED_WRITTEN.actors.includes(actor._id)) expect(actor._stats).toMatchObject({ createdTime: before._stats.createdTime, lastModifiedBy: foundry.users.gm.id });
+      else expect(actor._stats).toStrictEqual(before._stats);
+    }
+
+    // In memory, every document is what a reload of the new database gives.
+    expectMemoryMatchesDatabase(db);
+    const halvaine = g.game.actors.get('Ha1va1ne00000001');
+    expect(halvaine.name).toBe('Halvaine');
+    expect(halvaine.ownership).toEqual({ default: 0, Pl4yer0ne0000001: 3, Pl4yerTw00000002: 2 });
+    expect(halvaine.flags).toEqual({ 'ten-segments': { sheetTab: 'spells' }, world: { portraitCredit: 'A. Painter' }, core: { sheetClass: 'ten-segments.CharacterSheet' } });
+    expect(halvaine.items.map((i: any) => i.name)).toEqual(['Sleep', 'Magic Missile', 'Dagger']);
+    expect(halvaine.items.get('MagicM1ss1le0002').system).toMatchObject({ memorized: 2, expended: 1, castingTime: { value: 1, unit: 'segments' } });
+    expect(halvaine.items.get('Dagger0000000003').getFlag('ten-segments', 'favourite')).toBe(true);
+    expect(g.game.actors.get('K0b0ld0000000006').system).toMatchObject({ hitDice: '½', movement: { base: 60, charge: 0 }, hp: { value: 2, max: 3 }, surprise: { surprisesOn: 3 } });
+    const combat = g.game.combats.get('C0mbatKeep000001');
+    const brand = combat.combatants.get('CbtBrand00000002');
+    expect(brand.system.declaration).toEqual(FIXTURE.combats[0].combatants[1].flags['ten-segments'].declaration);
+    expect(brand.getFlag('ten-segments', 'declaration')).toBeUndefined();
+    expect(brand.getFlag('ten-segments', 'lastTarget')).toBe('CbtOrcOne0000003');
+    expect(combat.combatants.get('CbtOrcOne0000003').flags.world).toEqual({ morale: 'steady' });
+    expect(combat.combatants.get('CbtOrcTwo0000004').system.declaration).toBeNull();
+    expect(combat.groups.map((gr: any) => gr.system.side)).toEqual(['friendly', 'hostile']);
+    // The unlinked orc's token still reads its own hp from its delta (the data model converts it).
+    expect(g.game.scenes.get('Keep000000000001').tokens.get('TokOrcOne0000003').actor.system.hp.value).toBe(4);
+
+    // One batched write per collection changed, then the version.
+    expect(foundry.writes.all()).toEqual([
+      { documentName: 'Actor', action: 'update', count: 7, userId: foundry.users.gm.id },
+      { documentName: 'Combatant', action: 'update', count: 4, userId: foundry.users.gm.id },
+      { documentName: 'Setting', action: 'create', count: 1, userId: foundry.users.gm.id },
+    ]);
+    expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(SCHEMA_VERSION);
+    expect(foundry.notifications).toEqual([
+      { type: 'info', message: 'Migrating this world to Ten Segments data version 1. Please wait, and do not close the game until it is done.' },
+      { type: 'info', message: 'This world now uses Ten Segments data version 1.' },
+    ]);
+    expect(foundry.errors).toEqual([]);
+    expect(foundry.deprecations).toEqual([]);
+  });
+
+  it('the migrated world starts a combat with the declarations it carried', async () => {
+    await migrateWorld();
+    const combat = g.game.combats.get('C0mbatKeep000001');
+    foundry.dice.push(4, 5);
+    await combat.startCombat();
+    const declared = combat.flowState.declarations;
+    expect(declared.CbtHalvaine00001).toMatchObject({ action: 'spell', spell: 'Sleep', castingTime: 1 });
+    expect(declared.CbtBrand00000002).toMatchObject({ action: 'melee', target: 'CbtOrcOne0000003', weapon: { name: 'Long sword', length: 3.5 } });
+    expect(declared.CbtOrcOne0000003).toMatchObject({ action: 'melee', target: 'CbtHalvaine00001' });
+    expect(foundry.errors).toEqual([]);
+  });
+
+  it('a second run is a no-op: in the same session, and after a reload even with the version set back', async () => {
+    await migrateWorld();
+    foundry.writes.clear();
+    expect(await migrateWorld()).toBeNull();
+    expect(foundry.writes.count()).toBe(0);
+
+    // Reload from the migrated database.
+    const stored = structuredClone(db.data);
+    ({ foundry, db } = await boot(generation, stored, SCHEMA_VERSION));
+    expect(await migrateWorld()).toBeNull();
+    expect(foundry.writes.count()).toBe(0);
+
+    // Even told it is version 0 again, it finds nothing to convert: only the version is written.
+    ({ foundry, db } = await boot(generation, stored, 0));
+    const report = await migrateWorld();
+    expect(report).toMatchObject({ actors: 0, items: 0, combats: 0, combatants: 0, failed: [] });
+    expect(foundry.writes.all().map((w) => w.documentName)).toEqual(['Setting']);
+    expect(db.data).toStrictEqual(stored);
+    expect(foundry.notifications).toEqual([]);
+    expect(foundry.errors).toEqual([]);
+  });
+
+  it('concurrent calls share one run', async () => {
+    const [a, b] = await Promise.all([migrateWorld(), migrateWorld()]);
+    expect(a).toBe(b);
+    expect(foundry.writes.count('Actor')).toBe(1);
+    expect(foundry.writes.count('Combatant')).toBe(1);
+  });
+
+  describe('documents that cannot be migrated', () => {
+    const broken = (): StoredWorld => {
+      const world: StoredWorld = structuredClone(FIXTURE);
+      const monster = (id: string, name: string, system: Source) => ({ ...structuredClone(world.actors[3]), _id: id, name, items: [], system: { ...structuredClone(world.actors[3].system), ...system } });
+      // Half-and-a-half hit dice: not readable even after conversion, so Foundry does not load it.
+      world.actors.push(monster('Unreadab1e000009', 'Odd orc', { hitDice: 1.5 }));
+      // -150 hp would be clamped to -100 by the model: converting it would lose the value.
+      world.actors.push(monster('L0ssy00000000010', 'Bleeding orc', { hp: { value: '-150', max: '6' } }));
+      // A declaration the engine does not know: the converted combatant is refused.
+      world.combats[0].combatants.push({
+        ...structuredClone(world.combats[0].combatants[3]),
+        _id: 'CbtDancer0000006',
+        name: 'Dancer',
+        flags: { 'ten-segments': { declaration: { action: 'dance' } } },
+      });
+      return world;
+    };
+
+    it('are reported and left unchanged, the others are migrated, and the version stays old', async () => {
+      const world = broken();
+      ({ foundry, db } = await boot(generation, world));
+      expect(g.game.actors.invalidDocumentIds).toEqual(new Set(['Unreadab1e000009']));
+
+      const report = (await migrateWorld())!;
+      expect(report.failed.map((f) => [f.documentName, f.name, f.reason])).toEqual([
+        ['Actor', 'Odd orc', 'Unreadable'],
+        ['Actor', 'Bleeding orc', 'Lossy'],
+        ['Combatant', 'Dancer', 'Refused'],
+      ]);
+      expect(report.failed[1].message).toBe('Actor "Bleeding orc" [L0ssy00000000010]: system.hp.value = -150 cannot be converted without losing it; the document was left unchanged.');
+      expect(report.failed[2].message).toContain('Combatant "Dancer" [CbtDancer0000006]: the converted data was refused');
+      expect(report.failed[2].message).toContain('dance');
+      // Stored exactly as before.
+      expect(db.find('actors', 'Unreadab1e000009')).toStrictEqual(world.actors.at(-2));
+      expect(db.find('actors', 'L0ssy00000000010')).toStrictEqual(world.actors.at(-1));
+      expect(db.find('combats', 'C0mbatKeep000001').combatants.at(-1)).toStrictEqual(world.combats[0].combatants.at(-1));
+      // The others are migrated; the version is not raised.
+      expect(report).toMatchObject({ actors: 7, combatants: 4 });
+      expect(db.find('actors', 'Brand00000000002').system.movement).toEqual({ base: 90, charge: 0 });
+      expect(foundry.writes.count('Setting')).toBe(0);
+      expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(0);
+      // The refusal was found before sending: Foundry logged no failed update.
+      expect(foundry.errors).toEqual([]);
+
+      // Again in the same session: what was migrated is not sent again; the same three are reported.
+      foundry.writes.clear();
+      const again = (await migrateWorld())!;
+      expect(again.failed.map((f) => f.name)).toEqual(['Odd orc', 'Bleeding orc', 'Dancer']);
+      expect(foundry.writes.count()).toBe(0);
+    });
+
+    it('at ready the GM is told how many documents could not be migrated', async () => {
+      ({ foundry, db } = await boot(generation, broken()));
+      const logged: unknown[] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => void logged.push(args);
+      try {
+        await readySystem();
+      } finally {
+        console.error = original;
+      }
+      expect(foundry.notifications.at(-1)).toEqual({
+        type: 'error',
+        message: '3 documents could not be migrated to this version of Ten Segments; they are unchanged. See the console for details.',
+      });
+      expect(logged).toHaveLength(1);
+    });
+
+    it('once they are fixed, the next load completes the migration', async () => {
+      ({ foundry, db } = await boot(generation, broken()));
+      await migrateWorld();
+      // The GM repairs the stored data (here: removes the three) and reloads.
+      const stored = structuredClone(db.data);
+      stored.actors = stored.actors.filter((a) => !['Unreadab1e000009', 'L0ssy00000000010'].includes(a._id));
+      stored.combats[0].combatants.pop();
+      ({ foundry, db } = await boot(generation, stored, 0));
+      const report = await migrateWorld();
+      expect(report).toMatchObject({ actors: 0, combatants: 0, failed: [] });
+      expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(SCHEMA_VERSION);
+      const expected = expectedAfterMigration();
+      expect(db.data.actors.map(withoutStats)).toStrictEqual(expected.actors.map(withoutStats));
+    });
+  });
+
+  it('without the stored world data it migrates nothing and keeps the version', async () => {
+    delete g.game.data;
+    const report = await migrateWorld();
+    expect(report?.failed.map((f) => f.reason)).toEqual(['NoStoredData']);
+    expect(foundry.writes.count()).toBe(0);
+    expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(0);
+  });
+
+  describe('who migrates', () => {
+    it('players and GMs who are not the active GM do nothing', async () => {
+      const assistant = foundry.users.add({ name: 'Assistant', role: g.CONST.USER_ROLES.ASSISTANT });
+      expect(g.game.users.activeGM.id).toBe(foundry.users.gm.id);
+      expect(await foundry.asUser(foundry.users.player, () => migrateWorld())).toBeNull();
+      expect(await foundry.asUser(assistant, () => migrateWorld())).toBeNull();
+      expect(foundry.writes.count()).toBe(0);
+      expect(db.data).toStrictEqual(FIXTURE);
+      expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(0);
+    });
+
+    it('with the GM away, the assistant GM is the active GM and migrates', async () => {
+      const assistant = foundry.users.add({ name: 'Assistant', role: g.CONST.USER_ROLES.ASSISTANT });
+      foundry.users.setActive(foundry.users.gm, false);
+      expect(await foundry.asUser(foundry.users.gm, () => migrateWorld())).toBeNull();
+      const report = await foundry.asUser(assistant, () => migrateWorld());
+      expect(report).toMatchObject({ actors: 7, combatants: 4, failed: [] });
+      expect(foundry.writes.all().every((w) => w.userId === assistant.id)).toBe(true);
+      expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(SCHEMA_VERSION);
+    });
+  });
+});
