@@ -1024,6 +1024,55 @@ describe('properties over random encounters', () => {
   });
 });
 
+describe('planning: counts of any size and number', () => {
+  // Counts far outside d12 ± modifiers, fractional counts from an edited initiative, and more distinct counts than a round usually has.
+  const arbPlan = fc.record({
+    bases: fc.array(fc.integer({ min: -400, max: 400 }), { minLength: 1, maxLength: 80 }),
+    actions: fc.array(fc.constantFrom<ActionKind>('melee', 'spell', 'device', 'full-defense', 'move'), { minLength: 80, maxLength: 80 }),
+    edits: fc.array(fc.option(fc.constantFrom(0.5, -0.25, 1000.5, 7), { nil: undefined }), { minLength: 80, maxLength: 80 }),
+    interruptCasting: fc.boolean(),
+  });
+
+  it('steps in order, every actor once at its count, castings pointing at their own steps', () => {
+    fc.assert(
+      fc.property(arbPlan, (k) => {
+        const combatants = k.bases.map((_, i) => who(`c${i}`, i % 2 ? 'party' : 'monsters', { routines: 1 + (i % 2), weapon: { speed: i % 4 } }));
+        const encounter: Encounter = { sides: PARTY_MONSTERS, combatants };
+        const declarations: Record<string, Declaration> = {};
+        combatants.forEach((c, i) => (declarations[c.id] = act(c.id, k.actions[i], { speed: i % 5, target: 'c0' })));
+        const base = Object.fromEntries(combatants.map((c, i) => [c.id, k.bases[i]]));
+        const o = opts({ interruptCasting: k.interruptCasting });
+        const input = roundInput(encounter, declarations, base, { round: 2 });
+        const initiative = P.rollInitiative(encounter, input, noDice(), o);
+        combatants.forEach((c, i) => {
+          if (k.edits[i] !== undefined && initiative.individuals[c.id] !== undefined) initiative.individuals[c.id] = k.edits[i]!;
+        });
+        const schedule = P.planRound(encounter, input, initiative, o);
+
+        const steps = schedule.steps;
+        const counted = steps.filter((s) => s.count !== undefined);
+        counted.forEach((s, i) => i > 0 && expect(s.count).toBeGreaterThan(counted[i - 1].count!));
+        if (steps.length > counted.length) expect(steps[0].phase).toBe('speed-casting');
+        expect(steps.length - counted.length).toBeLessThanOrEqual(1);
+
+        for (const c of combatants) {
+          const mine = steps.flatMap((s) => s.entries.filter((e) => e.combatant === c.id && e.kind !== 'cast-begin').map(() => s.count));
+          expect(new Set(mine)).toEqual(new Set([initiative.individuals[c.id]]));
+        }
+        for (const casting of schedule.castings) {
+          const begin = steps[casting.beginStep].entries.find((e) => e.casting === casting.id);
+          const complete = steps[casting.completeStep!].entries.find((e) => e.casting === casting.id);
+          expect(begin?.kind).toBe('cast-begin');
+          expect(complete?.kind).toBe('cast-complete');
+          expect(casting.lossFrom).toBe(k.interruptCasting && !casting.device ? 0 : Number.MAX_SAFE_INTEGER);
+        }
+        expect(JSON.parse(JSON.stringify(schedule))).toEqual(schedule);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('performance', () => {
   it('plans a round of 10,000 combatants quickly (N log N)', () => {
     const combatants: Combatant[] = Array.from({ length: 10000 }, (_, i) =>

@@ -14,7 +14,7 @@
  * docs/rules-notes/individual-speed.md.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, Side } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { RulesError } from '../model';
 import type {
   Casting,
@@ -35,8 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import type { TimeKey } from '../common';
-import { commonDeclarationProblem, NEVER, ScheduleBuilder } from '../common';
+import { commonDeclarationProblem, NEVER } from '../common';
 
 /* ------------------------------------------------------------------ options */
 
@@ -75,10 +74,6 @@ const PHASE_CASTING = 'speed-casting'; // spells declared at the start of the ro
 const PHASE_COUNT = 'speed-count'; // actions by Round Initiative, lowest first
 const PHASE_END = 'speed-end'; // end of round: bleeding and monster morale (endOfRound, no step)
 const PHASES = [PHASE_CASTING, PHASE_COUNT, PHASE_END] as const;
-
-/** Time keys: the casting step comes before every count; counts sort numerically. */
-const CASTING_KEY: TimeKey = [0];
-const countKey = (count: number): TimeKey => [1, count];
 
 const ACTIONS: readonly ActionKind[] = [
   'melee',
@@ -119,9 +114,16 @@ const REASON = {
 /** Morale triggers this procedure raises by itself (TENSEG.MoraleTrigger.<id>). */
 export const MORALE_TRIGGER = { wound: 'half-wounds', outnumbered: 'outnumbered', obvious: 'obvious' } as const;
 
-function sideMap(encounter: Encounter): Map<string, Side> {
-  return new Map(encounter.sides.map((s) => [s.id, s]));
+/** Ids of the sides the GM marked surprised (for a repeated side id, its last entry counts). */
+function surprisedSides(encounter: Encounter): ReadonlySet<string> {
+  let out: Set<string> | null = null;
+  for (const s of encounter.sides) {
+    if (s.surprised === true) (out ??= new Set()).add(s.id);
+    else out?.delete(s.id);
+  }
+  return out ?? NO_SIDES;
 }
+const NO_SIDES: ReadonlySet<string> = new Set();
 
 /* ======================================================= Step 1: Surprise */
 /* "those who are unaware of enemies at the start of combat are surprised in
@@ -129,11 +131,11 @@ function sideMap(encounter: Encounter): Map<string, Side> {
  * "surprised creatures still roll their Initiative ... but do not get to act". */
 
 function rollSurprise(encounter: Encounter): SurpriseResult {
-  const sides = sideMap(encounter);
+  const sides = surprisedSides(encounter);
   const surprised: Record<string, number> = {};
   for (const c of encounter.combatants) {
     // RULING: a creature that can never be surprised is never "unaware".
-    surprised[c.id] = sides.get(c.side)?.surprised === true && !c.neverSurprised ? 1 : 0;
+    surprised[c.id] = sides.has(c.side) && !c.neverSurprised ? 1 : 0;
   }
   return { rolls: {}, surprised, unit: 'round' };
 }
@@ -144,11 +146,11 @@ function planSurprise(): Schedule | null {
 }
 
 /** Is this combatant surprised in this round? Only round 1 is ever surprised. */
-function isSurprised(c: Combatant, round: number, surprise: SurpriseResult | null, sides: Map<string, Side>): boolean {
+function isSurprised(c: Combatant, round: number, surprise: SurpriseResult | null, sides: ReadonlySet<string>): boolean {
   if (round !== 1) return false;
   const s = surprise?.surprised[c.id];
   if (s !== undefined) return s > 0;
-  return sides.get(c.side)?.surprised === true && !c.neverSurprised;
+  return sides.has(c.side) && !c.neverSurprised;
 }
 
 /* ===================================================== Step 2: Initiative */
@@ -208,23 +210,36 @@ function baseOf(c: Combatant, base: Record<string, number>): number {
   return b;
 }
 
-/** Who declares an action this round, and at which count. */
-function roundCounts(encounter: Encounter, input: RoundInput): Map<string, number> {
-  const sides = sideMap(encounter);
-  const counts = new Map<string, number>();
-  for (const c of encounter.combatants) {
-    const decl = input.declarations[c.id];
-    const state = input.states[c.id];
-    if (!decl || decl.action === 'none' || !state || !canAct(state)) continue;
-    if (isSurprised(c, input.round, input.surprise, sides)) continue;
-    counts.set(c.id, baseOf(c, input.baseInitiative) + actionModifier(decl, c).modifier);
-  }
-  return counts;
+/**
+ * Does this combatant act this round? It declared an action other than
+ * 'none', it can act, and it is not surprised. `sides` is only read in round 1
+ * (the only round surprise costs).
+ */
+function declaresAction(
+  c: Combatant,
+  decl: Declaration | undefined,
+  state: CombatantState | undefined,
+  input: RoundInput,
+  sides: ReadonlySet<string>,
+): decl is Declaration {
+  if (!decl || decl.action === 'none' || !state || !canAct(state)) return false;
+  return !isSurprised(c, input.round, input.surprise, sides);
 }
 
+/** The surprised sides, for the surprise check: only round 1 needs them. */
+function sidesForSurprise(encounter: Encounter, round: number): ReadonlySet<string> {
+  return round === 1 ? surprisedSides(encounter) : NO_SIDES;
+}
+
+/** Round Initiative of everyone who declares an action, in one pass. */
 function rollInitiative(encounter: Encounter, input: RoundInput): InitiativeResult {
+  const sides = sidesForSurprise(encounter, input.round);
   const individuals: Record<string, number> = {};
-  for (const [id, count] of roundCounts(encounter, input)) individuals[id] = count;
+  for (const c of encounter.combatants) {
+    const decl = input.declarations[c.id];
+    if (!declaresAction(c, decl, input.states[c.id], input, sides)) continue;
+    individuals[c.id] = baseOf(c, input.baseInitiative) + actionModifier(decl, c).modifier;
+  }
   return { round: input.round, sides: {}, individuals, winner: null };
 }
 
@@ -267,7 +282,7 @@ function lateJoin(
   // RULING: a late joiner rolls its own d12 even if it carries an initiativeGroup.
   const baseInitiative = rollBase(newcomer, dice, input.round, newcomer.id);
   const decl = input.declaration;
-  const surprised = isSurprised(newcomer, input.round, null, sideMap(encounter));
+  const surprised = isSurprised(newcomer, input.round, null, surprisedSides(encounter));
   // RULING: no declaration (or a surprised newcomer) means no action now and none owed.
   if (!decl || decl.action === 'none' || surprised) return { schedule: input.schedule, baseInitiative };
   const problem = validateDeclaration(decl, newcomer, options);
@@ -302,7 +317,9 @@ function lateJoin(
   const newSteps: Step[] = join
     ? steps.map((s, i) => (i === at ? { ...s, entries: [...s.entries] } : s))
     : [...steps.slice(0, at), { phase: PHASE_COUNT, count, entries: [] }, ...steps.slice(at)];
-  const { entries, casting } = actionEntries(newcomer, decl, input.round, reason, 'ok');
+  const casting = castingOf(newcomer, decl, input.round);
+  const entries: StepEntry[] = [];
+  pushActionEntries(entries, newcomer, decl, reason, 'ok', casting === null ? null : casting.id);
   for (const e of entries) newSteps[at].entries.push({ ...e, reason: e.kind === 'cast-complete' ? e.reason : REASON.lateJoin });
   if (casting) {
     const from = options.interruptCasting && !casting.device ? now + 1 : NEVER;
@@ -406,51 +423,216 @@ function validateDeclaration(decl: Declaration, combatant: Combatant, _options: 
   return null;
 }
 
-type PendingCasting = Parameters<ScheduleBuilder['addCasting']>[0];
+/** A spell or device declared this round, before it is placed on the round's steps. */
+type CastingInProgress = Omit<Casting, 'beginStep' | 'completeStep' | 'lossFrom' | 'preventFrom'>;
+
+/** The casting a declared spell or device starts, or null for any other action. */
+function castingOf(c: Combatant, decl: Declaration, round: number): CastingInProgress | null {
+  if (decl.action !== 'spell' && decl.action !== 'device') return null;
+  const device = decl.action === 'device';
+  return {
+    id: `${round}:${c.id}:${decl.action}`,
+    caster: c.id,
+    spell: decl.spell ?? '',
+    device,
+    castingTime: decl.castingTime ?? 0,
+    beganRound: round,
+    expends: !device,
+    remaining: 0,
+  };
+}
 
 /**
  * The entries one declared action puts at its count: one per attack routine
- * for attacks (all at the same count), the completion of a spell or device,
- * or the action itself. RULING: a Dying creature ("can only take 1 action")
- * gets one routine only.
+ * for attacks (all at the same count), the completion of a spell or device
+ * (`casting` is its id), or the action itself. RULING: a Dying creature ("can
+ * only take 1 action") gets one routine only. Entries are written out whole,
+ * with `target` only when one was declared.
  */
-function actionEntries(
+function pushActionEntries(
+  into: StepEntry[],
   c: Combatant,
   decl: Declaration,
-  round: number,
   reason: string,
   condition: Condition,
-): { entries: StepEntry[]; casting: Omit<Casting, 'beginStep' | 'completeStep' | 'lossFrom' | 'preventFrom'> | null } {
-  const base: StepEntry = { combatant: c.id, kind: 'action', action: decl.action, reason };
-  if (decl.target !== undefined) base.target = decl.target;
-  if (decl.action === 'spell' || decl.action === 'device') {
-    const device = decl.action === 'device';
-    const id = `${round}:${c.id}:${decl.action}`;
-    return {
-      entries: [{ ...base, kind: 'cast-complete', casting: id }],
-      casting: {
-        id,
-        caster: c.id,
-        spell: decl.spell ?? '',
-        device,
-        castingTime: decl.castingTime ?? 0,
-        beganRound: round,
-        expends: !device,
-        remaining: 0,
-      },
-    };
+  casting: string | null,
+): void {
+  const combatant = c.id;
+  const action = decl.action;
+  const target = decl.target;
+  if (casting !== null) {
+    const kind = 'cast-complete';
+    into.push(target === undefined ? { combatant, kind, action, reason, casting } : { combatant, kind, action, reason, target, casting });
+    return;
   }
-  if (!ATTACKS.has(decl.action)) return { entries: [base], casting: null };
+  if (!ATTACKS.has(action)) {
+    const kind = 'action';
+    into.push(target === undefined ? { combatant, kind, action, reason } : { combatant, kind, action, reason, target });
+    return;
+  }
   const declared = decl.routines ?? c.routines ?? 1;
   const routines = condition === 'dying' ? 1 : Math.max(1, declared);
-  const entries: StepEntry[] = [{ ...base, routine: 1 }];
-  for (let r = 2; r <= routines; r++) entries.push({ ...base, kind: 'routine', routine: r });
-  return { entries, casting: null };
+  into.push(routineEntry(combatant, action, reason, target, 1));
+  for (let routine = 2; routine <= routines; routine++) into.push(routineEntry(combatant, action, reason, target, routine));
+}
+
+/** Attack routine `routine` (the first is the declared action itself). */
+function routineEntry(combatant: string, action: ActionKind, reason: string, target: string | undefined, routine: number): StepEntry {
+  const kind = routine === 1 ? 'action' : 'routine';
+  return target === undefined ? { combatant, kind, action, reason, routine } : { combatant, kind, action, reason, target, routine };
 }
 
 /* "creatures take turns resolving their actions in turn order from lowest
  * Initiative to highest Initiative. any creatures who have a tie ... resolve
  * their actions simultaneously": one step per count, sorted once. */
+
+/** A step being filled: the casting step or the step of one count. */
+interface Slot {
+  step: Step;
+  casting: boolean;
+  count: number;
+  /** Its index once the steps are sorted. */
+  index: number;
+}
+
+/** The casting step before every count; counts ascending (NaN, which validation refuses, compares as a tie). */
+function bySlotTime(a: Slot, b: Slot): number {
+  if (a.casting) return b.casting ? 0 : -1;
+  if (b.casting) return 1;
+  return a.count - b.count;
+}
+
+/**
+ * Counts a round can have (d12 - Agility + modifiers, -12 for a late joiner)
+ * are found by index: integers from -COUNT_OFFSET to COUNT_TABLE - COUNT_OFFSET - 1.
+ * Any other count goes through a Map.
+ */
+const COUNT_OFFSET = 64;
+const COUNT_TABLE = 256;
+/** Up to this many steps, an insertion sort (Array.prototype.sort costs more than the rest of a small round). */
+const SMALL_SORT = 32;
+
+/**
+ * The round being planned: entries gathered per count, castings pointing at
+ * their steps, then one sort of the distinct counts. The steps come out as
+ * the shared ScheduleBuilder orders them (casting step, then counts), without
+ * a string key per entry.
+ */
+class RoundPlan {
+  /** Slots in the order they were first used. */
+  private readonly slots: Slot[] = [];
+  private readonly byIndex: (Slot | undefined)[] = [];
+  private otherCounts: Map<number, Slot> | null = null;
+  /** A NaN count (never from valid declarations) makes the order depend on the sort algorithm. */
+  private nanCount = false;
+  private castingSlot: Slot | null = null;
+  private readonly castings: Casting[] = [];
+  private readonly beginSlots: (Slot | null)[] = [];
+  private readonly completeSlots: Slot[] = [];
+  private readonly carry: Casting[] = [];
+
+  constructor(private readonly round: number) {}
+
+  private countSlot(count: number): Slot {
+    const inTable = Number.isInteger(count) && count >= -COUNT_OFFSET && count < COUNT_TABLE - COUNT_OFFSET;
+    let slot = inTable ? this.byIndex[count + COUNT_OFFSET] : this.otherCounts?.get(count);
+    if (slot === undefined) {
+      slot = { step: { phase: PHASE_COUNT, entries: [], count }, casting: false, count, index: -1 };
+      if (inTable) this.byIndex[count + COUNT_OFFSET] = slot;
+      else (this.otherCounts ??= new Map()).set(count, slot);
+      if (Number.isNaN(count)) this.nanCount = true;
+      this.slots.push(slot);
+    }
+    return slot;
+  }
+
+  /** The entries of the step at this count (the step is made on first use). */
+  at(count: number): StepEntry[] {
+    return this.countSlot(count).step.entries;
+  }
+
+  private castingStepSlot(): Slot {
+    if (this.castingSlot === null) {
+      this.castingSlot = { step: { phase: PHASE_CASTING, entries: [] }, casting: true, count: 0, index: -1 };
+      this.slots.push(this.castingSlot);
+    }
+    return this.castingSlot;
+  }
+
+  /** The entries of the casting step, before every count. */
+  castingStep(): StepEntry[] {
+    return this.castingStepSlot().step.entries;
+  }
+
+  /**
+   * A casting that completes at `count` this round, begun in the casting step
+   * (`beginsNow`) or in an earlier round; damage from step `vulnerableFrom` on
+   * stops it (0: from the start, NEVER: never).
+   */
+  addCasting(k: CastingInProgress, beginsNow: boolean, count: number, vulnerableFrom: number): void {
+    this.castings.push({
+      id: k.id,
+      caster: k.caster,
+      spell: k.spell,
+      device: k.device,
+      castingTime: k.castingTime,
+      beganRound: k.beganRound,
+      beginStep: -1,
+      completeStep: null,
+      lossFrom: vulnerableFrom,
+      preventFrom: vulnerableFrom,
+      expends: k.expends,
+      remaining: 0,
+    });
+    this.beginSlots.push(beginsNow ? this.castingStepSlot() : null);
+    this.completeSlots.push(this.countSlot(count));
+  }
+
+  /** A casting that began earlier and does not finish this round either. */
+  addCarry(c: Casting): void {
+    const vulnerable = c.device ? NEVER : 0;
+    this.carry.push({ ...c, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
+  }
+
+  /**
+   * The slots in time order. Every count has a slot of its own, so any sort
+   * gives the same order; with a NaN count, the builder's own (Array.prototype.sort).
+   */
+  private sorted(): Slot[] {
+    const slots = this.slots;
+    if (this.nanCount || slots.length > SMALL_SORT) return slots.sort(bySlotTime);
+    for (let i = 1; i < slots.length; i++) {
+      const slot = slots[i];
+      let j = i - 1;
+      for (; j >= 0 && bySlotTime(slots[j], slot) > 0; j--) slots[j + 1] = slots[j];
+      slots[j + 1] = slot;
+    }
+    return slots;
+  }
+
+  build(initiative: InitiativeResult): Schedule {
+    const slots = this.sorted();
+    const steps: Step[] = [];
+    for (let i = 0; i < slots.length; i++) {
+      slots[i].index = i;
+      steps.push(slots[i].step);
+    }
+    for (let i = 0; i < this.castings.length; i++) {
+      const begin = this.beginSlots[i];
+      this.castings[i].beginStep = begin === null ? -1 : begin.index;
+      this.castings[i].completeStep = this.completeSlots[i].index;
+    }
+    const castings = this.carry.length > 0 ? this.castings.concat(this.carry) : this.castings;
+    return {
+      procedure: 'individual-speed',
+      round: this.round,
+      steps,
+      castings,
+      carryOut: castings.filter((c) => c.completeStep === null),
+      initiative,
+    };
+  }
+}
 
 function planRound(
   encounter: Encounter,
@@ -458,32 +640,26 @@ function planRound(
   initiative: InitiativeResult,
   options: IndividualSpeedOptions,
 ): Schedule {
-  const b = new ScheduleBuilder('individual-speed', input.round);
-  const at = (count: number) => ({ phase: PHASE_COUNT, count });
-  const lossFrom = (device: boolean): 'start' | 'never' => (options.interruptCasting && !device ? 'start' : 'never');
-  const counts = roundCounts(encounter, input);
+  const plan = new RoundPlan(input.round);
+  const sides = sidesForSurprise(encounter, input.round);
+  // Step from which damage stops a casting: 0 (the start of the round) or NEVER.
+  const vulnerableFrom = (device: boolean): number => (options.interruptCasting && !device ? 0 : NEVER);
 
   for (const c of encounter.combatants) {
     const decl = input.declarations[c.id];
-    const planned = counts.get(c.id);
-    if (!decl || planned === undefined) continue;
+    const state = input.states[c.id];
+    if (!declaresAction(c, decl, state, input, sides)) continue;
+    const { modifier, reason } = actionModifier(decl, c);
+    const planned = baseOf(c, input.baseInitiative) + modifier;
     const count = initiative.individuals[c.id] ?? planned;
-    const { reason } = actionModifier(decl, c);
-    const { entries, casting } = actionEntries(c, decl, input.round, reason, input.states[c.id].condition);
-    for (const e of entries) b.add(countKey(count), at(count), e);
+    const casting = castingOf(c, decl, input.round);
+    pushActionEntries(plan.at(count), c, decl, reason, state!.condition, casting === null ? null : casting.id);
     if (casting) {
       // RULING: a spell is being cast from the start of the round (it was declared then) until its count.
       const begin: StepEntry = { combatant: c.id, kind: 'cast-begin', action: decl.action, casting: casting.id, reason: REASON.castingBegins };
       if (decl.target !== undefined) begin.target = decl.target;
-      b.add(CASTING_KEY, { phase: PHASE_CASTING }, begin);
-      const pending: PendingCasting = {
-        ...casting,
-        begin: CASTING_KEY,
-        complete: countKey(count),
-        lossFrom: lossFrom(casting.device),
-        preventFrom: lossFrom(casting.device),
-      };
-      b.addCasting(pending);
+      plan.castingStep().push(begin);
+      plan.addCasting(casting, true, count, vulnerableFrom(casting.device));
     }
   }
 
@@ -500,7 +676,7 @@ function planRound(
       const decl = input.declarations[id];
       const entry: StepEntry = { combatant: id, kind: 'late-join', action: decl?.action ?? 'other', reason: REASON.lateJoinOwed };
       if (decl?.target !== undefined) entry.target = decl.target;
-      b.add(countKey(count), at(count), entry);
+      plan.at(count).push(entry);
     }
   }
 
@@ -509,32 +685,13 @@ function planRound(
     if (carried.remaining <= 10) {
       const count = carried.remaining;
       const action: ActionKind = carried.device ? 'device' : 'spell';
-      b.add(countKey(count), at(count), {
-        combatant: carried.caster,
-        kind: 'cast-complete',
-        action,
-        casting: carried.id,
-        reason: REASON.carried,
-      });
-      b.addCasting({
-        id: carried.id,
-        caster: carried.caster,
-        spell: carried.spell,
-        device: carried.device,
-        castingTime: carried.castingTime,
-        beganRound: carried.beganRound,
-        begin: null,
-        complete: countKey(count),
-        lossFrom: lossFrom(carried.device),
-        preventFrom: lossFrom(carried.device),
-        expends: carried.expends,
-        remaining: 0,
-      });
+      plan.at(count).push({ combatant: carried.caster, kind: 'cast-complete', action, casting: carried.id, reason: REASON.carried });
+      plan.addCasting(carried, false, count, vulnerableFrom(carried.device));
     } else {
-      b.addCarry({ ...carried, remaining: carried.remaining - 10 });
+      plan.addCarry({ ...carried, remaining: carried.remaining - 10 });
     }
   }
-  return b.build(initiative);
+  return plan.build(initiative);
 }
 
 /* ============================================ Step 4: Monster Morale Check */
@@ -566,13 +723,39 @@ function checksMorale(c: Combatant, state: CombatantState | undefined): boolean 
   return c.kind !== 'character' && !!state && state.condition !== 'dead' && state.condition !== 'fled' && !state.routed;
 }
 
+type MoraleRequest = NonNullable<EndOfRoundInput['moraleRequests']>[number];
+const NO_REQUESTS: readonly MoraleRequest[] = [];
+
+/** The GM's morale requests by combatant, in the order given; null when there are none. */
+function requestsByCombatant(requests: readonly MoraleRequest[] | undefined): Map<string, MoraleRequest[]> | null {
+  if (!requests || requests.length === 0) return null;
+  const out = new Map<string, MoraleRequest[]>();
+  for (const r of requests) {
+    const list = out.get(r.combatant);
+    if (list) list.push(r);
+    else out.set(r.combatant, [r]);
+  }
+  return out;
+}
+
+/**
+ * A copy of a record, key by key: the same as `{ ...record }` for plain data,
+ * but several times faster once the record is large enough for V8 to keep it
+ * as a hash table (about 16 keys), where a spread takes its slow path.
+ */
+function copyOf<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record)) out[key] = record[key];
+  return out;
+}
+
 function endOfRound(
   encounter: Encounter,
   input: EndOfRoundInput,
   dice: Dice,
   options: IndividualSpeedOptions,
 ): EndOfRoundResult {
-  const states: Record<string, CombatantState> = { ...input.after };
+  const states = copyOf(input.after);
   const events: EndEvent[] = [];
 
   // Wound Points: "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round".
@@ -596,13 +779,12 @@ function endOfRound(
 
   const biggestHit = new Map<string, number>();
   for (const h of input.hits) biggestHit.set(h.target, Math.max(biggestHit.get(h.target) ?? 0, h.wounds));
-  const requests = new Map<string, { trigger: string; opposed?: number }[]>();
-  for (const r of input.moraleRequests ?? []) requests.set(r.combatant, [...(requests.get(r.combatant) ?? []), r]);
+  const requests = requestsByCombatant(input.moraleRequests);
 
   for (const c of encounter.combatants) {
     const state = states[c.id];
     if (!checksMorale(c, state)) continue;
-    const asked = requests.get(c.id) ?? [];
+    const asked = requests?.get(c.id) ?? NO_REQUESTS;
     const own = ableBySide.get(c.side) ?? 0;
     const self = ableToFight(state) ? 1 : 0;
     const allies = own - self;
