@@ -36,6 +36,16 @@ import { resolveOptions } from './procedure';
 import type { CombatLog, CombatScript, DamageEvent } from './resolve';
 import { runCombat } from './resolve';
 
+/** A printable form of any value from a scenario file, even one whose toString throws. */
+function show(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return typeof value;
+  }
+}
+
 /* -------------------------------------------------------------------- types */
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
@@ -321,7 +331,7 @@ function checkValue(value: unknown, spec: Spec, path: string, field: string, out
       return value;
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value)) {
-        return out.add('ExpectedNumber', path, { field, value: String(value) }), undefined;
+        return out.add('ExpectedNumber', path, { field, value: show(value) }), undefined;
       }
       if (spec.int && !Number.isInteger(value)) return out.add('ExpectedInteger', path, { field, value }), undefined;
       if (spec.min !== undefined && value < spec.min) return out.add('NumberTooSmall', path, { field, value, min: spec.min }), undefined;
@@ -341,15 +351,15 @@ function checkValue(value: unknown, spec: Spec, path: string, field: string, out
     case 'enum':
       if (typeof value !== 'string' || !spec.values.includes(value)) {
         const s = typeof value === 'string' ? suggest(value, spec.values) : undefined;
-        if (s) out.add('UnknownValueDidYouMean', path, { field, value: String(value), suggestion: s });
-        else out.add('UnknownValue', path, { field, value: String(value), allowed: spec.values.join(', ') });
+        if (s) out.add('UnknownValueDidYouMean', path, { field, value: show(value), suggestion: s });
+        else out.add('UnknownValue', path, { field, value: show(value), allowed: spec.values.join(', ') });
         return undefined;
       }
       return value;
     case 'hitDice': {
       const s = typeof value === 'number' ? String(value) : value;
       if (typeof s !== 'string' || !/^\s*\d+(\/\d+)?\s*([+-]\s*\d+)?\s*$/.test(s)) {
-        return out.add('HitDiceInvalid', path, { field, value: String(value) }), undefined;
+        return out.add('HitDiceInvalid', path, { field, value: show(value) }), undefined;
       }
       return s.replace(/\s+/g, '');
     }
@@ -436,7 +446,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   else if (!isProcedureId(raw.procedure)) {
     const s = typeof raw.procedure === 'string' ? suggest(raw.procedure, PROCEDURE_IDS) : undefined;
     out.add(s ? 'UnknownProcedureDidYouMean' : 'UnknownProcedure', 'procedure', {
-      id: String(raw.procedure),
+      id: show(raw.procedure),
       ...(s ? { suggestion: s } : { allowed: PROCEDURE_IDS.join(', ') }),
     });
   } else originalId = raw.procedure;
@@ -461,7 +471,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
     else if (original) {
       const given = raw.options as Record<string, unknown>;
       const bad = Object.entries(given).filter(([, v]) => !['boolean', 'number', 'string'].includes(typeof v));
-      for (const [k] of bad) out.add('BadOption', join('options', k), { option: k, procedure: original.id, value: String(given[k]) });
+      for (const [k] of bad) out.add('BadOption', join('options', k), { option: k, procedure: original.id, value: show(given[k]) });
       const clean = Object.fromEntries(Object.entries(given).filter(([, v]) => ['boolean', 'number', 'string'].includes(typeof v)));
       const r = resolveOptions(original, clean as ProcedureOptions);
       for (const p of r.problems) out.problems.push({ ...p, path: join('options', String(p.data?.option ?? '')) });
@@ -505,7 +515,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       else ids.set(id, { path, joinRound });
     }
     if (isRecord(value) && typeof value.side === 'string' && !sideIds.has(value.side)) {
-      out.add('UnknownSide', join(path, 'side'), { name: String(value.name ?? value.id ?? ''), side: value.side });
+      out.add('UnknownSide', join(path, 'side'), { name: show(value.name ?? value.id ?? ''), side: value.side });
       return undefined;
     }
     if (!o) return undefined;
@@ -570,7 +580,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
     let id = impliedCombatant;
     if (value.combatant !== undefined) {
       if (impliedCombatant !== undefined && value.combatant !== impliedCombatant) {
-        out.add('DeclarationCombatantMismatch', join(path, 'combatant'), { key: impliedCombatant, combatant: String(value.combatant) });
+        out.add('DeclarationCombatantMismatch', join(path, 'combatant'), { key: impliedCombatant, combatant: show(value.combatant) });
         return undefined;
       }
       id = typeof value.combatant === 'string' ? value.combatant : undefined;
@@ -756,7 +766,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       try {
         problem = procedure.validateDeclaration(decl, c, options);
       } catch (e) {
-        problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : String(e) } };
+        problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : show(e) } };
       }
       if (problem) out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
     }
@@ -928,7 +938,7 @@ export function runScenario(scenario: ValidScenario, fallback: Dice): RunResult 
     return { ok: true, log, dice };
   } catch (e) {
     if (e instanceof RulesError) return { ok: false, problems: [e.problem] };
-    const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
     return { ok: false, internal: true, problems: [{ key: 'EngineFault', data: { message, procedure: scenario.procedure.id } }] };
   }
 }
