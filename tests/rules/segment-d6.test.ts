@@ -694,6 +694,28 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     expect(segmentsOf(sch, 'fighter')).toEqual([2]);
   });
 
+  it('entries of a step keep encounter order when weapons set against a charge wait for charges declared after them', () => {
+    const pikeman: Combatant = { id: 'pikeman', name: 'Pikeman', side: 'party', hp: 8 };
+    const spearman: Combatant = { id: 'spearman', name: 'Spearman', side: 'party', hp: 8 };
+    const enc = encounter([fighter, pikeman, spearman, halvaine, orc, orc2]);
+    const decls = {
+      fighter: melee('fighter', 'orc2'),
+      pikeman: { combatant: 'pikeman', action: 'set-vs-charge' as const },
+      spearman: { combatant: 'spearman', action: 'set-vs-charge' as const },
+      halvaine: melee('halvaine', 'orc2'),
+      orc: { combatant: 'orc', action: 'charge' as const, target: 'pikeman' },
+      orc2: melee('orc2', 'fighter'),
+    };
+    const sch = plan(enc, decls, { party: 5, orcs: 2 });
+    expect(sch.steps.map((s) => [s.segment, s.entries.map((e) => e.combatant)])).toEqual([
+      [2, ['fighter', 'spearman', 'halvaine']],
+      [5, ['pikeman']],
+      [5, ['orc', 'orc2']],
+    ]);
+    expect(sch.steps[1].entries[0]).toMatchObject({ target: 'orc', reason: REASON.interrupt });
+    expect(sch.steps[0].entries[1]).toMatchObject({ combatant: 'spearman', reason: REASON.sideSegment });
+  });
+
   it('"some combatants might \'hold\' (choose to delay) their actions": the hold starts in the side\'s segment, marked for the GM', () => {
     const enc = encounter([fighter, orc]);
     const sch = plan(enc, { fighter: { combatant: 'fighter', action: 'wait' } }, { party: 5, orcs: 2 });
@@ -748,6 +770,24 @@ describe('segment-d6 · damage and death (the seed is silent: option deathRule)'
     expect(res.states).toEqual(after);
     expect(d6.rollCombatInitiative(enc, enc.combatants, new ScriptedDice([]), opts)).toEqual({});
     expect(d6.openingMorale).toBeUndefined();
+  });
+
+  it('end of round: the states returned are copies; deaths are reported in encounter order, none when nobody died', () => {
+    const enc = encounter([fighter, orc, orc2]);
+    const before = initialStates(enc);
+    const dead = (s: CombatantState): CombatantState => ({ ...s, hp: -1, condition: 'dead' });
+    const after = { orc2: dead(before.orc2), fighter: before.fighter, orc: dead(before.orc) };
+    const res = d6.endOfRound(enc, { round: 1, before, after, hits: [] }, new ScriptedDice([]), opts);
+    expect(res.events).toEqual([
+      { kind: 'death', combatant: 'orc' },
+      { kind: 'death', combatant: 'orc2' },
+    ]);
+    expect(res.states).toEqual(after);
+    expect(res.states.fighter).not.toBe(after.fighter);
+    expect(res.states.fighter.expended).not.toBe(after.fighter.expended);
+    const quiet = d6.endOfRound(enc, { round: 2, before: after, after, hits: [] }, new ScriptedDice([]), opts);
+    expect(quiet.events).toEqual([]);
+    expect(quiet.states).toEqual(after);
   });
 });
 

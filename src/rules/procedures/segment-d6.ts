@@ -164,19 +164,18 @@ class MaxOfOthers {
   private topCount = 0;
   private second = -Infinity;
   private size = 0;
-  constructor(values: Iterable<[string, number]>) {
-    for (const [id, v] of values) {
-      this.size += 1;
-      if (v > this.top) {
-        this.second = this.top;
-        this.top = v;
-        this.topId = id;
-        this.topCount = 1;
-      } else if (v === this.top) {
-        this.topCount += 1;
-        this.second = v;
-      } else if (v > this.second) this.second = v;
-    }
+  /** Counts the value `v` held by key `id`. */
+  add(id: string, v: number): void {
+    this.size += 1;
+    if (v > this.top) {
+      this.second = this.top;
+      this.top = v;
+      this.topId = id;
+      this.topCount = 1;
+    } else if (v === this.top) {
+      this.topCount += 1;
+      this.second = v;
+    } else if (v > this.second) this.second = v;
   }
   /** The largest value held by a key other than `id`, or undefined when there is none. */
   others(id: string): number | undefined {
@@ -184,6 +183,51 @@ class MaxOfOthers {
     if (id === this.topId && this.topCount === 1) return this.size > 1 ? this.second : undefined;
     return this.top;
   }
+}
+
+/** One timed entry of a placement: its key, its step's segment and what happens. */
+interface Placed {
+  key: TimeKey;
+  segment: number;
+  entry: StepEntry;
+}
+
+/** Receives the timed entries of a placement, in order (into a schedule, or a list). */
+type Emit = (segment: number, sub: number, entry: StepEntry) => void;
+
+type PendingCasting = Parameters<ScheduleBuilder['addCasting']>[0];
+
+/**
+ * The time keys a plan uses, and the phase and segment of their steps, are
+ * few (segments 0..10, subs 0..MAX_ROUTINES): made once and shared by every
+ * plan rather than allocated per entry (the keys frozen: they are read-only
+ * to everyone who receives them).
+ */
+const KEYS: TimeKey[][] = Array.from({ length: SEGMENTS_PER_ROUND + 1 }, (_, segment) =>
+  Array.from({ length: MAX_ROUTINES + 1 }, (_, sub) => Object.freeze([segment, sub])),
+);
+
+function timeKey(segment: number, sub: number): TimeKey {
+  return KEYS[segment]?.[sub] ?? [segment, sub];
+}
+
+type Where = { phase: string; segment: number };
+const wheresOf = (phase: string): Where[] => Array.from({ length: SEGMENTS_PER_ROUND + 1 }, (_, segment) => ({ phase, segment }));
+const WHERE_SURPRISE = wheresOf(PHASE_SURPRISE);
+const WHERE_SEGMENT = wheresOf(PHASE_SEGMENT);
+
+function whereOf(table: Where[], segment: number): Where {
+  return table[segment] ?? { phase: table[0].phase, segment };
+}
+
+/**
+ * A step entry: who, what, why, and at whom. Every entry is built in this
+ * property order, then `casting` or `routine` where it has one.
+ */
+function entryOf(combatant: string, kind: StepEntry['kind'], action: ActionKind, reason: string, target: string | undefined): StepEntry {
+  const entry: StepEntry = { combatant, kind, action, reason };
+  if (target !== undefined) entry.target = target;
+  return entry;
 }
 
 /* ======================================================== 1. Determine Surprise */
@@ -204,20 +248,6 @@ function rollSurprise(encounter: Encounter, dice: Dice): SurpriseResult {
     surprised[c.id] = typeof v === 'number' && Number.isFinite(v) ? clamp(Math.round(v), 0, MAX_SURPRISE) : 0;
   }
   return { rolls, surprised, unit: 'segments' };
-}
-
-/** Entries of one timed placement: the keys, steps' segments and what happens. */
-interface Placed {
-  key: TimeKey;
-  segment: number;
-  entry: StepEntry;
-}
-
-type PendingCasting = Parameters<ScheduleBuilder['addCasting']>[0];
-
-interface Placement {
-  entries: Placed[];
-  casting?: PendingCasting;
 }
 
 /**
@@ -263,26 +293,28 @@ function planSurprise(
 
   const b = new ScheduleBuilder('segment-d6', 0);
   let any = false;
-  const at = (segment: number) => ({ phase: PHASE_SURPRISE, segment });
+  const add = (segment: number, sub: number, entry: StepEntry) => b.add(timeKey(segment, sub), whereOf(WHERE_SURPRISE, segment), entry);
   for (const c of encounter.combatants) {
     const d = declarations[c.id];
     if (!d || d.action === 'none' || !able(c)) continue;
     const own = count(c);
     if (own >= M) continue; // surprised throughout
     const first = own + 1;
-    const base: StepEntry = { combatant: c.id, kind: 'action', action: d.action, reason: REASON.surprise };
-    if (d.target !== undefined) base.target = d.target;
 
     if (isCasting(d.action)) {
       const T = d.castingTime;
       if (typeof T !== 'number' || !Number.isInteger(T) || T < 1) continue;
       const id = castingId(0, c.id);
       const device = d.action === 'device';
-      b.add([first, SUB_ACTION], at(first), { ...base, kind: 'cast-begin', casting: id, reason: REASON.castBegins });
+      const begin = entryOf(c.id, 'cast-begin', d.action, REASON.castBegins, d.target);
+      begin.casting = id;
+      add(first, SUB_ACTION, begin);
       const end = first + T;
       const completes = end <= M;
       if (completes) {
-        b.add([end, SUB_ACTION], at(end), { ...base, kind: 'cast-complete', casting: id, reason: REASON.castComplete });
+        const complete = entryOf(c.id, 'cast-complete', d.action, REASON.castComplete, d.target);
+        complete.casting = id;
+        add(end, SUB_ACTION, complete);
       }
       b.addCasting({
         id,
@@ -291,8 +323,8 @@ function planSurprise(
         device,
         castingTime: T,
         beganRound: 0,
-        begin: [first, SUB_ACTION],
-        complete: completes ? [end, SUB_ACTION] : null,
+        begin: timeKey(first, SUB_ACTION),
+        complete: completes ? timeKey(end, SUB_ACTION) : null,
         lossFrom: device ? 'never' : [first],
         preventFrom: device ? 'never' : [first],
         expends: !device,
@@ -302,7 +334,7 @@ function planSurprise(
       continue;
     }
     if (d.action === 'wait') {
-      b.add([first, SUB_ACTION], at(first), { ...base, reason: REASON.holds });
+      add(first, SUB_ACTION, entryOf(c.id, 'action', d.action, REASON.holds, d.target));
       any = true;
       continue;
     }
@@ -324,15 +356,12 @@ function planSurprise(
       }
     }
     for (let k = first; k <= M; k++) {
-      const entry: StepEntry = { ...base };
+      const interrupts = k >= setFrom;
+      const entry = interrupts
+        ? entryOf(c.id, 'action', d.action, REASON.interrupt, charger ?? d.target)
+        : entryOf(c.id, 'action', d.action, REASON.surprise, d.target);
       if (isAttack(d.action)) entry.routine = 1;
-      let sub = SUB_ACTION;
-      if (k >= setFrom) {
-        sub = SUB_INTERRUPT;
-        entry.reason = REASON.interrupt;
-        if (charger !== undefined) entry.target = charger;
-      }
-      b.add([k, sub], at(k), entry);
+      add(k, interrupts ? SUB_INTERRUPT : SUB_ACTION, entry);
     }
     any = true;
   }
@@ -380,13 +409,18 @@ function validateDeclaration(decl: Declaration, combatant: Combatant): Problem |
  */
 function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, options: SegmentD6Options): InitiativeResult {
   const round = input.round;
-  const rolling = new Set<string>();
+  // Sides still looking for a member able to act; the scan stops once every side has one.
+  const unable = new Set<string>();
+  for (const s of encounter.sides) unable.add(s.id);
   for (const c of encounter.combatants) {
+    if (unable.size === 0) break;
+    if (!unable.has(c.side)) continue;
     const state = input.states[c.id] ?? initialState(c);
-    if (canActState(state)) rolling.add(c.side);
+    if (canActState(state)) unable.delete(c.side);
   }
   const sides: Record<string, number> = {};
-  const order = encounter.sides.filter((s) => rolling.has(s.id)).map((s) => s.id);
+  const order: string[] = [];
+  for (const s of encounter.sides) if (!unable.has(s.id)) order.push(s.id);
   for (const id of order) sides[id] = dice.roll({ purpose: 'initiative', count: 1, faces: 6, side: id, round });
   if (options.tieRule === 'reroll' && order.length <= 6) {
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -424,13 +458,15 @@ export interface SideTiming {
 }
 
 export function sideTiming(initiativeSides: Record<string, number>): SideTiming {
-  const dice: [string, number][] = Object.entries(initiativeSides).map(([id, v]) => [
-    id,
-    clamp(Math.round(Number.isFinite(v) ? v : 1), 1, SEGMENTS_PER_ROUND),
-  ]);
-  const byDie = new MaxOfOthers(dice);
+  const ids = Object.keys(initiativeSides);
+  const byDie = new MaxOfOthers();
+  for (const id of ids) {
+    const v = initiativeSides[id];
+    byDie.add(id, clamp(Math.round(Number.isFinite(v) ? v : 1), 1, SEGMENTS_PER_ROUND));
+  }
   const segment = (side: string) => byDie.others(side) ?? 1;
-  const bySegment = new MaxOfOthers(dice.map(([id]) => [id, segment(id)] as [string, number]));
+  const bySegment = new MaxOfOthers();
+  for (const id of ids) bySegment.add(id, segment(id));
   return { segment, opponentsDone: (side) => bySegment.others(side) ?? segment(side) };
 }
 
@@ -439,11 +475,26 @@ interface RoundContext {
   round: number;
   options: SegmentD6Options;
   timing: SideTiming;
-  sideOf(id: string): string | undefined;
-  /** The segment in which a combatant charges this round, if it does. */
-  chargeSegment(id: string): number | undefined;
+  /** The charge a combatant makes this round, if it does: its segment and the charger's side. */
+  chargeBy(id: string): { segment: number; side: string | undefined } | undefined;
   /** The earliest charge aimed at a combatant by an opponent. */
-  chargedAt(id: string): { segment: number; charger: string } | undefined;
+  chargedAt(target: Combatant): { segment: number; charger: string } | undefined;
+}
+
+/** A charge planned this round. */
+interface Charge {
+  segment: number;
+  charger: string;
+  side: string;
+}
+
+/** The earliest of the charges aimed at `target` that come from another side (the first listed, on a tie). */
+function earliestOpposing(charges: readonly Charge[] | undefined, target: Combatant): Charge | undefined {
+  let earliest: Charge | undefined;
+  for (const charge of charges ?? []) {
+    if (charge.side !== target.side && (!earliest || charge.segment < earliest.segment)) earliest = charge;
+  }
+  return earliest;
 }
 
 /**
@@ -453,22 +504,25 @@ interface RoundContext {
  * missile attack bonus as a bonus to his or her initiative" (never before 1,
  * never after 10: README ruling).
  */
-function actionSegment(c: Combatant, d: Declaration, ctx: RoundContext): { segment: number; reason: string } {
-  const s = ctx.timing.segment(c.side);
-  if (d.action === 'missile' && ctx.options.missileInitiative) {
-    const bonus = intOr0(c.missileBonus);
-    if (bonus !== 0) return { segment: clamp(s - bonus, 1, SEGMENTS_PER_ROUND), reason: REASON.missileBonus };
-  }
-  return { segment: s, reason: REASON.sideSegment };
+function actionSegment(c: Combatant, d: Declaration, timing: SideTiming, options: SegmentD6Options): number {
+  const s = timing.segment(c.side);
+  const bonus = missileBonusOf(c, d, options);
+  return bonus === 0 ? s : clamp(s - bonus, 1, SEGMENTS_PER_ROUND);
 }
 
-/** Every entry (and casting) of one combatant's declaration in a regular round. */
-function placeInRound(c: Combatant, d: Declaration, ctx: RoundContext): Placement | null {
+/** The missile bonus that moves this action (0 when none applies). */
+function missileBonusOf(c: Combatant, d: Declaration, options: SegmentD6Options): number {
+  return d.action === 'missile' && options.missileInitiative ? intOr0(c.missileBonus) : 0;
+}
+
+/**
+ * Every entry of one combatant's declaration in a regular round, its action
+ * segment S (actionSegment) given, handed to `emit` in order; returns the
+ * casting it begins, if any.
+ */
+function placeInRound(c: Combatant, d: Declaration, S: number, ctx: RoundContext, emit: Emit): PendingCasting | null {
   if (d.action === 'none') return null;
-  const { segment: S, reason } = actionSegment(c, d, ctx);
-  const at = (segment: number, sub: number, entry: StepEntry): Placed => ({ key: [segment, sub], segment, entry });
-  const base: StepEntry = { combatant: c.id, kind: 'action', action: d.action, reason };
-  if (d.target !== undefined) base.target = d.target;
+  const reason = missileBonusOf(c, d, ctx.options) !== 0 ? REASON.missileBonus : REASON.sideSegment;
 
   /*
    * "Note about spells: ... The spell caster does not actually begin casting
@@ -482,29 +536,30 @@ function placeInRound(c: Combatant, d: Declaration, ctx: RoundContext): Placemen
     if (typeof T !== 'number' || !Number.isInteger(T) || T < 1) return null;
     const id = castingId(ctx.round, c.id);
     const device = d.action === 'device';
-    const entries: Placed[] = [at(S, SUB_ACTION, { ...base, kind: 'cast-begin', casting: id, reason: REASON.castBegins })];
+    const begin = entryOf(c.id, 'cast-begin', d.action, REASON.castBegins, d.target);
+    begin.casting = id;
+    emit(S, SUB_ACTION, begin);
     const off = goesOffAt(S, T);
     const completes = off.round === 0;
     if (completes) {
-      entries.push(at(off.segment, SUB_ACTION, { ...base, kind: 'cast-complete', casting: id, reason: REASON.castComplete }));
+      const complete = entryOf(c.id, 'cast-complete', d.action, REASON.castComplete, d.target);
+      complete.casting = id;
+      emit(off.segment, SUB_ACTION, complete);
     }
     return {
-      entries,
-      casting: {
-        id,
-        caster: c.id,
-        spell: d.spell ?? d.action,
-        device,
-        castingTime: T,
-        beganRound: ctx.round,
-        begin: [S, SUB_ACTION],
-        complete: completes ? [off.segment, SUB_ACTION] : null,
-        // Devices are never interrupted (procedure.ts); spells from their first segment.
-        lossFrom: device ? 'never' : [S],
-        preventFrom: device ? 'never' : [S],
-        expends: !device,
-        remaining: completes ? 0 : S + T - SEGMENTS_PER_ROUND,
-      },
+      id,
+      caster: c.id,
+      spell: d.spell ?? d.action,
+      device,
+      castingTime: T,
+      beganRound: ctx.round,
+      begin: timeKey(S, SUB_ACTION),
+      complete: completes ? timeKey(off.segment, SUB_ACTION) : null,
+      // Devices are never interrupted (procedure.ts); spells from their first segment.
+      lossFrom: device ? 'never' : [S],
+      preventFrom: device ? 'never' : [S],
+      expends: !device,
+      remaining: completes ? 0 : S + T - SEGMENTS_PER_ROUND,
     };
   }
 
@@ -515,15 +570,20 @@ function placeInRound(c: Combatant, d: Declaration, ctx: RoundContext): Placemen
    * (or the combatant's own, if later), after everything else there.
    */
   if (isAttack(d.action)) {
+    const first = entryOf(c.id, 'action', d.action, reason, d.target);
+    first.routine = 1;
+    emit(S, SUB_ACTION, first);
     const n = routinesOf(c, d);
-    const entries: Placed[] = [at(S, SUB_ACTION, { ...base, routine: 1 })];
+    if (n < 2) return null;
     const opponents = ctx.timing.opponentsDone(c.side);
     const later = Math.max(S, opponents);
     const why = opponents >= S ? REASON.laterRoutine : REASON.routineFollows;
     for (let r = 2; r <= n; r++) {
-      entries.push(at(later, r, { ...base, kind: 'routine', routine: r, reason: why }));
+      const routine = entryOf(c.id, 'routine', d.action, why, d.target);
+      routine.routine = r;
+      emit(later, r, routine);
     }
-    return { entries };
+    return null;
   }
 
   /*
@@ -532,16 +592,14 @@ function placeInRound(c: Combatant, d: Declaration, ctx: RoundContext): Placemen
    * the set weapon strikes in the charger's segment, before the charger.
    */
   if (d.action === 'set-vs-charge') {
-    const targetSide = d.target !== undefined ? ctx.sideOf(d.target) : undefined;
-    const targetCharge = d.target !== undefined && targetSide !== c.side ? ctx.chargeSegment(d.target) : undefined;
+    const targetCharge = d.target !== undefined ? ctx.chargeBy(d.target) : undefined;
     const against =
-      targetCharge !== undefined ? { segment: targetCharge, charger: d.target as string } : ctx.chargedAt(c.id);
-    if (against) {
-      return {
-        entries: [at(against.segment, SUB_INTERRUPT, { ...base, target: against.charger, reason: REASON.interrupt })],
-      };
-    }
-    return { entries: [at(S, SUB_ACTION, base)] };
+      targetCharge !== undefined && targetCharge.side !== c.side
+        ? { segment: targetCharge.segment, charger: d.target as string }
+        : ctx.chargedAt(c);
+    if (against) emit(against.segment, SUB_INTERRUPT, entryOf(c.id, 'action', d.action, REASON.interrupt, against.charger));
+    else emit(S, SUB_ACTION, entryOf(c.id, 'action', d.action, reason, d.target));
+    return null;
   }
 
   /*
@@ -549,9 +607,13 @@ function placeInRound(c: Combatant, d: Declaration, ctx: RoundContext): Placemen
    * act until these later segments": the entry marks where the hold begins;
    * when the held action is released is the player's choice, resolved by the GM.
    */
-  if (d.action === 'wait') return { entries: [at(S, SUB_ACTION, { ...base, reason: REASON.holds })] };
+  if (d.action === 'wait') {
+    emit(S, SUB_ACTION, entryOf(c.id, 'action', d.action, REASON.holds, d.target));
+    return null;
+  }
 
-  return { entries: [at(S, SUB_ACTION, base)] };
+  emit(S, SUB_ACTION, entryOf(c.id, 'action', d.action, reason, d.target));
+  return null;
 }
 
 /** The segment a casting carried in goes off in, or null when it carries on again. */
@@ -568,9 +630,8 @@ function carriedCompletion(c: Casting): number | null {
 function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: SegmentD6Options): Schedule {
   const round = input.round;
   const b = new ScheduleBuilder('segment-d6', round);
-  const where = (segment: number) => ({ phase: PHASE_SEGMENT, segment });
+  const emit: Emit = (segment, sub, entry) => b.add(timeKey(segment, sub), whereOf(WHERE_SEGMENT, segment), entry);
   const timing = sideTiming(initiative.sides);
-  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
 
   // Castings carried in go off at segment `remaining`, vulnerable from the
   // start of the round; their casters are busy until then.
@@ -584,7 +645,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
       busyUntil.set(c.caster, Infinity);
       continue;
     }
-    b.add([at, SUB_ACTION], where(at), {
+    emit(at, SUB_ACTION, {
       combatant: c.caster,
       kind: 'cast-complete',
       action: c.device ? 'device' : 'spell',
@@ -594,7 +655,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
     b.addCasting({
       ...pendingOf(c),
       begin: null,
-      complete: [at, SUB_ACTION],
+      complete: timeKey(at, SUB_ACTION),
       lossFrom: c.device ? 'never' : 'start',
       preventFrom: c.device ? 'never' : 'start',
       remaining: 0,
@@ -602,35 +663,52 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
     busyUntil.set(c.caster, Math.max(busyUntil.get(c.caster) ?? 0, at));
   }
 
-  const ctxBase = { round, options, timing, sideOf: (id: string) => byId.get(id)?.side };
-  const acting: { c: Combatant; d: Declaration }[] = [];
-  const chargeSeg = new Map<string, number>();
-  const chargedAt = new Map<string, { segment: number; charger: string }>();
-  const noCharges: RoundContext = { ...ctxBase, chargeSegment: () => undefined, chargedAt: () => undefined };
+  // The charges of the round, by charger and by target (whether a charge
+  // comes from an opponent is asked of its target): a weapon set against a
+  // charge is placed from them.
+  const chargesBy = new Map<string, Charge>();
+  const chargesAt = new Map<string, Charge[]>();
+  const ctx: RoundContext = {
+    round,
+    options,
+    timing,
+    chargeBy: (id) => chargesBy.get(id),
+    chargedAt: (target) => earliestOpposing(chargesAt.get(target.id), target),
+  };
+  const place = (c: Combatant, d: Declaration, segment: number) => {
+    const casting = placeInRound(c, d, segment, ctx, emit);
+    if (casting) b.addCasting(casting);
+  };
+
+  // Who acts, placed in encounter order as they come, until the first weapon
+  // set against a charge (the one placement that depends on others' charges):
+  // it, and everyone after it, wait until every charge of the round is known.
+  const waiting: Combatant[] = [];
+  const waitingDeclarations: Declaration[] = [];
+  const waitingSegments: number[] = [];
   for (const c of encounter.combatants) {
     const d = input.declarations[c.id];
     if (!d || d.action === 'none') continue;
     if (!canActState(input.states[c.id] ?? initialState(c))) continue;
-    const { segment } = actionSegment(c, d, noCharges);
+    const segment = actionSegment(c, d, timing, options);
     // A caster still casting acts only after the spell carried in went off.
-    if (segment <= (busyUntil.get(c.id) ?? 0)) continue;
-    acting.push({ c, d });
+    if (busyUntil.size > 0 && segment <= (busyUntil.get(c.id) ?? 0)) continue;
     if (d.action === 'charge') {
-      chargeSeg.set(c.id, segment);
-      const t = d.target !== undefined ? byId.get(d.target) : undefined;
-      if (t && t.side !== c.side) {
-        const prev = chargedAt.get(t.id);
-        if (!prev || segment < prev.segment) chargedAt.set(t.id, { segment, charger: c.id });
+      const charge: Charge = { segment, charger: c.id, side: c.side };
+      chargesBy.set(c.id, charge);
+      if (d.target !== undefined) {
+        const aimed = chargesAt.get(d.target);
+        if (aimed) aimed.push(charge);
+        else chargesAt.set(d.target, [charge]);
       }
     }
+    if (waiting.length > 0 || d.action === 'set-vs-charge') {
+      waiting.push(c);
+      waitingDeclarations.push(d);
+      waitingSegments.push(segment);
+    } else place(c, d, segment);
   }
-  const ctx: RoundContext = { ...ctxBase, chargeSegment: (id) => chargeSeg.get(id), chargedAt: (id) => chargedAt.get(id) };
-  for (const { c, d } of acting) {
-    const placement = placeInRound(c, d, ctx);
-    if (!placement) continue;
-    for (const p of placement.entries) b.add(p.key, where(p.segment), p.entry);
-    if (placement.casting) b.addCasting(placement.casting);
-  }
+  for (let i = 0; i < waiting.length; i++) place(waiting[i], waitingDeclarations[i], waitingSegments[i]);
   return b.build(initiative);
 }
 
@@ -673,8 +751,17 @@ function applyDamage(state: CombatantState, amount: number, options: SegmentD6Op
 /** "The round is complete": nothing happens at its end beyond reporting who died. */
 function endOfRound(encounter: Encounter, input: EndOfRoundInput): EndOfRoundResult {
   const states: Record<string, CombatantState> = {};
-  for (const [id, s] of Object.entries(input.after)) states[id] = { ...s, expended: [...s.expended] };
+  let anyDied = false;
+  for (const id of Object.keys(input.after)) {
+    const s = input.after[id];
+    const copy = { ...s };
+    copy.expended = s.expended.slice();
+    states[id] = copy;
+    if (copy.condition === 'dead' && input.before[id]?.condition !== 'dead') anyDied = true;
+  }
   const events: EndEvent[] = [];
+  if (!anyDied) return { states, events }; // most rounds: nobody to report
+  // Deaths are reported in encounter order.
   for (const c of encounter.combatants) {
     const after = states[c.id];
     if (after && after.condition === 'dead' && input.before[c.id]?.condition !== 'dead') {
@@ -717,17 +804,22 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
       if (t && t.side !== byId.get(e.combatant)?.side && !chargedAt.has(t.id)) chargedAt.set(t.id, { segment: s.segment, charger: e.combatant });
     }
   });
+  const sideOf = (id: string) => byId.get(id)?.side ?? (id === newcomer.id ? newcomer.side : undefined);
   const ctx: RoundContext = {
     round: schedule.round,
     options,
     timing: sideTiming(schedule.initiative.sides),
-    sideOf: (id) => byId.get(id)?.side ?? (id === newcomer.id ? newcomer.side : undefined),
-    chargeSegment: (id) => chargeSeg.get(id),
-    chargedAt: (id) => chargedAt.get(id),
+    chargeBy: (id) => {
+      const segment = chargeSeg.get(id);
+      return segment === undefined ? undefined : { segment, side: sideOf(id) };
+    },
+    chargedAt: (target) => chargedAt.get(target.id),
   };
-  const placement = placeInRound(newcomer, declaration, ctx);
-  if (!placement || placement.entries.length === 0) return { schedule };
-  const firstKey = placement.entries.reduce((m, p) => (compareKeys(p.key, m) < 0 ? p.key : m), placement.entries[0].key);
+  const placed: Placed[] = [];
+  const S = actionSegment(newcomer, declaration, ctx.timing, options);
+  const casting = placeInRound(newcomer, declaration, S, ctx, (segment, sub, entry) => placed.push({ key: [segment, sub], segment, entry }));
+  if (placed.length === 0) return { schedule };
+  const firstKey = placed.reduce((m, p) => (compareKeys(p.key, m) < 0 ? p.key : m), placed[0].key);
   const current = Math.min(input.currentStep, keys.length - 1);
   if (current >= 0 && compareKeys(firstKey, keys[current]) <= 0) return { schedule }; // its segment has come: next round
 
@@ -735,7 +827,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
   schedule.steps.forEach((s, i) => {
     for (const e of s.entries) b.add(keys[i], { phase: s.phase, segment: s.segment, count: s.count }, e);
   });
-  for (const p of placement.entries) b.add(p.key, { phase: PHASE_SEGMENT, segment: p.segment }, p.entry);
+  for (const p of placed) b.add(p.key, { phase: PHASE_SEGMENT, segment: p.segment }, p.entry);
   const keyAt = (i: number | null): TimeKey | null => (i === null || i < 0 || i >= keys.length ? null : keys[i]);
   const fromIndex = (i: number, c: Casting): TimeKey | 'start' | 'never' => {
     if (i >= schedule.steps.length) return 'never';
@@ -751,7 +843,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
       preventFrom: c.preventFrom >= NEVER ? 'never' : fromIndex(c.preventFrom, c),
     });
   }
-  if (placement.casting) b.addCasting(placement.casting);
+  if (casting) b.addCasting(casting);
   return { schedule: b.build(schedule.initiative) };
 }
 
