@@ -160,21 +160,71 @@ export interface PendingCasting {
  * share one step; steps are sorted by key. Castings name keys and get step
  * indices when built.
  */
+interface Slot {
+  id: number | string;
+  key: TimeKey;
+  phase: string;
+  segment?: number;
+  count?: number;
+  entries: StepEntry[];
+}
+
+const KEY_BITS = 2048; // small whole-number keys pack into one number
+
+/** A compact id for a time key: a number for up to three small whole numbers, else a string. */
+function keyId(key: TimeKey): number | string {
+  if (key.length <= 3) {
+    let id = key.length;
+    for (let i = 0; i < key.length; i++) {
+      const v = key[i];
+      if (!Number.isInteger(v) || v < -1024 || v >= 1024) return key.join(',');
+      id = id * KEY_BITS + (v + 1024);
+    }
+    return id;
+  }
+  return key.join(',');
+}
+
+function sortSlots(slots: Slot[]): void {
+  if (slots.length > 16) {
+    slots.sort((a, b) => compareKeys(a.key, b.key));
+    return;
+  }
+  for (let i = 1; i < slots.length; i++) {
+    const s = slots[i];
+    let j = i - 1;
+    while (j >= 0 && compareKeys(slots[j].key, s.key) > 0) {
+      slots[j + 1] = slots[j];
+      j--;
+    }
+    slots[j + 1] = s;
+  }
+}
+
 export class ScheduleBuilder {
-  private readonly slots = new Map<string, { key: TimeKey; phase: string; segment?: number; count?: number; entries: StepEntry[] }>();
+  private readonly slots = new Map<number | string, Slot>();
+  private last: Slot | null = null;
   private readonly castings: PendingCasting[] = [];
   private readonly carry: Casting[] = [];
 
   constructor(private readonly procedure: ProcedureId, private readonly round: number) {}
 
   add(key: TimeKey, where: { phase: string; segment?: number; count?: number }, entry: StepEntry): void {
-    const id = key.length === 1 ? `${key[0]}` : key.length === 2 ? `${key[0]},${key[1]}` : key.join(',');
+    const last = this.last;
+    if (last && (last.key === key || compareKeys(last.key, key) === 0) && last.key.length === key.length) {
+      last.entries.push(entry);
+      return;
+    }
+    const id = keyId(key);
     let slot = this.slots.get(id);
     if (!slot) {
-      slot = { key, phase: where.phase, segment: where.segment, count: where.count, entries: [] };
+      slot = { id, key, phase: where.phase, entries: [] };
+      if (where.segment !== undefined) slot.segment = where.segment;
+      if (where.count !== undefined) slot.count = where.count;
       this.slots.set(id, slot);
     }
     slot.entries.push(entry);
+    this.last = slot;
   }
 
   addCasting(c: PendingCasting): void {
@@ -187,19 +237,21 @@ export class ScheduleBuilder {
   }
 
   build(initiative?: Schedule['initiative']): Schedule {
-    const sorted = [...this.slots.entries()].sort((a, b) => compareKeys(a[1].key, b[1].key));
-    const slots = sorted.map(([, slot]) => slot);
-    const steps: Step[] = slots.map((s) => {
+    const slots = [...this.slots.values()];
+    sortSlots(slots);
+    const steps: Step[] = new Array(slots.length);
+    const position = new Map<number | string, number>();
+    for (let i = 0; i < slots.length; i++) {
+      const s = slots[i];
       const step: Step = { phase: s.phase, entries: s.entries };
       if (s.segment !== undefined) step.segment = s.segment;
       if (s.count !== undefined) step.count = s.count;
-      return step;
-    });
-    const position = new Map<string, number>();
-    sorted.forEach(([id], i) => position.set(id, i));
+      steps[i] = step;
+      position.set(s.id, i);
+    }
     const indexOf = (key: TimeKey | null): number | null => {
       if (key === null) return null;
-      const i = position.get(key.length === 1 ? `${key[0]}` : key.length === 2 ? `${key[0]},${key[1]}` : key.join(','));
+      const i = position.get(keyId(key));
       if (i === undefined) throw new Error(`casting refers to a time with no step: ${key.join(',')}`);
       return i;
     };

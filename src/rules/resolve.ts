@@ -107,9 +107,14 @@ export function startProgress(
   cancelled: readonly string[] = [],
 ): RoundProgress {
   const states: Record<string, CombatantState> = {};
-  for (const [id, s] of Object.entries(startStates)) states[id] = { ...s, expended: [...s.expended] };
+  for (const id of Object.keys(startStates)) {
+    const s = startStates[id];
+    const copy = { ...s };
+    copy.expended = s.expended.slice();
+    states[id] = copy;
+  }
   const status: Record<string, CastingStatus> = {};
-  for (const c of schedule.castings) status[c.id] = cancelled.includes(c.id) ? 'cancelled' : 'pending';
+  for (const c of schedule.castings) status[c.id] = cancelled.length > 0 && cancelled.includes(c.id) ? 'cancelled' : 'pending';
   return { states, status };
 }
 
