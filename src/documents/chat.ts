@@ -1,5 +1,6 @@
-/** Chat cards the combat posts: the end of a round (bleeding, deaths, morale). */
+/** Chat cards the combat posts: the end of a round (bleeding, deaths, morale) and the opening morale check. */
 import type { FlowState } from '../rules/flow';
+import type { EndEvent } from '../rules/procedure';
 import { SYSTEM_ID } from '../settings';
 
 export interface EndOfRoundLine {
@@ -13,22 +14,35 @@ export interface EndOfRoundLine {
   trigger?: string;
 }
 
-/** The end-of-round events of a flow state, as lines a template can show (pure). */
-export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
+/** Engine events as lines a template can show (pure). */
+export function eventLines(state: FlowState, events: readonly EndEvent[]): EndOfRoundLine[] {
   const name = (id: string) => state.encounter.combatants.find((c) => c.id === id)?.name ?? id;
-  return (state.end?.events ?? []).map((e) => {
+  return events.map((e) => {
     if (e.kind === 'bleed') return { kind: 'bleed', name: name(e.combatant), amount: e.amount };
     if (e.kind === 'death') return { kind: 'death', name: name(e.combatant) };
     return { kind: 'morale', name: name(e.combatant), roll: e.roll, total: e.total, target: e.target, passed: e.passed, trigger: e.trigger };
   });
 }
 
-export async function postEndOfRoundCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
-  const lines = endOfRoundLines(state);
+/** The end-of-round events of a flow state, as lines a template can show (pure). */
+export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
+  return eventLines(state, state.end?.events ?? []);
+}
+
+async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {
   if (lines.length === 0) return;
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, {
-    round: state.round,
-    lines,
-  });
-  await ChatMessage.create({ content, flags: { [SYSTEM_ID]: { kind: 'end-of-round', combat: combat.id, round: state.round } } } as never);
+  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, { kind, title, lines });
+  await ChatMessage.create({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } } as never);
+}
+
+/** The card of a round that has just ended (nothing when nothing happened). */
+export async function postEndOfRoundCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
+  const title = game.i18n!.format('TENSEG.Chat.EndOfRound.Title', { round: String(state.round) });
+  await postEventsCard(combat, 'end-of-round', title, state.round, endOfRoundLines(state));
+}
+
+/** The card of a morale check rolled before round 1 (addict phase 4, opening morale). */
+export async function postMoraleCard(combat: Combat.Implementation, state: FlowState, events: readonly EndEvent[]): Promise<void> {
+  const title = game.i18n!.localize('TENSEG.Chat.OpeningMorale.Title');
+  await postEventsCard(combat, 'opening-morale', title, state.round, eventLines(state, events));
 }

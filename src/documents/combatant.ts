@@ -46,25 +46,36 @@ export class TenSegmentsCombatant extends Combatant {
   }
 }
 
-/** Active GM only: place combatants players added, and bring late joiners into the flow. */
-export async function onCombatantCreated(combatant: Combatant.Implementation): Promise<void> {
+/**
+ * Active GM only: place combatants players added, and bring late joiners
+ * into the flow, after any transition of the combat already under way.
+ */
+export function onCombatantCreated(combatant: Combatant.Implementation): Promise<void> | void {
   if (game.users?.activeGM?.id !== game.user?.id) return;
   const combat = combatant.parent as TenSegmentsCombat | null;
   if (!combat) return;
-  if (!groupIdOf(combatant)) {
-    const group = await ensureSide(combat, sideKeyOf(combatant));
-    await combatant.update({ group: group.id } as never);
-  }
-  if (combat.flowState) {
-    const problem = await combat.joinFlow(combatant);
-    if (problem) notifyProblem(problem);
-  }
+  return combat.exclusive(async () => {
+    if (!combat.combatants.has(combatant.id as string)) return; // deleted meanwhile
+    if (!groupIdOf(combatant)) {
+      const group = await ensureSide(combat, sideKeyOf(combatant));
+      await combatant.update({ group: group.id } as never);
+    }
+    if (combat.flowState) {
+      const problem = await combat.joinFlow(combatant);
+      if (problem) notifyProblem(problem);
+    }
+  });
 }
 
-export async function onCombatantDeleted(combatant: Combatant.Implementation): Promise<void> {
+/** Active GM only: a combatant removed while the combat runs stops acting (its past stays in the flow). */
+export function onCombatantDeleted(combatant: Combatant.Implementation): Promise<void> | void {
   if (game.users?.activeGM?.id !== game.user?.id) return;
   const combat = combatant.parent as TenSegmentsCombat | null;
-  if (!combat?.flowState || !combat.flowState.encounter.combatants.some((c) => c.id === combatant.id)) return;
-  const problem = await combat.transition((s) => removeCombatant(s, combatant.id as string));
-  if (problem) notifyProblem(problem);
+  if (!combat || !game.combats?.has(combat.id as string)) return; // the whole combat is being deleted
+  return combat.exclusive(async () => {
+    const state = combat.flowState;
+    if (!state?.encounter.combatants.some((c) => c.id === combatant.id)) return;
+    const problem = await combat.transition((s) => removeCombatant(s, combatant.id as string));
+    if (problem) notifyProblem(problem);
+  });
 }

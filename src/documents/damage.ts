@@ -8,23 +8,43 @@
  */
 import type { FlowState } from '../rules/flow';
 import type { TenSegmentsCombat } from './combat';
-import { serialize } from './queries';
 import { SYNC_OPTION } from './sync';
 import { notifyProblem } from './problems';
 import { SYSTEM_ID } from '../settings';
 
 export const BEFORE_OPTION = 'tensegHealthBefore';
 export const ATTACKER_OPTION = 'tensegAttacker';
+/** Stress before the update (individual-speed), to tell a hit that went past Stress. */
+export const STRESS_BEFORE_OPTION = 'tensegStressBefore';
+
+interface HealthData {
+  hp?: { value?: number };
+  individual?: { stress?: { value?: number; max?: number }; wounds?: { value?: number; max?: number } };
+}
+
+/** Does this actor count Stress and Wound Points (individual-speed) rather than hp? */
+function usesStressAndWounds(actor: Actor.Implementation): boolean {
+  const ind = (actor.system as unknown as HealthData).individual;
+  return !!ind && ((ind.stress?.max ?? 0) > 0 || (ind.wounds?.max ?? 0) > 0);
+}
 
 /** An actor's total health as combat counts it: hp, or Stress plus Wound Points where used. */
 export function healthOf(actor: Actor.Implementation): number {
-  const sys = actor.system as unknown as {
-    hp?: { value?: number };
-    individual?: { stress?: { value?: number; max?: number }; wounds?: { value?: number; max?: number } };
-  };
-  const ind = sys.individual;
-  if (ind && ((ind.stress?.max ?? 0) > 0 || (ind.wounds?.max ?? 0) > 0)) return (ind.stress?.value ?? 0) + (ind.wounds?.value ?? 0);
+  const sys = actor.system as unknown as HealthData;
+  if (usesStressAndWounds(actor)) return (sys.individual?.stress?.value ?? 0) + (sys.individual?.wounds?.value ?? 0);
   return sys.hp?.value ?? 0;
+}
+
+/** Current Stress, or null where the actor has none. */
+function stressOf(actor: Actor.Implementation): number | null {
+  if (!usesStressAndWounds(actor)) return null;
+  return (actor.system as unknown as HealthData).individual?.stress?.value ?? 0;
+}
+
+/** Is this combatant's actor the actor that changed? Unlinked tokens of one actor are different actors (compare by uuid). */
+function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementation): boolean {
+  const own = combatant.actor;
+  return !!own && (own === actor || own.uuid === actor.uuid);
 }
 
 function isActiveGM(): boolean {
@@ -57,21 +77,31 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
   if (typeof before !== 'number') return;
   const drop = before - healthOf(actor);
   if (drop === 0) return;
+  // Wound Points lost while Stress stayed as it was: the damage went past Stress (a critical hit).
+  const stressBefore = options[STRESS_BEFORE_OPTION];
+  const stressNow = stressOf(actor);
+  const critical = drop > 0 && typeof stressBefore === 'number' && stressNow !== null && stressNow >= stressBefore && stressBefore > 0;
+  // Every task is queued now, so whoever waits for the combat (whenIdle) waits for all of them.
+  const tasks: Promise<void>[] = [];
   for (const combat of (game.combats?.contents ?? []) as TenSegmentsCombat[]) {
     const state = combat.flowState;
     if (!state) continue;
     for (const combatant of combat.combatants.contents) {
-      if (combatant.actor !== actor && combatant.actorId !== actor.id) continue;
+      if (!isActorOf(combatant, actor)) continue;
       if (!state.encounter.combatants.some((c) => c.id === combatant.id)) continue;
-      await serialize(combat.id as string, async () => {
-        const by = typeof options[ATTACKER_OPTION] === 'string' ? (options[ATTACKER_OPTION] as string) : undefined;
-        const res = await combat.recordHit({ target: combatant.id as string, amount: drop, ...(by ? { by } : {}) });
-        if ('problem' in res) return notifyProblem(res.problem);
-        const now = combat.flowState as FlowState;
-        for (const i of res.result.interruptions) await postInterruptionCard(combat, now, i);
-      });
+      tasks.push(
+        combat.exclusive(async () => {
+          const by = typeof options[ATTACKER_OPTION] === 'string' ? (options[ATTACKER_OPTION] as string) : undefined;
+          const hit = { target: combatant.id as string, amount: drop, ...(by ? { by } : {}), ...(critical ? { critical: true } : {}) };
+          const res = await combat.recordHit(hit);
+          if ('problem' in res) return notifyProblem(res.problem);
+          const now = combat.flowState as FlowState;
+          for (const i of res.result.interruptions) await postInterruptionCard(combat, now, i);
+        }),
+      );
     }
   }
+  await Promise.all(tasks);
 }
 
 /** The GM presses "undo" on an interruption card. */
@@ -79,7 +109,7 @@ export async function undoFromCard(combatId: string, castingId: string): Promise
   if (!game.user?.isGM) return notifyProblem({ key: 'OnlyGM' });
   const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
   if (!combat) return notifyProblem({ key: 'UnknownCombat' });
-  await serialize(combatId, async () => {
+  await combat.exclusive(async () => {
     const problem = await combat.undoInterruption(castingId);
     if (problem) notifyProblem(problem);
   });
@@ -87,7 +117,10 @@ export async function undoFromCard(combatId: string, castingId: string): Promise
 
 export function registerDamageHooks(): void {
   Hooks.on('preUpdateActor', (actor, _changes, options) => {
-    (options as Record<string, unknown>)[BEFORE_OPTION] = healthOf(actor as Actor.Implementation);
+    const opts = options as Record<string, unknown>;
+    opts[BEFORE_OPTION] = healthOf(actor as Actor.Implementation);
+    const stress = stressOf(actor as Actor.Implementation);
+    if (stress !== null) opts[STRESS_BEFORE_OPTION] = stress;
   });
   Hooks.on('updateActor', (actor, _changes, options) => {
     void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>);

@@ -30,7 +30,14 @@ export function groupIdOf(combatant: Combatant.Implementation): string | null {
 export function engineCombatant(combatant: Combatant.Implementation, sideId: string): { combatant: EngineCombatant } | { problem: Problem } {
   const actor = combatant.actor;
   if (!actor) return { problem: { key: 'CombatantWithoutActor', data: { name: combatant.name ?? '' } } };
-  const parsed = toEngineCombatant(actorView(actor), { id: combatant.id as string, side: sideId, name: combatant.name ?? undefined });
+  // Monsters sharing one initiative roll (individual-speed) carry the same group on their combatants.
+  const group = (combatant.system as unknown as { initiativeGroup?: string } | undefined)?.initiativeGroup?.trim();
+  const parsed = toEngineCombatant(actorView(actor), {
+    id: combatant.id as string,
+    side: sideId,
+    name: combatant.name ?? undefined,
+    ...(group ? { initiativeGroup: group } : {}),
+  });
   return parsed.ok ? { combatant: parsed.value } : { problem: parsed.problem };
 }
 

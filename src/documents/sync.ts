@@ -2,7 +2,7 @@
  * After a transition, bring actors and combatants in line with what the
  * engine decided: spells expended (or restored by an undo), health changed by
  * the flow itself (bleeding, an undone hit), Foundry's defeated status. The
- * engine decides; this only copies, in one batched write per document kind.
+ * engine decides; this only copies, batched where Foundry allows (see applySync).
  */
 import type { CombatantState } from '../rules/model';
 import type { FlowState } from '../rules/flow';
@@ -53,8 +53,14 @@ export function planSync(before: FlowState | null, after: FlowState, skipHealthO
   return plan;
 }
 
-/** Write a sync plan: per actor one item update and one health update; one combatant update for the combat. */
+/**
+ * Write a sync plan: spells as one item update per caster (items are embedded
+ * in their actor); health as one batched update of every world actor (tokens'
+ * synthetic actors, which live in their scenes, one update each); defeated as
+ * one combatant update for the combat.
+ */
 export async function applySync(combat: Combat.Implementation, plan: SyncPlan): Promise<void> {
+  const worldHealth: Record<string, unknown>[] = [];
   const ids = new Set([...Object.keys(plan.spells), ...Object.keys(plan.health)]);
   for (const id of ids) {
     const actor = combat.combatants.get(id)?.actor;
@@ -71,10 +77,17 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
     if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates as never);
     const health = plan.health[id];
     if (health && Object.keys(health).length > 0) {
-      const data: Record<string, number> = {};
+      const data: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(health)) data[HEALTH_PATHS[key as keyof typeof HEALTH_PATHS]] = value as number;
-      await actor.update(data as never, { [SYNC_OPTION]: true } as never);
+      if (actor.isToken) await actor.update(data as never, { [SYNC_OPTION]: true } as never);
+      else worldHealth.push({ _id: actor.id, ...data });
     }
+  }
+  if (worldHealth.length > 0) {
+    // One actor fighting as two combatants (linked tokens) gets one update: the last value wins, as it would.
+    const byActor = new Map<string, Record<string, unknown>>();
+    for (const u of worldHealth) byActor.set(u._id as string, { ...(byActor.get(u._id as string) ?? {}), ...u });
+    await (Actor as unknown as { updateDocuments(u: object[], o: object): Promise<unknown> }).updateDocuments([...byActor.values()], { [SYNC_OPTION]: true });
   }
   const defeated = Object.entries(plan.defeated).filter(([id]) => combat.combatants.has(id));
   if (defeated.length > 0) {
