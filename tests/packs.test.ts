@@ -10,7 +10,7 @@ import { registerDataModels } from '../src/data';
 const manifest = JSON.parse(readFileSync('system.json', 'utf8'));
 const COLLECTION: Record<string, string> = { Item: 'items', Actor: 'actors', JournalEntry: 'journal', Adventure: 'adventures' };
 
-describe.each(manifest.packs.map((p: { name: string; type: string }) => [p.name, p.type]))('pack %s', (name, type) => {
+describe.each(manifest.packs.map((p: { name: string; type: string }) => [p.name, p.type]) as [string, string][])('pack %s', (name, type) => {
   const dir = join('packs', '_source', name);
   const files = readdirSync(dir).filter((f) => f.endsWith('.yml'));
   const docs = files.map((f) => ({ file: f, doc: parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown> }));

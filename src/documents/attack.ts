@@ -5,6 +5,13 @@
  * damage rule (Stress before Wound Points where the procedure has them).
  * Real Roll objects and a chat message. The health update carries the
  * attacker, so the damage hook can tell the combat flow who struck.
+ *
+ * A player cannot update the target's actor, so a player's attack with their
+ * own combatant goes to the active GM as a query (`requestAttack`), where it
+ * is checked (shape, the sender owns the attacker, both combatants are in
+ * that combat, the weapon or routine exists) and performed. Attacks in one
+ * combat are resolved one after another, so two blows landing at once both
+ * count.
  */
 import { parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
 import { parseAttackRoutines } from '../rules/attack-routines';
@@ -17,7 +24,9 @@ import { ATTACKER_OPTION } from './damage';
 import { engineCombatant, groupIdOf } from './encounter';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
-import { whenIdle } from './queries';
+import { askGM, senderOf, serialize, whenIdle, type QueryContext } from './queries';
+
+export const QUERY_ATTACK = `${SYSTEM_ID}.attack`;
 
 export interface AttackRequest {
   combatId: string;
@@ -38,6 +47,30 @@ export type AttackAnswer =
   | { ok: false; key: string; message: string };
 
 const refuse = (problem: Problem): AttackAnswer => ({ ok: false, key: problem.key, message: localizeProblem(problem) });
+
+/** The highest routine or attack index a request may name. */
+const MAX_INDEX = 100;
+
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
+const isIndex = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX);
+
+export function isAttackRequest(data: unknown): data is AttackRequest {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
+  const d = data as Record<string, unknown>;
+  return (
+    isId(d.combatId) &&
+    isId(d.attackerId) &&
+    isId(d.targetId) &&
+    typeof d.userId === 'string' &&
+    (d.weaponId === undefined || isId(d.weaponId)) &&
+    isIndex(d.routine) &&
+    isIndex(d.attack) &&
+    (d.large === undefined || typeof d.large === 'boolean')
+  );
+}
+
+/** Attacks in one combat wait for each other (not for declarations or steps, which the damage hook waits for). */
+const attackQueue = (combatId: string) => `${combatId}#attacks`;
 
 /** "2-8" (an old-style range) as a Roll formula; dice formulas pass through. */
 export function damageFormula(text: string): string | null {
@@ -60,16 +93,41 @@ function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
   return parseAac0(sys.attack?.aac0 ?? sys.aac0);
 }
 
-/** The GM's side of an attack: authorise, roll, resolve, post, apply. */
-export async function performAttack(req: AttackRequest): Promise<AttackAnswer> {
+/**
+ * The GM's side of an attack: authorise, roll, resolve, post, apply. `by`
+ * is the user the attack is made for (from the query's sender); without it,
+ * the user `req.userId` names (a call made on the GM's own client).
+ */
+export async function performAttack(req: AttackRequest, by?: User.Implementation): Promise<AttackAnswer> {
   if (!game.user?.isGM) return refuse({ key: 'OnlyGM' });
+  if (!isAttackRequest(req)) return refuse({ key: 'MalformedRequest' });
+  const user = by ?? game.users?.get(req.userId);
+  return serialize(attackQueue(req.combatId), () => strike(req, user));
+}
+
+/** A player's attack arriving as a query, or the GM's own request. */
+export async function handleAttack(data: unknown, context?: QueryContext): Promise<AttackAnswer> {
+  if (!game.user?.isGM) return refuse({ key: 'OnlyGM' });
+  if (!isAttackRequest(data)) return refuse({ key: 'MalformedRequest' });
+  const who = senderOf(data.userId, context);
+  if ('problem' in who) return refuse(who.problem);
+  return performAttack(data, who.user);
+}
+
+/** A user's side: attack with a combatant, directly when GM, else through the active GM. */
+export async function requestAttack(combat: Combat.Implementation, request: Omit<AttackRequest, 'combatId' | 'userId'>): Promise<AttackAnswer> {
+  const payload: AttackRequest = { ...request, combatId: combat.id as string, userId: game.user?.id as string };
+  return askGM(QUERY_ATTACK, payload, handleAttack, { key: 'NoActiveGMRequest' });
+}
+
+async function strike(req: AttackRequest, user: User.Implementation | undefined): Promise<AttackAnswer> {
   const combat = game.combats?.get(req.combatId) as TenSegmentsCombat | undefined;
   if (!combat) return refuse({ key: 'UnknownCombat' });
   const attacker = combat.combatants.get(req.attackerId);
   const target = combat.combatants.get(req.targetId);
   if (!attacker) return refuse({ key: 'UnknownCombatant', data: { id: req.attackerId } });
   if (!target) return refuse({ key: 'UnknownCombatant', data: { id: req.targetId } });
-  const denied = authorize('applyDamage', game.users?.get(req.userId), attacker);
+  const denied = authorize('applyDamage', user, attacker);
   if (denied) return refuse(denied);
   const attackerActor = attacker.actor;
   const targetActor = target.actor;

@@ -1,10 +1,16 @@
 /**
  * Who may do what in a combat, decided on the GM's side: the GM does
- * everything; a player acts only for combatants whose actor they own.
+ * everything; a player acts only for combatants whose actor they own
+ * (OWNER: an observer may watch, not act). Every operation a user can
+ * trigger goes through `authorize` on the GM's client before anything is
+ * written, whichever way it arrived (a query from a player, or the GM's own
+ * client).
  */
 import type { Problem } from '../rules/model';
 
 export type CombatAction = 'declare' | 'changeStep' | 'rollInitiative' | 'applyDamage' | 'undoInterruption';
+
+export const COMBAT_ACTIONS: readonly CombatAction[] = ['declare', 'changeStep', 'rollInitiative', 'applyDamage', 'undoInterruption'];
 
 const OWNER = 3; // CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER
 
@@ -17,8 +23,14 @@ export function ownsCombatant(user: User.Implementation, combatant: Combatant.Im
 /**
  * null when `user` may do `action` (for `combatant`, the one acting, where the
  * action has one), else the reason.
+ *
+ *  - declare, applyDamage (an attack by the combatant): the GM, or a player
+ *    owning the combatant's actor;
+ *  - changeStep (next/previous step or round, start): the GM only;
+ *  - rollInitiative, undoInterruption: the GM only (initiative is rolled for
+ *    sides by the procedure, never per combatant by a player).
  */
-export function authorize(action: CombatAction, user: User.Implementation | null | undefined, combatant?: Combatant.Implementation): Problem | null {
+export function authorize(action: CombatAction, user: User.Implementation | null | undefined, combatant?: Combatant.Implementation | null): Problem | null {
   if (!user) return { key: 'UnknownUser' };
   if (user.isGM) return null;
   switch (action) {
@@ -26,6 +38,11 @@ export function authorize(action: CombatAction, user: User.Implementation | null
     case 'applyDamage':
       if (!combatant) return { key: 'UnknownCombatant', data: { id: '' } };
       return ownsCombatant(user, combatant) ? null : { key: 'NotYourCombatant', data: { name: combatant.name ?? '' } };
+    case 'changeStep':
+      return { key: 'OnlyGMAdvances' };
+    case 'rollInitiative':
+    case 'undoInterruption':
+      return { key: 'OnlyGM' };
     default:
       return { key: 'OnlyGM' };
   }

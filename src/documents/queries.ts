@@ -1,18 +1,41 @@
 /**
- * Players cannot update a Combat they do not control, so their requests go to
- * the active GM as v13 queries. The GM's handler checks the request's shape,
- * who asks, and what the engine says, then writes; a refusal comes back with
- * a localized reason and nothing changes. Requests for one combat are handled
- * one after another, so two players declaring at once both keep theirs.
+ * Players cannot update a Combat they do not control, nor an actor they do
+ * not own (the target of their attack), so their requests go to the active
+ * GM as v13 queries. The GM's handler checks the request's shape, who asks
+ * (`authorize`, permissions.ts), and what the engine says, then writes; a
+ * refusal comes back with a localized reason and nothing changes. Requests
+ * for one combat are handled one after another, in the same queue as the
+ * combat's own transitions (`TenSegmentsCombat#exclusive`), so two players
+ * declaring at once both keep theirs and a declaration racing the GM's Next
+ * is either applied or refused, never lost; requests for different combats
+ * do not wait for each other.
+ *
+ * Who asks. Foundry v13 calls a query handler as `handler(queryData,
+ * {timeout})`: core knows the sender (from the socket) but does not pass it
+ * on, so the sender's id travels in the payload and a client could forge it.
+ * Foundry 14.352 and later pass the sender as `{timeout, user}`; when it is
+ * there it is used and a payload naming someone else is refused. Without it
+ * (v13) the payload's user is believed, except that it is never taken for a
+ * GM: a GM's own requests are handled on the GM's client and never arrive as
+ * queries, so a query claiming a GM is forged.
  */
-import type { Problem } from '../rules/model';
+import type { Declaration, Problem } from '../rules/model';
+import { getProcedure } from '../rules/registry';
+import { resolveOptions } from '../rules/procedure';
+import { RulesError } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
-import { authorize } from './permissions';
+import { authorize, type CombatAction } from './permissions';
 import { localizeProblem } from './problems';
 import type { TenSegmentsCombat } from './combat';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import { engineCombatant, groupIdOf } from './encounter';
+import { handleAttack, QUERY_ATTACK } from './attack';
 
 export const QUERY_DECLARE = `${SYSTEM_ID}.declare`;
+export const QUERY_COMBAT = `${SYSTEM_ID}.combat`;
+
+/** How long a player's client waits for the GM's answer. */
+export const QUERY_TIMEOUT = 10_000;
 
 export interface DeclareQuery {
   combatId: string;
@@ -21,7 +44,29 @@ export interface DeclareQuery {
   userId: string;
 }
 
+/** The GM-only operations a client may ask for: step changes, initiative, undoing an interruption. */
+export const STEP_ACTIONS = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption'] as const;
+export type StepAction = (typeof STEP_ACTIONS)[number];
+
+export interface CombatActionQuery {
+  combatId: string;
+  action: StepAction;
+  /** undoInterruption: the casting to restore. */
+  castingId?: string;
+  userId: string;
+}
+
 export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
+
+/**
+ * What Foundry hands a query handler besides the data: `{timeout}` in v13,
+ * `{timeout, user}` (the sender) from 14.352. The GM's own client passes
+ * `{user: game.user}` when it handles its own request.
+ */
+export interface QueryContext {
+  timeout?: number;
+  user?: unknown;
+}
 
 const queues = new Map<string, Promise<unknown>>();
 
@@ -46,39 +91,91 @@ export async function whenIdle(key?: string): Promise<void> {
   }
 }
 
+export function refusal(problem: Problem): { ok: false; key: string; message: string } {
+  return { ok: false, key: problem.key, message: localizeProblem(problem) };
+}
+
 function answer(problem: Problem | null): QueryAnswer {
-  return problem ? { ok: false, key: problem.key, message: localizeProblem(problem) } : { ok: true };
+  return problem ? refusal(problem) : { ok: true };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
+
+/**
+ * The user a request comes from: the sender Foundry vouches for when it
+ * passes one (a payload naming another user is refused), else the user the
+ * payload names, never a GM (see the header).
+ */
+export function senderOf(claimed: unknown, context: QueryContext | undefined): { user: User.Implementation } | { problem: Problem } {
+  const given = context?.user;
+  if (given !== undefined && given !== null) {
+    const id = typeof given === 'string' ? given : (given as { id?: unknown }).id;
+    if (typeof id !== 'string') return { problem: { key: 'UnknownUser' } };
+    if (id !== claimed) return { problem: { key: 'SenderMismatch' } };
+    const user = game.users?.get(id);
+    return user ? { user } : { problem: { key: 'UnknownUser' } };
+  }
+  const user = typeof claimed === 'string' ? game.users?.get(claimed) : undefined;
+  if (!user) return { problem: { key: 'UnknownUser' } };
+  if (user.isGM) return { problem: { key: 'SenderUnverified' } };
+  return { user };
+}
+
+/** The context the GM's client gives its own requests: the sender is itself. */
+export function localContext(): QueryContext {
+  return { user: game.user };
 }
 
 function isDeclareQuery(data: unknown): data is DeclareQuery {
-  if (typeof data !== 'object' || data === null) return false;
-  const d = data as Record<string, unknown>;
-  return (
-    typeof d.combatId === 'string' &&
-    typeof d.combatantId === 'string' &&
-    typeof d.userId === 'string' &&
-    typeof d.declaration === 'object' &&
-    d.declaration !== null &&
-    !Array.isArray(d.declaration)
-  );
+  if (!isRecord(data)) return false;
+  return isId(data.combatId) && isId(data.combatantId) && typeof data.userId === 'string' && isRecord(data.declaration);
+}
+
+/* ------------------------------------------------------------ declare */
+
+/** Before the combat starts: the world's procedure decides whether the declaration would be legal. */
+function checkBeforeStart(combatant: Combatant.Implementation, declaration: Declaration): Problem | null {
+  const id = game.settings!.get(SYSTEM_ID, 'procedure');
+  let procedure;
+  try {
+    procedure = getProcedure(id);
+  } catch (err) {
+    if (err instanceof RulesError) return err.problem;
+    throw err;
+  }
+  const all = (game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {}) as Record<string, Record<string, unknown>>;
+  const { options } = resolveOptions(procedure, (all[procedure.id] ?? {}) as never);
+  const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
+  if ('problem' in built) return built.problem;
+  return procedure.validateDeclaration({ ...declaration, combatant: built.combatant.id }, built.combatant, options);
 }
 
 /** The GM's side: validate and record one declaration. */
-export async function handleDeclare(data: unknown): Promise<QueryAnswer> {
+export async function handleDeclare(data: unknown, context?: QueryContext): Promise<QueryAnswer> {
   if (!game.user?.isGM) return answer({ key: 'OnlyGM' });
   if (!isDeclareQuery(data)) return answer({ key: 'MalformedRequest' });
+  const who = senderOf(data.userId, context);
+  if ('problem' in who) return answer(who.problem);
   return serialize(data.combatId, async () => {
     const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
     if (!combat) return answer({ key: 'UnknownCombat' });
     const combatant = combat.combatants.get(data.combatantId);
     if (!combatant) return answer({ key: 'UnknownCombatant', data: { id: data.combatantId } });
-    const user = game.users?.get(data.userId);
-    const denied = authorize('declare', user, combatant);
+    const denied = authorize('declare', who.user, combatant);
     if (denied) return answer(denied);
     const built = declarationFromRequest(combatant, data.declaration);
     if ('problem' in built) return answer(built.problem);
     if (!combat.journal) {
-      // Before the combat starts the declaration waits on the combatant.
+      const illegal = checkBeforeStart(combatant, built.declaration);
+      if (illegal) return answer(illegal);
+      // Before the combat starts the declaration waits on the combatant. An
+      // update would merge a new declaration into the earlier one (keeping
+      // its other fields) and validate only what changed, so an earlier one
+      // is cleared first: a changed mind costs two writes, before the start only.
+      if ((combatant.system as unknown as { declaration?: unknown }).declaration) {
+        await combatant.update({ 'system.declaration': null } as never);
+      }
       await combatant.update({ 'system.declaration': built.declaration } as never);
       return answer(null);
     }
@@ -86,20 +183,112 @@ export async function handleDeclare(data: unknown): Promise<QueryAnswer> {
   });
 }
 
+/* ------------------------------------------------------ GM-only steps */
+
+const ACTION_RIGHT: Record<StepAction, CombatAction> = {
+  nextTurn: 'changeStep',
+  previousTurn: 'changeStep',
+  nextRound: 'changeStep',
+  previousRound: 'changeStep',
+  rollInitiative: 'rollInitiative',
+  undoInterruption: 'undoInterruption',
+};
+
+function isCombatActionQuery(data: unknown): data is CombatActionQuery {
+  if (!isRecord(data)) return false;
+  if (!isId(data.combatId) || typeof data.userId !== 'string') return false;
+  if (typeof data.action !== 'string' || !(STEP_ACTIONS as readonly string[]).includes(data.action)) return false;
+  if (data.action === 'undoInterruption') return isId(data.castingId);
+  return data.castingId === undefined;
+}
+
+/**
+ * The step itself, on the GM's client. Step changes and initiative are the
+ * combat's own methods (one implementation, one write per transition, queued
+ * on the combat); the refusals they would only show in a notification are
+ * checked first, so that they come back as the answer. Whatever the combat
+ * still refuses (an engine problem) it shows on the GM's client, which is
+ * the asker's: only a GM gets this far.
+ */
+async function runStep(combat: TenSegmentsCombat, req: CombatActionQuery): Promise<Problem | null> {
+  const journal = combat.journal;
+  if (!journal) return { key: 'CombatNotStarted' };
+  switch (req.action) {
+    case 'nextTurn':
+      await combat.nextTurn();
+      return null;
+    case 'previousTurn':
+      if (journal.history.length === 0) return { key: 'NothingToUndo' };
+      await combat.previousTurn();
+      return null;
+    case 'nextRound':
+      await combat.nextRound();
+      return null;
+    case 'previousRound':
+      if (journal.history.length === 0) return { key: 'NothingToUndo' };
+      await combat.previousRound();
+      return null;
+    case 'rollInitiative':
+      if (journal.state.stage !== 'declare') return { key: 'NotDeclaring' };
+      await combat.rollInitiative();
+      return null;
+    case 'undoInterruption':
+      return combat.exclusive(() => combat.undoInterruption(req.castingId as string));
+  }
+}
+
+/** The GM's side of a step change, initiative roll or undo: GM only, one at a time per combat. */
+export async function handleCombatAction(data: unknown, context?: QueryContext): Promise<QueryAnswer> {
+  if (!game.user?.isGM) return answer({ key: 'OnlyGM' });
+  if (!isCombatActionQuery(data)) return answer({ key: 'MalformedRequest' });
+  const who = senderOf(data.userId, context);
+  if ('problem' in who) return answer(who.problem);
+  const denied = authorize(ACTION_RIGHT[data.action], who.user);
+  if (denied) return answer(denied);
+  const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
+  if (!combat) return answer({ key: 'UnknownCombat' });
+  return answer(await runStep(combat, data));
+}
+
+/* ----------------------------------------------------------- register */
+
+type Handler = (data: unknown, context?: QueryContext) => Promise<unknown>;
+
 export function registerQueries(): void {
-  (CONFIG.queries as unknown as Record<string, (data: unknown) => Promise<QueryAnswer>>)[QUERY_DECLARE] = handleDeclare;
+  const queries = CONFIG.queries as unknown as Record<string, Handler>;
+  queries[QUERY_DECLARE] = handleDeclare;
+  queries[QUERY_ATTACK] = handleAttack;
+  queries[QUERY_COMBAT] = handleCombatAction;
+}
+
+/* ------------------------------------------------------- client side */
+
+/**
+ * Send `payload` to the active GM and return the answer; a GM handles it on
+ * their own client. A missing GM or a query that fails (timeout, GM gone)
+ * is an answer too, never an exception.
+ */
+export async function askGM<A>(name: string, payload: object, local: (data: unknown, context: QueryContext) => Promise<A>, noGM: Problem): Promise<A | { ok: false; key: string; message: string }> {
+  if (game.user?.isGM) return local(payload, localContext());
+  const gm = game.users?.activeGM;
+  if (!gm) return refusal(noGM);
+  const send = gm.query as unknown as (name: string, data: unknown, options?: { timeout?: number }) => Promise<A>;
+  try {
+    return await send.call(gm, name, payload, { timeout: QUERY_TIMEOUT });
+  } catch (err) {
+    return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.message : String(err) } });
+  }
 }
 
 /** A user's side: declare for a combatant, directly when GM, else through the active GM. */
-export async function requestDeclaration(
-  combat: TenSegmentsCombat,
-  combatantId: string,
-  declaration: DeclarationRequest,
-): Promise<QueryAnswer> {
+export async function requestDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {
   const payload: DeclareQuery = { combatId: combat.id as string, combatantId, declaration, userId: game.user?.id as string };
-  if (game.user?.isGM) return handleDeclare(payload);
-  const gm = game.users?.activeGM;
-  if (!gm) return answer({ key: 'NoActiveGM' });
-  const send = gm.query as unknown as (name: string, data: unknown, options?: { timeout?: number }) => Promise<QueryAnswer>;
-  return send.call(gm, QUERY_DECLARE, payload, { timeout: 10_000 });
+  return askGM(QUERY_DECLARE, payload, handleDeclare, { key: 'NoActiveGM' });
+}
+
+/** A user's side: change the step, roll initiative or undo an interruption, through the active GM. */
+export async function requestCombatAction(combat: TenSegmentsCombat, action: StepAction, castingId?: string): Promise<QueryAnswer> {
+  const payload: CombatActionQuery = { combatId: combat.id as string, action, userId: game.user?.id as string };
+  if (castingId !== undefined) payload.castingId = castingId;
+  return askGM(QUERY_COMBAT, payload, handleCombatAction, { key: 'NoActiveGMRequest' });
 }
