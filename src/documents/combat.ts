@@ -26,6 +26,7 @@ import { turnChangeOptions } from './compat';
 import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { notifyProblem } from './problems';
+import { authorize } from './permissions';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
 import { serialize } from './queries';
@@ -203,6 +204,16 @@ export class TenSegmentsCombat extends Combat {
 
   /* --------------------------------------------------------- core API */
 
+  /** Round and turn follow the flow: only the GM's transitions change them (core lets players by default). */
+  protected override _canChangeRound(user: User.Implementation): boolean {
+    return authorize('changeStep', user) === null;
+  }
+
+  protected override _canChangeTurn(user: User.Implementation): boolean {
+    return authorize('changeStep', user) === null;
+  }
+
+
   /** Core order: combatants by their first appearance in this round's schedule, the rest after. */
   orderedCombatants(state: FlowState | null = this.flowState): Combatant.Implementation[] {
     const all = [...this.combatants.contents];
@@ -236,7 +247,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Start: freeze the world's procedure and options, roll surprise, open declarations. */
   override async startCombat(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGM' });
+    const denied = authorize('manage', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       if (this.journal) return this.refuse({ key: 'CombatAlreadyStarted' });
       const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
@@ -263,7 +275,8 @@ export class TenSegmentsCombat extends Combat {
   }
 
   override async nextTurn(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGMAdvances' });
+    const denied = authorize('changeStep', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       const problem = await this.transition((s, d) => flow.next(s, d), 1, true);
       return problem ? this.refuse(problem) : this;
@@ -271,7 +284,8 @@ export class TenSegmentsCombat extends Combat {
   }
 
   override async previousTurn(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGMAdvances' });
+    const denied = authorize('changeStep', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       const journal = this.journal;
       if (!journal) return this.refuse({ key: 'CombatNotStarted' });
@@ -284,7 +298,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Next round: every remaining step and the end of the round, in one write. */
   override async nextRound(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGMAdvances' });
+    const denied = authorize('changeStep', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       const start = this.journal;
       if (!start) return this.refuse({ key: 'CombatNotStarted' });
@@ -309,7 +324,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Previous round: back to the declarations of this round, or of the round before when already there. */
   override async previousRound(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGMAdvances' });
+    const denied = authorize('changeStep', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       let journal = this.journal;
       if (!journal) return this.refuse({ key: 'CombatNotStarted' });
@@ -330,7 +346,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Initiative is rolled for sides (or everyone) by the procedure, never per combatant. */
   override async rollInitiative(): Promise<this> {
-    if (!game.user?.isGM) return this.refuse({ key: 'OnlyGM' });
+    const denied = authorize('rollInitiative', game.user);
+    if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       const state = this.flowState;
       if (!state) return this.refuse({ key: 'CombatNotStarted' });
@@ -375,7 +392,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** The GM moves a combatant to another side (a CombatantGroup); the engine counts it from the next planning. */
   async moveToSide(combatantId: string, groupId: string): Promise<Problem | null> {
-    if (!game.user?.isGM) return this.report({ key: 'OnlyGM' });
+    const denied = authorize('manage', game.user);
+    if (denied) return this.report(denied);
     return this.exclusive(async () => {
       const combatant = this.combatants.get(combatantId);
       if (!combatant) return this.report({ key: 'UnknownCombatant', data: { id: combatantId } });
@@ -429,7 +447,8 @@ export class TenSegmentsCombat extends Combat {
    * a chat card; otherwise it is rolled with the end of this round's steps.
    */
   async requestMorale(request: MoraleRequest | MoraleRequest[]): Promise<Problem | null> {
-    if (!game.user?.isGM) return this.report({ key: 'OnlyGM' });
+    const denied = authorize('manage', game.user);
+    if (denied) return this.report(denied);
     const requests = Array.isArray(request) ? request : [request];
     return this.exclusive(async () => {
       const journal = this.journal;

@@ -10,6 +10,7 @@ import type { FlowState } from '../rules/flow';
 import type { TenSegmentsCombat } from './combat';
 import { SYNC_OPTION } from './sync';
 import { notifyProblem } from './problems';
+import { authorize } from './permissions';
 import { SYSTEM_ID } from '../settings';
 
 export const BEFORE_OPTION = 'tensegHealthBefore';
@@ -106,7 +107,8 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
 
 /** The GM presses "undo" on an interruption card. */
 export async function undoFromCard(combatId: string, castingId: string): Promise<void> {
-  if (!game.user?.isGM) return notifyProblem({ key: 'OnlyGM' });
+  const denied = authorize('undoInterruption', game.user);
+  if (denied) return notifyProblem(denied);
   const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
   if (!combat) return notifyProblem({ key: 'UnknownCombat' });
   await combat.exclusive(async () => {

@@ -8,7 +8,8 @@
  */
 import type { Problem } from '../rules/model';
 
-export type CombatAction = 'declare' | 'changeStep' | 'rollInitiative' | 'applyDamage' | 'undoInterruption';
+/** `manage`: the GM's other combat controls (start, move a combatant to a side, ask for morale). */
+export type CombatAction = 'declare' | 'changeStep' | 'rollInitiative' | 'applyDamage' | 'undoInterruption' | 'manage';
 
 export const COMBAT_ACTIONS: readonly CombatAction[] = ['declare', 'changeStep', 'rollInitiative', 'applyDamage', 'undoInterruption'];
 
@@ -27,8 +28,9 @@ export function ownsCombatant(user: User.Implementation, combatant: Combatant.Im
  *  - declare, applyDamage (an attack by the combatant): the GM, or a player
  *    owning the combatant's actor;
  *  - changeStep (next/previous step or round, start): the GM only;
- *  - rollInitiative, undoInterruption: the GM only (initiative is rolled for
- *    sides by the procedure, never per combatant by a player).
+ *  - rollInitiative, undoInterruption, manage (start, sides, morale): the GM
+ *    only (initiative is rolled for sides by the procedure, never per
+ *    combatant by a player).
  */
 export function authorize(action: CombatAction, user: User.Implementation | null | undefined, combatant?: Combatant.Implementation | null): Problem | null {
   if (!user) return { key: 'UnknownUser' };
@@ -40,10 +42,8 @@ export function authorize(action: CombatAction, user: User.Implementation | null
       return ownsCombatant(user, combatant) ? null : { key: 'NotYourCombatant', data: { name: combatant.name ?? '' } };
     case 'changeStep':
       return { key: 'OnlyGMAdvances' };
-    case 'rollInitiative':
-    case 'undoInterruption':
-      return { key: 'OnlyGM' };
     default:
+      // rollInitiative, undoInterruption, manage
       return { key: 'OnlyGM' };
   }
 }

@@ -146,6 +146,20 @@ export function startFlow(procedureId: unknown, givenOptions: ProcedureOptions, 
 
 /* ----------------------------------------------------------- declarations */
 
+/**
+ * Has the combatant a copy of this spell still in memory? Its memorized
+ * copies (Combatant.spells, one entry per copy) less those expended in this
+ * combat. Without a spell list nothing is known, so nothing is refused.
+ */
+function spellAvailable(state: FlowState, decl: Declaration): boolean {
+  if (decl.action !== 'spell' || !decl.spell) return true;
+  const c = state.encounter.combatants.find((x) => x.id === decl.combatant);
+  if (!c?.spells) return true;
+  const have = c.spells.filter((s) => s === decl.spell).length;
+  const spent = (state.progress.states[c.id]?.expended ?? []).filter((s) => s === decl.spell).length;
+  return have > spent;
+}
+
 /** Record a declaration (validated by the procedure). Only while declaring. */
 export function declare(state: FlowState, decl: Declaration): FlowResult {
   if (state.stage !== 'declare') return refuse('NotDeclaring');
@@ -156,6 +170,7 @@ export function declare(state: FlowState, decl: Declaration): FlowResult {
   if (!cs || !procedure.canAct(cs)) return refuse('CombatantCannotAct', { name: combatant.name });
   const problem = procedure.validateDeclaration(decl, combatant, state.options);
   if (problem) return { ok: false, problem };
+  if (!spellAvailable(state, decl)) return refuse('SpellNotMemorized', { name: combatant.name, spell: decl.spell ?? '' });
   const next = clone(state);
   next.declarations[combatant.id] = clone(decl);
   return { ok: true, state: next };
@@ -240,7 +255,8 @@ function endRound(next: FlowState, dice: Dice): void {
     );
     next.progress.states = clone(next.end.states);
   }
-  next.moraleRequests = [];
+  // Morale asked for during the surprise segments is checked at the end of round 1.
+  if (next.round !== 0) next.moraleRequests = [];
   next.stage = 'end-of-round';
 }
 
@@ -264,7 +280,8 @@ export function next(state: FlowState, dice: Dice): FlowResult {
   const kept: Record<string, Declaration> = {};
   for (const [id, d] of Object.entries(n.declarations)) {
     const cs = n.progress.states[id];
-    if (cs && procedure.canAct(cs)) kept[id] = d;
+    // "Same as last round", as long as it can be done again (a spell needs a copy left).
+    if (cs && procedure.canAct(cs) && spellAvailable(n, d)) kept[id] = d;
   }
   n.declarations = kept;
   n.round += 1;
@@ -311,7 +328,8 @@ export function damage(state: FlowState, hit: Hit): FlowResult<HitResult> {
     k = n.stage === 'resolve' ? n.step : n.schedule.steps.length;
   }
   const result = landHit(procedure, target, schedule, k, n.progress, hit, n.options);
-  n.hits.push({ target: hit.target, wounds: result.damage.wounds, step: k, ...(hit.by !== undefined ? { by: hit.by } : {}) });
+  // Healing (a negative amount) keeps the engine's health in step with the actor; it is no hit.
+  if (hit.amount > 0) n.hits.push({ target: hit.target, wounds: result.damage.wounds, step: k, ...(hit.by !== undefined ? { by: hit.by } : {}) });
   for (const i of result.interruptions) n.interruptions.push({ ...i, round: n.round, step: k });
   if (n.stage === 'declare') n.carry = n.carry.filter((c) => n.progress.status[c.id] === 'pending');
   return { ok: true, state: n, detail: result };

@@ -16,7 +16,7 @@ import type { CharacterSystem, MonsterSystem } from '../../src/data/shapes';
 const g = globalThis as any;
 const LANG_PATH = 'lang/fragments/data.json';
 const lang: Record<string, string> = JSON.parse(readFileSync(LANG_PATH, 'utf8'));
-const manifest = JSON.parse(readFileSync('docs/system-json-fragment.json', 'utf8'));
+const manifest = JSON.parse(readFileSync('system.json', 'utf8'));
 
 describe.each([13, 14] as const)('data models, generation %i', (generation) => {
   let foundry: FoundryHandle;
@@ -53,7 +53,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
     it('the token attribute suggestions exist on both actor types', () => {
       for (const model of [data.CharacterData, data.MonsterData] as any[]) {
-        for (const path of [manifest.primaryTokenAttribute, manifest.secondaryTokenAttribute]) {
+        for (const path of [manifest.primaryTokenAttribute, manifest.secondaryTokenAttribute].filter(Boolean)) {
           const field = path.split('.').reduce((f: any, k: string) => f?.fields?.[k], model.schema);
           expect(field?.fields?.value, path).toBeDefined();
           expect(field?.fields?.max, path).toBeDefined();
