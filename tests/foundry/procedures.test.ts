@@ -97,7 +97,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
   describe('segment-d6 (seed 000)', () => {
     beforeEach(async () => {
       // The seed is silent on death: with 'minus-ten' a combatant below 0 is unconscious, dead at -10.
-      w = await makeWorld(generation, 'segment-d6', { deathRule: 'minus-ten' });
+      w = await makeWorld(generation, 'segment-d6', { deathRule: 'minus-ten', bleedPerRound: 1 });
       w.foundry.loadLang(FRAGMENT);
     });
 
@@ -160,10 +160,12 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(combat.combatant ?? null).toBeNull(); // nobody acts in this step
 
       await toEndOfRound(combat);
-      // No bleeding in segment-d6: the unconscious orc stays at -2 (the seed has no rule; no option gives one).
-      expect(hp(actors.orc2)).toBe(-2);
-      expect(flowOf(combat).progress.states[ids.orc2]).toMatchObject({ hp: -2, condition: 'incapacitated' });
-      expect(cards('end-of-round')).toHaveLength(0); // nothing happened at the end of round 1
+      // The seed has no bleeding; this table uses the option: unconscious below 0, 1 hp a round.
+      expect(hp(actors.orc2)).toBe(-3);
+      expect(flowOf(combat).progress.states[ids.orc2]).toMatchObject({ hp: -3, condition: 'incapacitated' });
+      const bled = cards('end-of-round');
+      expect(bled).toHaveLength(1);
+      expect(text(bled[0])).toContain('Orc 2 bleeds and loses 1.');
 
       // Round 2: Halvaine has no Sleep left and waits; party 3, orcs 6 → orcs in 3, party in 6.
       await toDeclarations(combat, 2);
@@ -175,15 +177,15 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(combat.combatant?.id).toBe(ids.orc1);
       await toSegment(combat, 6);
       expect(combat.currentActorIds()).toEqual([ids.halvaine, ids.brand]);
-      // Brand finishes Orc 2: -2 - 8 = -10, dead.
+      // Brand finishes Orc 2: -3 - 8 = -11, dead.
       await attack(w, ids.brand, ids.orc2, [19, 8], w.sword.id);
-      expect(hp(actors.orc2)).toBe(-10);
+      expect(hp(actors.orc2)).toBe(-11);
       expect(defeated(w, ids.orc2)).toBe(true);
       await toEndOfRound(combat);
       const ends = cards('end-of-round');
-      expect(ends).toHaveLength(1);
-      expect(text(ends[0])).toContain('End of round 2');
-      expect(text(ends[0])).toContain('Orc 2 dies.');
+      expect(ends).toHaveLength(2);
+      expect(text(ends[1])).toContain('End of round 2');
+      expect(text(ends[1])).toContain('Orc 2 dies.');
 
       // Round 3: a tie (4, 4): both sides act in segment 4.
       await toDeclarations(combat, 3);
@@ -194,7 +196,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       expect(combat.round).toBe(3);
       expect(flowOf(combat).round).toBe(3);
-      expect(hp(actors.orc2)).toBe(-10);
+      expect(hp(actors.orc2)).toBe(-11);
       expect(foundry.errors).toEqual([]);
     });
   });

@@ -334,7 +334,7 @@ describe('segment-d6 · 2. Declare Spells and General Actions (validation)', () 
   });
 
   it('options: unknown or ill-typed values are problems, defaults are the README rulings', () => {
-    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero' });
+    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0 });
     const { problems } = resolveOptions(d6, { tieRule: 'coin', missileInitiative: 1 as unknown as boolean, speed: 3 });
     expect(problems.map((p) => p.key).sort()).toEqual(['BadOption', 'BadOption', 'UnknownOption']);
   });
@@ -1120,5 +1120,36 @@ describe('segment-d6 · scale', () => {
     const ms = performance.now() - t0;
     expect(sch.steps.length).toBeGreaterThan(0);
     expect(ms).toBeLessThan(2000);
+  });
+});
+
+describe('segment-d6: bleeding option (seed silent; README rules notes)', () => {
+  // "The round is complete" — the text has no dying rule; tables that play
+  // "dead at -10" often bleed 1 hp a round: an option, off by default.
+  const sides = [
+    { id: 'p', name: 'P' },
+    { id: 'm', name: 'M' },
+  ];
+  const combatants = [
+    { id: 'a', name: 'A', side: 'p', hp: 5 },
+    { id: 'b', name: 'B', side: 'm', hp: 5 },
+  ];
+  const play = (options: Record<string, unknown>) =>
+    runCombat(d6 as never, { sides, combatants }, { ...d6.defaults, ...options } as never, new ScriptedDice([], new RandomDice(3)), {
+      rounds: 3,
+      declarations: (round) => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
+      damage: [{ round: 1, by: 'b', target: 'a', amount: 7 }],
+    });
+
+  it('with dead at -10 and 1 a round, a combatant at -2 bleeds to -4 over two more rounds', () => {
+    const log = play({ deathRule: 'minus-ten', bleedPerRound: 1 });
+    expect(log.rounds.map((r) => r.states.a.hp)).toEqual([-3, -4, -5]);
+    expect(log.rounds[0].end?.events).toEqual([{ kind: 'bleed', combatant: 'a', amount: 1 }]);
+    expect(log.states.a.condition).toBe('incapacitated');
+  });
+
+  it('off by default, and without the -10 rule nobody bleeds', () => {
+    expect(play({ deathRule: 'minus-ten' }).states.a.hp).toBe(-2);
+    expect(play({ bleedPerRound: 1 }).states.a).toMatchObject({ hp: -2, condition: 'dead' });
   });
 });

@@ -70,18 +70,22 @@ export interface SegmentD6Options extends ProcedureOptions {
   tieRule: 'simultaneous' | 'reroll';
   /** The seed is silent on death: 'zero' = dead at 0 hp; 'minus-ten' = unconscious at 0, dead at -10. */
   deathRule: 'zero' | 'minus-ten';
+  /** With deathRule 'minus-ten': hit points an unconscious combatant below 0 loses at the end of each round (0 = none). */
+  bleedPerRound: number;
 }
 
 const DEFAULTS: SegmentD6Options = {
   missileInitiative: true,
   tieRule: 'simultaneous',
   deathRule: 'zero',
+  bleedPerRound: 0,
 };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'missileInitiative', type: 'boolean' },
   { key: 'tieRule', type: 'choice', choices: ['simultaneous', 'reroll'] },
   { key: 'deathRule', type: 'choice', choices: ['zero', 'minus-ten'] },
+  { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
 ];
 
 /* ============================================================ vocabulary */
@@ -748,23 +752,35 @@ function applyDamage(state: CombatantState, amount: number, options: SegmentD6Op
   return { state: { ...result.state, condition }, wounds: Math.max(0, amt) };
 }
 
-/** "The round is complete": nothing happens at its end beyond reporting who died. */
-function endOfRound(encounter: Encounter, input: EndOfRoundInput): EndOfRoundResult {
+/**
+ * "The round is complete": the seed has nothing at its end but the dead. With
+ * deathRule 'minus-ten' a table may add bleeding (bleedPerRound): an
+ * unconscious combatant below 0 hp loses that much and dies at -10.
+ */
+function endOfRound(encounter: Encounter, input: EndOfRoundInput, options: SegmentD6Options): EndOfRoundResult {
   const states: Record<string, CombatantState> = {};
-  let anyDied = false;
+  const bleed = options.deathRule === 'minus-ten' && options.bleedPerRound > 0 ? Math.trunc(options.bleedPerRound) : 0;
+  let anyChange = false;
   for (const id of Object.keys(input.after)) {
     const s = input.after[id];
     const copy = { ...s };
     copy.expended = s.expended.slice();
     states[id] = copy;
-    if (copy.condition === 'dead' && input.before[id]?.condition !== 'dead') anyDied = true;
+    if (bleed > 0 && copy.condition === 'incapacitated' && copy.hp < 0) anyChange = true;
+    if (copy.condition === 'dead' && input.before[id]?.condition !== 'dead') anyChange = true;
   }
   const events: EndEvent[] = [];
-  if (!anyDied) return { states, events }; // most rounds: nobody to report
-  // Deaths are reported in encounter order.
+  if (!anyChange) return { states, events }; // most rounds: nobody to report
+  // Bleeding, then deaths, in encounter order.
   for (const c of encounter.combatants) {
     const after = states[c.id];
-    if (after && after.condition === 'dead' && input.before[c.id]?.condition !== 'dead') {
+    if (!after) continue;
+    if (bleed > 0 && after.condition === 'incapacitated' && after.hp < 0) {
+      after.hp -= bleed;
+      events.push({ kind: 'bleed', combatant: c.id, amount: bleed });
+      if (after.hp <= -10) after.condition = 'dead';
+    }
+    if (after.condition === 'dead' && input.before[c.id]?.condition !== 'dead') {
       events.push({ kind: 'death', combatant: c.id });
     }
   }
@@ -865,6 +881,6 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   planRound: (encounter, input, initiative, options) => planRound(encounter, input, initiative, options),
   applyDamage: (_combatant, state, amount, options) => applyDamage(state, amount, options),
   canAct: canActState,
-  endOfRound: (encounter, input) => endOfRound(encounter, input),
+  endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
 };
