@@ -10,7 +10,7 @@
  *  (b) Simulated rounds per second, 10 vs 10, per procedure: rollInitiative +
  *      planRound + resolveRound + endOfRound.
  *  (c) dist/ten-segments.js, raw and gzip.
- *  (d) Foundry layer: reserved (see the marked section at the end).
+ *  (d) Foundry layer: database writes and tracker renders per transition (scripts/bench-foundry.ts).
  *
  * Every figure is the median of several timed samples after a warm-up long
  * enough for the JIT to optimize; a sample repeats its work until it lasts at
@@ -295,20 +295,12 @@ function benchSize(): void {
 
 /* ------------------------------------------------- (d) the Foundry layer */
 
-function benchFoundry(): void {
-  console.log('(d) Foundry layer: document writes and renders per round');
-  // ------------------------------------------------------------------
-  // FOUNDRY LAYER — TO BE ADDED: the number of document writes
-  // (Combat/Combatant updates) and sheet/tracker renders per round,
-  // counted against tests/standin, with their targets. Nothing measured yet.
-  // ------------------------------------------------------------------
-  console.log('    (not measured yet: write and render counts will be added here)');
-  console.log('');
-}
-
 console.log(`Ten Segments benchmark — node ${process.version}; each figure the median of ${SAMPLES} samples after a ${WARMUP_MS} ms warm-up`);
 console.log('');
 benchPlanning();
 benchRounds();
 benchSize();
-benchFoundry();
+// (d) document writes and tracker renders per transition, against the Foundry stand-in.
+// Loaded last: it installs the stand-in's globals.
+const { benchFoundry } = await import('./bench-foundry');
+await benchFoundry();

@@ -1137,7 +1137,7 @@ describe('segment-d6: bleeding option (seed silent; README rules notes)', () => 
   const play = (options: Record<string, unknown>) =>
     runCombat(d6 as never, { sides, combatants }, { ...d6.defaults, ...options } as never, new ScriptedDice([], new RandomDice(3)), {
       rounds: 3,
-      declarations: (round) => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
+      declarations: (round): Record<string, Declaration> => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
       damage: [{ round: 1, by: 'b', target: 'a', amount: 7 }],
     });
 
