@@ -4,7 +4,7 @@
  * procedure, and every reason a schedule gives, has an English string whose
  * placeholders the code fills.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROCEDURES } from '../src/rules/registry';
@@ -12,15 +12,7 @@ import { PROCEDURE_IDS, type ProcedureId } from '../src/rules/model';
 import { RandomDice } from '../src/rules/dice';
 import { runCombat } from '../src/rules/resolve';
 
-function load(): Record<string, string> {
-  const strings: Record<string, string> = JSON.parse(readFileSync('lang/en.json', 'utf8'));
-  // Fragments are merged into en.json by the lead; while one exists it counts too.
-  if (existsSync('lang/fragments')) {
-    for (const f of readdirSync('lang/fragments')) if (f.endsWith('.json')) Object.assign(strings, JSON.parse(readFileSync(join('lang/fragments', f), 'utf8')));
-  }
-  return strings;
-}
-const en = load();
+const en: Record<string, string> = JSON.parse(readFileSync('lang/en.json', 'utf8'));
 
 function walk(dir: string, ext: string): string[] {
   return readdirSync(dir).flatMap((f) => {

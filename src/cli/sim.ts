@@ -5,12 +5,12 @@
  * Reads a scenario (YAML or JSON), validates it (src/rules/scenario.ts), plays
  * it with the rules engine and prints the round-by-round timeline a GM reads,
  * or the same as JSON (docs/sim.md). Every word printed comes from the
- * language files (lang/en.json and, while they exist, lang/fragments/*.json).
+ * language file (lang/en.json).
  *
  * Exit codes: 0 played; 1 the engine failed; 2 a broken scenario or bad flags
  * (nothing is played, no stack trace).
  */
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
@@ -39,21 +39,16 @@ function flatten(obj: unknown, prefix: string, out: Record<string, string>): voi
   for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
 }
 
-/** lang/en.json, then every lang/fragments/*.json over it (fragments are newer until the lead merges them). */
+/** The English strings (lang/en.json); a missing or broken file leaves keys to stand for themselves. */
 export function loadStrings(root = ROOT): Record<string, string> {
   const out: Record<string, string> = {};
-  const read = (file: string) => {
-    try {
-      flatten(JSON.parse(readFileSync(file, 'utf8')), '', out);
-    } catch {
-      // A language file being edited may be momentarily broken: keys fall back to their names.
-    }
-  };
   const main = join(root, 'lang', 'en.json');
-  if (existsSync(main)) read(main);
-  const fragments = join(root, 'lang', 'fragments');
-  if (existsSync(fragments)) {
-    for (const f of readdirSync(fragments).sort()) if (f.endsWith('.json')) read(join(fragments, f));
+  if (existsSync(main)) {
+    try {
+      flatten(JSON.parse(readFileSync(main, 'utf8')), '', out);
+    } catch {
+      // keys fall back to their names
+    }
   }
   return out;
 }

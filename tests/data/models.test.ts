@@ -14,7 +14,7 @@ import { toEngineCombatant } from '../../src/data/engine-view';
 import type { CharacterSystem, MonsterSystem } from '../../src/data/shapes';
 
 const g = globalThis as any;
-const LANG_PATH = 'lang/fragments/data.json';
+const LANG_PATH = 'lang/en.json';
 const lang: Record<string, string> = JSON.parse(readFileSync(LANG_PATH, 'utf8'));
 const manifest = JSON.parse(readFileSync('system.json', 'utf8'));
 

@@ -1,8 +1,8 @@
 /**
  * Every Problem the data layer and its rules helpers can give a GM has a
- * translation in the lang fragments (a raw key on screen is a bug a GM sees).
+ * translation in lang/en.json (a raw key on screen is a bug a GM sees).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseHitDice } from '../../src/rules/hit-dice';
 import { aac0ForLevel, parseAac0, resolveAttack } from '../../src/rules/attack';
@@ -12,12 +12,7 @@ import { parseFlow } from '../../src/data/combat-state';
 import type { Problem } from '../../src/rules/model';
 import type { Parsed } from '../../src/rules/hit-dice';
 
-const translations: Record<string, string> = Object.assign(
-  {},
-  ...readdirSync('lang/fragments')
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(`lang/fragments/${f}`, 'utf8'))),
-);
+const translations: Record<string, string> = JSON.parse(readFileSync('lang/en.json', 'utf8'));
 
 function problem(r: Parsed<unknown>): Problem {
   if (r.ok) throw new Error('expected a problem');

@@ -12,7 +12,7 @@ import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { performAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 
-const FRAGMENT = 'lang/fragments/foundry-combat.json';
+const FRAGMENT = 'lang/en.json';
 
 function flowOf(combat: TenSegmentsCombat) {
   return combat.flowState!;

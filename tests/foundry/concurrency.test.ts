@@ -7,7 +7,6 @@
  * another combat's.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readdirSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
 import { requestCombatAction, requestDeclaration, type QueryAnswer } from '../../src/documents/queries';
@@ -17,7 +16,6 @@ import type { TenSegmentsCombat } from '../../src/documents/combat';
 const CLOSED = 'Declarations are closed: the round is already under way.';
 
 function loadFragments(w: World): void {
-  for (const f of readdirSync('lang/fragments').sort()) if (f.endsWith('.json')) w.foundry.loadLang(`lang/fragments/${f}`);
 }
 
 describe.each([13, 14] as const)('requests at the same moment, generation %i', (generation) => {

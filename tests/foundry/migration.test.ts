@@ -28,7 +28,7 @@ import { migrateWorld, SCHEMA_VERSION } from '../../src/documents/migration';
 const g = globalThis as any;
 const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/world-v0.json', import.meta.url), 'utf8'));
 // data.json holds the data models' error texts until the lead merges the fragments into en.json.
-const LANG = ['lang/en.json', 'lang/fragments/data.json', 'lang/fragments/foundry-migration.json'];
+const LANG = ['lang/en.json'];
 
 type Source = Record<string, any>;
 interface StoredWorld {

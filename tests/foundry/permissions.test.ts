@@ -13,7 +13,6 @@
  * which is where the refusal is decided.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readdirSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
 import { QUERY_DECLARE, requestCombatAction, requestDeclaration, type StepAction } from '../../src/documents/queries';
@@ -22,7 +21,6 @@ import { undoFromCard } from '../../src/documents/damage';
 
 /** lang/en.json and the fragments not yet merged into it. */
 function loadFragments(w: World): void {
-  for (const f of readdirSync('lang/fragments').sort()) if (f.endsWith('.json')) w.foundry.loadLang(`lang/fragments/${f}`);
 }
 
 type Role = 'gm' | 'owner' | 'other' | 'observer';

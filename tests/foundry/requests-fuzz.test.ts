@@ -16,7 +16,6 @@
  * (fast-check `asyncProperty` over arrays, no shrinking: the world goes on).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
@@ -31,7 +30,6 @@ const IN_ROUND = 200;
 const BATCH = 50;
 
 function loadFragments(w: World): void {
-  for (const f of readdirSync('lang/fragments').sort()) if (f.endsWith('.json')) w.foundry.loadLang(`lang/fragments/${f}`);
 }
 
 /** How a request reaches the GM. */

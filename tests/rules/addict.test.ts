@@ -8,7 +8,7 @@ import { initialStates } from '../../src/rules/common';
 import { RandomDice, ScriptedDice, type ScriptedRoll } from '../../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration } from '../../src/rules/model';
 import { RulesError } from '../../src/rules/model';
-import type { Encounter, InitiativeResult, RoundInput, Schedule, StepEntry } from '../../src/rules/procedure';
+import type { Casting, Encounter, InitiativeResult, RoundInput, Schedule, StepEntry } from '../../src/rules/procedure';
 import { resolveOptions } from '../../src/rules/procedure';
 import { runCombat, type CombatScript, type DamageEvent, type RoundLog } from '../../src/rules/resolve';
 import {
@@ -1048,6 +1048,79 @@ describe('properties over random encounters', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+/* ============================================================ planning order */
+
+describe('planning: order and identity (what a faster planner must keep)', () => {
+  const party = ['a', 'b', 'c', 'd'].map((id) => pc(id));
+  const foes = ['w', 'x', 'y', 'z'].map((id) => foe(id));
+  const enc = encounter(...party, ...foes);
+  const entriesOf = (s: Schedule) => s.steps.map((step) => step.entries.map((e) => `${e.combatant}:${e.kind}`));
+
+  it('the entries of one step follow the order of the declarations, not that of the combatants', () => {
+    const forward = enc.combatants.map((c) => d(c.id, 'melee', { target: c.side === 'party' ? 'w' : 'a' }));
+    const inOrder = plan(enc, { party: 5, foes: 2 }, forward);
+    const reversed = plan(enc, { party: 5, foes: 2 }, [...forward].reverse());
+    expect(entriesOf(inOrder)).toEqual([
+      ['a:action', 'b:action', 'c:action', 'd:action'],
+      ['w:action', 'x:action', 'y:action', 'z:action'],
+    ]);
+    expect(entriesOf(reversed)).toEqual([
+      ['d:action', 'c:action', 'b:action', 'a:action'],
+      ['z:action', 'y:action', 'x:action', 'w:action'],
+    ]);
+  });
+
+  it('casting ids are numbered in the order of the declarations', () => {
+    const caster = (id: string) => d(id, 'spell', { spell: 'Bolt', castingTime: 2 });
+    const s = plan(enc, { party: 5, foes: 2 }, [caster('c'), caster('a'), d('w', 'melee', { target: 'a' })]);
+    expect(s.castings.map((c) => [c.id, c.caster])).toEqual([
+      ['addict-1-c-1', 'c'],
+      ['addict-1-a-2', 'a'],
+    ]);
+  });
+
+  it('a combatant id listed twice: the later combatant is the one planned', () => {
+    const twice = encounter(pc('a'), foe('w'), foe('a'));
+    const s = plan(twice, { party: 5, foes: 2 }, [d('a', 'melee', { target: 'w' })]);
+    // The foes' "a" acts in the party's segment (5), not the party's "a" in the foes' (2).
+    expect(actionStep(s, 'a')!.segment).toBe(5);
+  });
+
+  it('a casting that goes off in a segment where nothing else happens gets a step of its own', () => {
+    const carried: Casting = {
+      id: 'old',
+      caster: 'a',
+      spell: 'Bolt',
+      device: false,
+      castingTime: 12,
+      beganRound: 0,
+      beginStep: -1,
+      completeStep: null,
+      lossFrom: 0,
+      preventFrom: 0,
+      expends: true,
+      remaining: 4,
+    };
+    const s = plan(enc, { party: 5, foes: 2 }, [d('w', 'melee', { target: 'b' })], { carryIn: [carried] });
+    expect(s.steps.map((step) => step.segment)).toEqual([4, 5]);
+    expect(s.steps[0].entries).toEqual([{ combatant: 'a', kind: 'cast-complete', action: 'spell', casting: 'old', reason: 'addictCarried' }]);
+    expect(s.castings).toEqual([{ ...carried, beginStep: -1, completeStep: 0, remaining: 0 }]);
+  });
+
+  it('endOfRound returns new states, leaving those it was given as they were (many combatants)', () => {
+    const many = encounter(...Array.from({ length: 30 }, (_, i) => pc(`p${i}`)));
+    const after = initialStates(many);
+    after.p3 = { ...after.p3, hp: -2, condition: 'dying' };
+    const copy = structuredClone(after);
+    const res = P.endOfRound(many, { round: 1, before: after, after, hits: [] }, new ScriptedDice([]), opts);
+    expect(res.states).not.toBe(after);
+    expect(after).toEqual(copy);
+    expect(Object.keys(res.states)).toEqual(Object.keys(after));
+    expect(res.states.p3.hp).toBe(-3);
+    expect(res.states.p4).toBe(after.p4);
   });
 });
 

@@ -1057,6 +1057,52 @@ describe('properties over random encounters', () => {
   });
 });
 
+/* ===================================================== planning at scale */
+
+describe('planning large rounds gives the same order as small ones', () => {
+  it('II.E: a pair that fights each other is found after many attackers who do not', () => {
+    const spear = { name: 'spear', speed: 6, length: 8 };
+    const sword = { name: 'sword', speed: 5, length: 3.5 };
+    const crowd = Array.from({ length: 200 }, (_, i) => who(i % 2 ? 'raiders' : 'party', { weapon: sword }));
+    const knight = who('raiders', { weapon: sword });
+    const guard = pc('party', { weapon: spear });
+    const enc = encounter([...crowd, knight, guard]);
+    // Each of the crowd attacks the next one, who attacks someone else: no pairs among them.
+    const d = declMap(
+      ...crowd.map((c, i) => melee(c, crowd[(i + 1) % crowd.length].id)),
+      { combatant: knight.id, action: 'charge', target: guard.id },
+      melee(guard, knight.id),
+    );
+    const { schedule } = planned(enc, d, [ini('party', 9), ini('raiders', 2)]);
+    const g = stepOf(schedule, guard.id);
+    expect(g).toBe(stepOf(schedule, knight.id) - 1);
+    expect(schedule.steps[g].entries.map((e) => e.combatant)).toEqual([guard.id]);
+    expect(schedule.steps[g].count).toBe(2);
+    expect(entriesOf(schedule, guard.id)[0].reason).toBe(REASONS.longerWeapon);
+    for (const c of crowd) expect(entriesOf(schedule, c.id)[0].reason).toBeUndefined();
+  });
+
+  it('many distinct counts (fractional dexterity adjustments) come lowest first, each step listing its combatants in encounter order', () => {
+    const people = Array.from({ length: 60 }, (_, i) => who(i % 3 ? 'raiders' : 'party', { initiativeAdjustment: ((i * 7) % 30) / 10 }));
+    const enc = encounter(people);
+    const d = declMap(...people.map((c, i) => (i % 4 === 3 ? spell(c, 1 + (i % 5)) : melee(c, people[(i + 1) % people.length].id))));
+    const { schedule } = planned(enc, d, [ini('party', 6), ini('raiders', 4)]);
+    const counts = schedule.steps.map((st) => st.count as number);
+    expect(new Set(counts).size).toBeGreaterThan(16);
+    for (let i = 1; i < counts.length; i++) expect(counts[i]).toBeGreaterThan(counts[i - 1]);
+    const position = new Map(people.map((c, i) => [c.id, i]));
+    for (const st of schedule.steps) {
+      const order = st.entries.map((e) => position.get(e.combatant) as number);
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+    }
+    for (const cast of schedule.castings) {
+      const begin = schedule.steps[cast.beginStep];
+      const complete = schedule.steps[cast.completeStep as number];
+      expect((complete.count as number) - (begin.count as number)).toBeCloseTo(cast.castingTime);
+    }
+  });
+});
+
 /* ============================================================ performance */
 
 describe('scale', () => {

@@ -362,6 +362,20 @@ describe('ties inside a group: "action order by type ... and ... the attributes 
     const both = plan(e, [act('quick', 'melee'), act('slow', 'melee')], { rolls: { a: 6, b: 1 }, states }).schedule;
     expect(both.steps.map((s) => s.entries[0].combatant)).toEqual(['quick', 'slow']);
   });
+
+  it('weapon speeds and routine numbers of any size order as numbers (a fraction, 40, a 34-routine hydra)', () => {
+    const e = encounter([
+      who('gnat', 'a', { weapon: { speed: 2.5 } }),
+      who('ogre', 'b', { weapon: { speed: 40 } }),
+      who('orc', 'b', { weapon: { speed: 3 } }),
+      who('hydra', 'a', { routines: 34, weapon: { speed: 0 } }),
+    ]);
+    const { schedule } = plan(e, ['gnat', 'ogre', 'orc', 'hydra'].map((id) => act(id, 'melee')), { rolls: { a: 3, b: 3 } });
+    expect(schedule.steps.filter((s) => s.phase === 'high').map((s) => s.entries.map((x) => x.combatant))).toEqual([['gnat'], ['orc'], ['ogre']]);
+    const remaining = schedule.steps.filter((s) => s.phase === 'remaining-attacks').map((s) => s.entries.map((x) => x.routine));
+    expect(remaining).toEqual(Array.from({ length: 33 }, (_, i) => [i + 2]));
+    expect(schedule.steps.map((s) => s.phase).indexOf('remaining-attacks')).toBe(4);
+  });
 });
 
 /* ============================================================ delay */
@@ -798,7 +812,7 @@ describe('declarations and options: bad input gets a Problem', () => {
 /* ============================================================ localization */
 
 describe('localization fragment', () => {
-  const lang = JSON.parse(readFileSync(new URL('../../lang/fragments/high-low.json', import.meta.url), 'utf8')) as Record<string, string>;
+  const lang = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
   const shared = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
   const has = (k: string) => typeof (lang[k] ?? shared[k]) === 'string';
 

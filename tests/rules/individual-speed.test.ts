@@ -14,7 +14,7 @@ import type { CombatLog, DamageEvent, RoundLog } from '../../src/rules/resolve';
 import { resolveRound, runCombat } from '../../src/rules/resolve';
 import type { IndividualSpeedOptions } from '../../src/rules/procedures/individual-speed';
 import { individualSpeedProcedure as P } from '../../src/rules/procedures/individual-speed';
-import lang from '../../lang/fragments/individual-speed.json';
+import lang from '../../lang/en.json';
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -1092,7 +1092,7 @@ describe('performance', () => {
 
 describe('localization', () => {
   const strings = lang as Record<string, string>;
-  it('every phase, option, procedure error, reason and morale trigger has a string in lang/fragments/individual-speed.json', () => {
+  it('every phase, option, procedure error, reason and morale trigger has a string in lang/en.json', () => {
     const keys = [
       ...P.phases.map((p) => `TENSEG.Phase.${p}`),
       ...P.optionSpecs.flatMap((o) => [`TENSEG.Option.individual-speed.${o.key}.Name`, `TENSEG.Option.individual-speed.${o.key}.Hint`]),

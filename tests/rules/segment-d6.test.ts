@@ -850,8 +850,8 @@ describe('segment-d6 · late joiners', () => {
 /* =============================================================== localization */
 
 describe('segment-d6 · localization', () => {
-  it('every phase, reason, option and error key the procedure uses is in lang/fragments/segment-d6.json', () => {
-    const lang = JSON.parse(readFileSync(new URL('../../lang/fragments/segment-d6.json', import.meta.url), 'utf8')) as Record<string, string>;
+  it('every phase, reason, option and error key the procedure uses is in lang/en.json', () => {
+    const lang = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
     const needed = [
       ...d6.phases.map((p) => `TENSEG.Phase.${p}`),
       ...Object.values(REASON).map((r) => `TENSEG.Reason.${r}`),

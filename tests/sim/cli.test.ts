@@ -203,7 +203,7 @@ describe('sim pieces', () => {
     expect(located.locate('declarations.1.ann.castingTime')?.line).toBe(5);
   });
 
-  it('strings: fragments are read with lang/en.json and placeholders are filled', () => {
+  it('strings come from lang/en.json and placeholders are filled', () => {
     const t = new Strings(loadStrings(ROOT));
     expect(t.format('TENSEG.Sim.Round', { round: 3 })).toBe('Round 3');
     expect(t.format('TENSEG.Error.UnknownProcedure', { id: 'x' })).toContain('"x"'); // from lang/en.json
