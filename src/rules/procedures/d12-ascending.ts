@@ -35,7 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, compareKeys, hpDamage, ScheduleBuilder } from '../common';
+import { commonDeclarationProblem, hpDamage, NEVER } from '../common';
 
 /* ================================================================ options */
 
@@ -270,19 +270,19 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
       }
     }
   }
-  // Combatants of unknown sides are never surprised (runCombat rejects them anyway).
-  for (const c of encounter.combatants) if (surprised[c.id] === undefined) surprised[c.id] = 0;
-
   // I.C "If neither side is surprised or both sides are surprised then proceed
   // to step II": a surprise round only when some are surprised and others are not.
   let some = false;
   let all = true;
   for (const c of encounter.combatants) {
+    // Combatants of unknown sides are never surprised (runCombat rejects them anyway).
+    if (surprised[c.id] === undefined) surprised[c.id] = 0;
     if (c.hp <= 0) continue;
     if (surprised[c.id]) some = true;
     else all = false;
   }
-  if (!some || all) for (const id of Object.keys(surprised)) surprised[id] = 0;
+  // Every key of `surprised` is a combatant's id.
+  if (!some || all) for (const c of encounter.combatants) surprised[c.id] = 0;
   return { rolls, surprised, unit: 'round' };
 }
 
@@ -300,25 +300,21 @@ function planSurprise(
   declarations: Record<string, Declaration>,
   options: D12AscendingOptions,
 ): Schedule | null {
-  const anySurprised = Object.values(surprise.surprised).some((v) => v > 0);
-  if (!anySurprised) return null;
+  if (!someoneSurprised(encounter, surprise)) return null;
   const sideById = new Map(encounter.sides.map((s) => [s.id, s]));
-  const places = new Map<string, number>();
-  const states: Record<string, CombatantState> = {};
-  for (const c of encounter.combatants) {
-    if ((surprise.surprised[c.id] ?? 0) > 0) continue;
+  /** Unsurprised and alive (hp above 0): 13 − its surprise die. */
+  const placeOf = (c: Combatant): number | undefined => {
+    if ((surprise.surprised[c.id] ?? 0) > 0 || c.hp <= 0) return undefined;
     const side = sideById.get(c.side);
     let die = surprise.rolls[c.id] ?? surprise.rolls[c.side];
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
-    places.set(c.id, DIE + 1 - die);
-    states[c.id] = { hp: c.hp, condition: c.hp > 0 ? 'ok' : 'dead', expended: [] };
-  }
+    return DIE + 1 - die;
+  };
   return plan(encounter, {
     round: 0,
     combatRound: 1,
     declarations,
-    states,
-    places,
+    placeOf,
     carryIn: [],
     phase: PHASE_SURPRISE,
     showCounts: false,
@@ -379,12 +375,32 @@ function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, opt
 export function initiativeCount(c: Combatant, initiative: InitiativeResult, options: D12AscendingOptions): number {
   const own = initiative.individuals[c.id];
   if (own !== undefined) return own;
+  return sideCount(c, initiative, options);
+}
+
+/** The count from the side's die alone (no individual roll). */
+function sideCount(c: Combatant, initiative: InitiativeResult, options: D12AscendingOptions): number {
   const side = initiative.sides[c.side] ?? DIE;
   return options.initiativeMode === 'group' ? side : side - finite(c.initiativeAdjustment);
 }
 
+/** No enumerable key at all (stops at the first). */
+function isEmpty(record: Record<string, unknown>): boolean {
+  for (const _ in record) return false;
+  return true;
+}
+
+/** Is anyone marked surprised (so a surprise round took place)? */
 function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
-  return !!surprise && Object.values(surprise.surprised).some((v) => v > 0);
+  if (!surprise) return false;
+  for (const id in surprise.surprised) if (surprise.surprised[id] > 0) return true;
+  return false;
+}
+
+/** The same, asking the encounter's combatants first: no scan of the whole record when one of them is. */
+function someoneSurprised(encounter: Encounter, surprise: SurpriseResult): boolean {
+  for (const c of encounter.combatants) if (surprise.surprised[c.id] > 0) return true;
+  return surpriseRoundHappened(surprise);
 }
 
 function planRound(
@@ -393,10 +409,10 @@ function planRound(
   initiative: InitiativeResult,
   options: D12AscendingOptions,
 ): Schedule {
-  const places = new Map<string, number>();
-  for (const c of encounter.combatants) {
-    if (input.declarations[c.id] && canActState(input.states[c.id])) places.set(c.id, initiativeCount(c, initiative, options));
-  }
+  // No individual rolls (the group modes): no per-combatant search of an empty
+  // record, which is slow across thousands of distinct ids.
+  const individualRolls = options.initiativeMode === 'individual' || !isEmpty(initiative.individuals);
+  const count = individualRolls ? (c: Combatant) => initiativeCount(c, initiative, options) : (c: Combatant) => sideCount(c, initiative, options);
   // RULING: rounds of the combat are counted from the surprise round when
   // there was one (it is the combat's first round) for the 3/2 alternation.
   const combatRound = input.round + (surpriseRoundHappened(input.surprise) ? 1 : 0);
@@ -406,8 +422,7 @@ function planRound(
       round: input.round,
       combatRound,
       declarations: input.declarations,
-      states: input.states,
-      places,
+      placeOf: (c) => (canActState(input.states[c.id]) ? count(c) : undefined),
       carryIn: input.carryIn,
       phase: PHASE_INITIATIVE,
       showCounts: true,
@@ -423,9 +438,8 @@ interface PlanInput {
   round: number;
   combatRound: number;
   declarations: Record<string, Declaration>;
-  states: Record<string, CombatantState>;
-  /** Each acting combatant's place (initiative count) in the ordered phase. */
-  places: Map<string, number>;
+  /** A combatant's place (initiative count) in the ordered phase; undefined when it cannot act. */
+  placeOf: (c: Combatant) => number | undefined;
   carryIn: Casting[];
   phase: typeof PHASE_SURPRISE | typeof PHASE_INITIATIVE;
   showCounts: boolean;
@@ -434,7 +448,25 @@ interface PlanInput {
 
 type TieClass = 'melee' | 'missile' | 'spell' | 'other';
 
-/** One thing a combatant does at one moment; all its entries share a step. */
+/** One step in the making: the items that share one moment of the round. */
+interface Slot {
+  phase: PhaseId;
+  /** The count shown on the step (the first item's). */
+  count: number | undefined;
+  entries: StepEntry[];
+  /** Position among the ordered phase's slots, before first strikes (II.E compares these). */
+  order: number;
+  /** II.E: the slot just before this one, for first strikes pulled ahead of it. */
+  before: Slot | null;
+  /** Step index in the schedule, once built. */
+  index: number;
+}
+
+/**
+ * One thing a combatant does at one moment; all its entries share a step.
+ * Every Item has the same fields (one object shape: planning 10,000
+ * combatants stays fast).
+ */
 interface Item {
   c: Combatant;
   d: Declaration;
@@ -443,11 +475,14 @@ interface Item {
   entries: StepEntry[];
   tie: TieClass;
   attacks: number;
-  wsf?: number;
-  castingTime?: number;
-  beganAt?: number;
-  key: number[];
-  countShown?: number;
+  wsf: number | undefined;
+  castingTime: number | undefined;
+  beganAt: number | undefined;
+  /** The count shown on its step (a first strike shows the count it was pulled ahead of). */
+  countShown: number;
+  /** Why it is where it is (tie-break or first strike), given to entries without a reason. */
+  reason: string | undefined;
+  slot: Slot | null;
 }
 
 interface PendingCast {
@@ -473,19 +508,23 @@ export function routinesFor(c: Combatant, d: Declaration, combatRound: number): 
 }
 
 function attackEntries(c: Combatant, d: Declaration, action: ActionKind, n: number, reason?: string): StepEntry[] {
-  const out: StepEntry[] = [];
+  const out = new Array<StepEntry>(n); // exact size: one small array per item
   for (let r = 1; r <= n; r++) {
-    const e: StepEntry = { combatant: c.id, kind: r === 1 ? 'action' : 'routine', action, routine: r };
-    if (d.target !== undefined) e.target = d.target;
+    const kind = r === 1 ? 'action' : 'routine';
+    // The target in the literal itself, when there is one: each entry is allocated whole.
+    const e: StepEntry =
+      d.target === undefined ? { combatant: c.id, kind, action, routine: r } : { combatant: c.id, kind, action, routine: r, target: d.target };
     if (reason) e.reason = reason;
-    out.push(e);
+    out[r - 1] = e;
   }
   return out;
 }
 
-function entry(c: Combatant, d: Declaration, kind: StepEntry['kind'], extra: Partial<StepEntry> = {}): StepEntry {
-  const e: StepEntry = { combatant: c.id, kind, action: d.action, ...extra };
-  if (d.target !== undefined && e.target === undefined) e.target = d.target;
+function entry(c: Combatant, d: Declaration, kind: StepEntry['kind'], extra: { action?: ActionKind; casting?: string; reason?: string } = {}): StepEntry {
+  const e: StepEntry = { combatant: c.id, kind, action: extra.action ?? d.action };
+  if (extra.casting !== undefined) e.casting = extra.casting;
+  if (extra.reason !== undefined) e.reason = extra.reason;
+  if (d.target !== undefined) e.target = d.target;
   return e;
 }
 
@@ -504,11 +543,11 @@ function castingId(c: Combatant, d: Declaration, round: number): string {
  * (spell kept); damage "while actually casting" loses and expends it.
  * RULING: devices are not spellcasting: damage never stops them.
  */
-function castItems(c: Combatant, d: Declaration, place: number, round: number, phase: PhaseId): { items: Item[]; cast: PendingCast } {
+function castItems(c: Combatant, d: Declaration, place: number, round: number, phase: PhaseId, out: Item[]): PendingCast {
   const t = d.castingTime ?? 1;
   const id = castingId(c, d, round);
   const begin = makeItem(c, d, phase, place, [entry(c, d, 'cast-begin', { casting: id })], 'other', 0);
-  const items: Item[] = [begin];
+  out.push(begin);
   let complete: Item | null = null;
   let remaining = 0;
   if (t < FULL_ROUND) {
@@ -520,14 +559,11 @@ function castItems(c: Combatant, d: Declaration, place: number, round: number, p
   } else {
     remaining = FULL_ROUND * (Math.ceil(t / FULL_ROUND) - 1);
   }
-  if (complete) items.push(complete);
-  const cast: PendingCast = { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining };
-  return { items, cast };
+  if (complete) out.push(complete);
+  return { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining };
 }
 
-/** Every Item has the same fields (one object shape: planning 10,000 combatants stays fast). */
 function makeItem(c: Combatant, d: Declaration, phase: PhaseId, count: number, entries: StepEntry[], tie: TieClass, attacks: number): Item {
-  const ordered = phase === PHASE_INITIATIVE || phase === PHASE_SURPRISE;
   return {
     c,
     d,
@@ -539,8 +575,9 @@ function makeItem(c: Combatant, d: Declaration, phase: PhaseId, count: number, e
     wsf: undefined,
     castingTime: undefined,
     beganAt: undefined,
-    key: ordered ? [] : [RANK[phase]],
-    countShown: undefined,
+    countShown: count,
+    reason: undefined,
+    slot: null,
   };
 }
 
@@ -548,45 +585,77 @@ function fullRoundItem(c: Combatant, d: Declaration, id: string): Item {
   return makeItem(c, d, PHASE_FULL_ROUND, 0, [entry(c, d, 'cast-complete', { casting: id, reason: REASONS.fullRound })], 'other', 0);
 }
 
-/** The items one declaration produces (none for 'none'). */
-function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, casts: PendingCast[]): Item[] {
+/** Appends the items one declaration produces (none for 'none') to `out`. */
+function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, casts: PendingCast[], out: Item[]): void {
   switch (d.action) {
     case 'none':
-      return [];
+      return;
     case 'missile': {
       const routines = routinesFor(c, d, p.combatRound);
       const rate = Math.max(1, Math.floor(finite(weaponOf(c, d)?.rate, 1)));
       // III.A "A character beginning a round with missile weapon ready and
       // target in sight fires before initiative is rolled".
-      if (d.readied) return [makeItem(c, d, PHASE_READIED, place, attackEntries(c, d, 'missile', routines, REASONS.readied), 'missile', routines * rate)];
-      return [makeItem(c, d, p.phase, place, attackEntries(c, d, 'missile', routines), 'missile', routines * rate)];
+      if (d.readied) out.push(makeItem(c, d, PHASE_READIED, place, attackEntries(c, d, 'missile', routines, REASONS.readied), 'missile', routines * rate));
+      else out.push(makeItem(c, d, p.phase, place, attackEntries(c, d, 'missile', routines), 'missile', routines * rate));
+      return;
     }
     case 'melee':
     case 'charge': {
       // III.D "Faster movement than that sacrifices any combat or casting."
       const movement = c.movement;
       if (d.action === 'charge' && d.distance !== undefined && movement !== undefined && Number.isFinite(movement) && d.distance > movement) {
-        return [makeItem(c, d, p.phase, place, [entry(c, d, 'action', { action: 'move', reason: REASONS.chargeTooFar })], 'other', 0)];
+        out.push(makeItem(c, d, p.phase, place, [entry(c, d, 'action', { action: 'move', reason: REASONS.chargeTooFar })], 'other', 0));
+        return;
       }
       // III.B "ALL a characters attacks resolve on their turn": every routine in one step.
       const routines = routinesFor(c, d, p.combatRound);
       const w = weaponOf(c, d)?.speed;
       const item = makeItem(c, d, p.phase, place, attackEntries(c, d, d.action, routines), 'melee', routines);
       if (w !== undefined && Number.isFinite(w)) item.wsf = w;
-      return [item];
+      out.push(item);
+      return;
     }
     case 'spell':
-    case 'device': {
-      const { items, cast } = castItems(c, d, place, p.round, p.phase);
-      casts.push(cast);
-      return items;
-    }
+    case 'device':
+      casts.push(castItems(c, d, place, p.round, p.phase, out));
+      return;
     case 'flee':
       // "Disengaging forces ... sacrifice any and ALL initiative advantage for the round."
-      return [makeItem(c, d, PHASE_WITHDRAWAL, place, [entry(c, d, 'action', { reason: REASONS.withdrawal })], 'other', 0)];
+      out.push(makeItem(c, d, PHASE_WITHDRAWAL, place, [entry(c, d, 'action', { reason: REASONS.withdrawal })], 'other', 0));
+      return;
     default:
-      return [makeItem(c, d, p.phase, place, [entry(c, d, 'action')], 'other', 0)];
+      out.push(makeItem(c, d, p.phase, place, [entry(c, d, 'action')], 'other', 0));
   }
+}
+
+function tieBreaksOn(o: D12AscendingOptions): boolean {
+  return o.tieMoreAttacks || o.tieWeaponSpeed || o.tieSpellVsMelee || o.tieMissileVsSpell;
+}
+
+const isWeaponAttack = (it: Item) => it.tie === 'melee' || it.tie === 'missile';
+
+/**
+ * Distinct keys of a grouping, lowest first. There are usually a handful
+ * (the counts of a round): an insertion sort then beats the library sort's
+ * set-up; many keys go to the library sort (N log N).
+ */
+function ascendingKeys<T>(groups: Map<number, T>): number[] {
+  const keys: number[] = [];
+  for (const k of groups.keys()) keys.push(k);
+  if (keys.length > 16) return keys.sort((x, y) => x - y);
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i;
+    for (; j > 0 && keys[j - 1] > k; j--) keys[j] = keys[j - 1];
+    keys[j] = k;
+  }
+  return keys;
+}
+
+function pushTo(groups: Map<number, Item[]>, key: number, it: Item): void {
+  const list = groups.get(key);
+  if (list) list.push(it);
+  else groups.set(key, [it]);
 }
 
 /**
@@ -599,22 +668,22 @@ function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, cas
  *     casting time vs WSF (tieSpellVsMelee);
  *  c. missile vs spell completion: the spell goes after the missile when its
  *     casting time is higher than the caster's initiative result.
+ * Returns the count's items as simultaneous groups in order (each group
+ * keeps the items' order) and sets each item's tie-break reason. Only the
+ * distinct sub-keys are sorted, never the items.
  */
-function tieKeys(group: Item[], o: D12AscendingOptions): Map<Item, string | undefined> {
-  const reasons = new Map<Item, string | undefined>();
-  const subKey = new Map<Item, [number, number, number]>();
+function tieBreak(group: Item[], o: D12AscendingOptions): Item[][] {
   let maxA = 1;
-  if (o.tieMoreAttacks) for (const it of group) if (it.tie === 'melee' || it.tie === 'missile') maxA = Math.max(maxA, it.attacks);
+  if (o.tieMoreAttacks) for (const it of group) if (isWeaponAttack(it)) maxA = Math.max(maxA, it.attacks);
   const byA = new Map<number, Item[]>();
   for (const it of group) {
-    const a = o.tieMoreAttacks ? -(it.tie === 'melee' || it.tie === 'missile' ? it.attacks : maxA) : 0;
-    subKey.set(it, [a, 0, 0]);
-    if (o.tieMoreAttacks && a > -maxA) reasons.set(it, REASONS.tieMoreAttacks);
-    const list = byA.get(a);
-    if (list) list.push(it);
-    else byA.set(a, [it]);
+    const a = o.tieMoreAttacks ? -(isWeaponAttack(it) ? it.attacks : maxA) : 0;
+    if (o.tieMoreAttacks && a > -maxA) it.reason = REASONS.tieMoreAttacks;
+    pushTo(byA, a, it);
   }
-  for (const sub of byA.values()) {
+  const out: Item[][] = [];
+  for (const a of ascendingKeys(byA)) {
+    const sub = byA.get(a) as Item[];
     const hasSpell = sub.some((it) => it.tie === 'spell');
     const hasMelee = sub.some((it) => it.tie === 'melee' && it.wsf !== undefined);
     const meleeCompared = o.tieWeaponSpeed || (o.tieSpellVsMelee && hasSpell);
@@ -630,29 +699,32 @@ function tieKeys(group: Item[], o: D12AscendingOptions): Map<Item, string | unde
     const byB = new Map<number, Item[]>();
     for (const it of sub) {
       const b = value(it) ?? min;
-      const k = subKey.get(it) as [number, number, number];
-      k[1] = b;
-      if (b > min && !reasons.has(it)) reasons.set(it, REASONS.tieSpeed);
-      const list = byB.get(b);
-      if (list) list.push(it);
-      else byB.set(b, [it]);
+      if (b > min && it.reason === undefined) it.reason = REASONS.tieSpeed;
+      pushTo(byB, b, it);
     }
-    if (!o.tieMissileVsSpell) continue;
-    for (const same of byB.values()) {
-      if (!same.some((it) => it.tie === 'missile')) continue;
+    for (const b of ascendingKeys(byB)) {
+      const same = byB.get(b) as Item[];
+      if (!o.tieMissileVsSpell || !same.some((it) => it.tie === 'missile')) {
+        out.push(same);
+        continue;
+      }
+      const first: Item[] = [];
+      const after: Item[] = [];
       for (const it of same) {
         if (it.tie === 'spell' && (it.castingTime ?? 0) > (it.beganAt ?? 0)) {
-          (subKey.get(it) as [number, number, number])[2] = 1;
-          if (!reasons.has(it)) reasons.set(it, REASONS.tieMissileVsSpell);
-        }
+          after.push(it);
+          if (it.reason === undefined) it.reason = REASONS.tieMissileVsSpell;
+        } else first.push(it);
       }
+      if (first.length > 0) out.push(first);
+      if (after.length > 0) out.push(after);
     }
   }
-  for (const it of group) {
-    const [a, b, c] = subKey.get(it) as [number, number, number];
-    it.key = [RANK[it.phase], it.count, a, b, c, 0];
-  }
-  return reasons;
+  return out;
+}
+
+function newSlot(phase: PhaseId, order = 0): Slot {
+  return { phase, count: undefined, entries: [], order, before: null, index: -1 };
 }
 
 /**
@@ -664,15 +736,18 @@ function tieKeys(group: Item[], o: D12AscendingOptions): Map<Item, string | unde
  * before the loser's turn when it was not already earlier; a pull is computed
  * from the initiative order, never from another pull.
  */
-function applyFirstStrikes(items: Item[]): Map<Item, string> {
+function applyFirstStrikes(items: Item[], phase: PhaseId, declarations: Record<string, Declaration>): void {
+  // Often no two fight each other: the declarations tell, before attacks are mapped by combatant.
+  if (!items.some((it) => it.tie === 'melee' && it.phase === phase && mayBePair(it, declarations))) return;
   const attackOf = new Map<string, Item>();
-  for (const it of items) if (it.tie === 'melee' && (it.phase === PHASE_INITIATIVE || it.phase === PHASE_SURPRISE)) attackOf.set(it.c.id, it);
-  const pulls = new Map<Item, { key: number[]; reason: string; count: number }>();
+  for (const it of items) if (it.tie === 'melee' && it.phase === phase) attackOf.set(it.c.id, it);
+  // Pulls are collected first and applied after: they compare initiative slots only.
+  const pulls = new Map<Item, { to: Slot; reason: string; count: number }>();
   const pull = (winner: Item, loser: Item, reason: string) => {
-    if (compareKeys(winner.key, loser.key) < 0) return;
-    const key = [...loser.key.slice(0, 5), -1];
+    const to = loser.slot as Slot;
+    if ((winner.slot as Slot).order < to.order) return;
     const prev = pulls.get(winner);
-    if (!prev || compareKeys(key, prev.key) < 0) pulls.set(winner, { key, reason, count: loser.count });
+    if (!prev || to.order < prev.to.order) pulls.set(winner, { to, reason, count: loser.count });
   };
   for (const x of attackOf.values()) {
     const targetId = x.d.target;
@@ -692,28 +767,85 @@ function applyFirstStrikes(items: Item[]): Map<Item, string> {
       else pull(y, x, REASONS.longerWeapon);
     }
   }
-  const reasons = new Map<Item, string>();
   for (const [it, p] of pulls) {
-    it.key = p.key;
+    it.slot = p.to.before ??= newSlot(it.phase);
     it.countShown = p.count;
-    reasons.set(it, p.reason);
+    it.reason = p.reason;
   }
-  return reasons;
+}
+
+/**
+ * A quick test from the declarations alone (no lookup of items): can this
+ * attack be one of a II.E pair? Its target must itself be declared to melee
+ * or charge, at this attacker or at no one.
+ */
+function mayBePair(x: Item, declarations: Record<string, Declaration>): boolean {
+  const targetId = x.d.target;
+  if (targetId === undefined || targetId === x.c.id) return false;
+  const y = declarations[targetId];
+  return !!y && (y.action === 'melee' || y.action === 'charge') && (y.target === undefined || y.target === x.c.id);
+}
+
+/**
+ * Puts every item in a slot and returns the slots in round order: readied
+ * missiles; the ordered phase by count, inside a count by the II.G
+ * sub-keys, each first strike just before the slot it was pulled ahead of;
+ * withdrawal; full-round. Items at the same place share a slot
+ * (simultaneous). Sorts only the distinct counts and sub-keys, never the items.
+ */
+function orderItems(items: Item[], p: PlanInput): Slot[] {
+  const fixed = new Map<PhaseId, Slot>();
+  const byCount = new Map<number, Item[]>();
+  for (const it of items) {
+    if (it.phase === p.phase) {
+      pushTo(byCount, it.count, it);
+      continue;
+    }
+    let slot = fixed.get(it.phase);
+    if (!slot) fixed.set(it.phase, (slot = newSlot(it.phase)));
+    it.slot = slot;
+  }
+
+  // The ordered phase: counts lowest first, then the II.G sub-keys.
+  const slots: Slot[] = [];
+  const tieBreaks = tieBreaksOn(p.options);
+  for (const count of ascendingKeys(byCount)) {
+    const group = byCount.get(count) as Item[];
+    for (const same of tieBreaks ? tieBreak(group, p.options) : [group]) {
+      const slot = newSlot(p.phase, slots.length);
+      slots.push(slot);
+      for (const it of same) it.slot = slot;
+    }
+  }
+  applyFirstStrikes(items, p.phase, p.declarations);
+
+  const inOrder: Slot[] = [];
+  const readied = fixed.get(PHASE_READIED);
+  if (readied) inOrder.push(readied);
+  for (const slot of slots) {
+    if (slot.before) inOrder.push(slot.before);
+    inOrder.push(slot);
+  }
+  for (const phase of [PHASE_WITHDRAWAL, PHASE_FULL_ROUND] as const) {
+    const slot = fixed.get(phase);
+    if (slot) inOrder.push(slot);
+  }
+  return inOrder;
 }
 
 function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult): Schedule {
-  const builder = new ScheduleBuilder('d12-ascending', p.round);
   const casts: PendingCast[] = [];
   const items: Item[] = [];
   for (const c of encounter.combatants) {
     const d = p.declarations[c.id];
-    const place = p.places.get(c.id);
-    if (!d || place === undefined || !canActState(p.states[c.id])) continue;
-    for (const it of itemsFor(c, d, place, p, casts)) items.push(it);
+    if (!d) continue;
+    const place = p.placeOf(c);
+    if (place !== undefined) itemsFor(c, d, place, p, casts, items);
   }
 
   // Carried castings: "resolved last in the round" when they finish now.
   const carried: { casting: Casting; item: Item }[] = [];
+  const carryOn: Casting[] = [];
   const byId = p.carryIn.length > 0 ? new Map(encounter.combatants.map((c) => [c.id, c])) : new Map<string, Combatant>();
   for (const cast of p.carryIn) {
     if (cast.remaining <= FULL_ROUND) {
@@ -724,63 +856,77 @@ function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult)
       items.push(item);
       carried.push({ casting: cast, item });
     } else {
-      builder.addCarry({ ...cast, remaining: cast.remaining - FULL_ROUND });
+      // Still running at the end of this round: damage at any step stops a spell, never a device.
+      const vulnerable = cast.device ? NEVER : 0;
+      carryOn.push({ ...cast, remaining: cast.remaining - FULL_ROUND, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
     }
   }
 
-  // Group the ordered phase by count once, then tie-break inside each count.
-  const ordered = items.filter((it) => it.phase === p.phase);
-  const byCount = new Map<number, Item[]>();
-  for (const it of ordered) {
-    const g = byCount.get(it.count);
-    if (g) g.push(it);
-    else byCount.set(it.count, [it]);
-  }
-  const reasons = new Map<Item, string | undefined>();
-  for (const g of byCount.values()) for (const [it, r] of tieKeys(g, p.options)) reasons.set(it, r);
-  for (const [it, r] of applyFirstStrikes(ordered)) reasons.set(it, r);
-
+  // Steps: each slot's entries, in the order of the items (combatants), then the slots in round order.
+  const inOrder = orderItems(items, p);
   for (const it of items) {
-    const where: { phase: string; count?: number } = { phase: it.phase };
-    if (p.showCounts && it.phase === p.phase) where.count = it.countShown ?? it.count;
-    const reason = reasons.get(it);
-    for (const e of it.entries) builder.add(it.key, where, reason && !e.reason ? { ...e, reason } : e);
+    const slot = it.slot as Slot;
+    if (slot.entries.length === 0 && p.showCounts && it.phase === p.phase) slot.count = it.countShown;
+    const reason = it.reason;
+    for (const e of it.entries) {
+      if (reason && !e.reason) e.reason = reason;
+      slot.entries.push(e);
+    }
+  }
+  const steps: Step[] = [];
+  for (const slot of inOrder) {
+    if (slot.entries.length === 0) continue; // every item was pulled ahead of it
+    slot.index = steps.length;
+    const step: Step = { phase: slot.phase, entries: slot.entries };
+    if (slot.count !== undefined) step.count = slot.count;
+    steps.push(step);
   }
 
+  const castings: Casting[] = [];
   for (const cast of casts) {
     const spell = !cast.device;
-    builder.addCasting({
+    const beginStep = (cast.begin.slot as Slot).index;
+    castings.push({
       id: cast.id,
       caster: cast.c.id,
       spell: cast.spell,
       device: cast.device,
       castingTime: cast.castingTime,
       beganRound: p.round,
-      begin: cast.begin.key,
-      complete: cast.complete ? cast.complete.key : null,
-      lossFrom: spell ? cast.begin.key : 'never',
-      preventFrom: spell ? 'start' : 'never',
+      beginStep,
+      completeStep: cast.complete ? (cast.complete.slot as Slot).index : null,
+      lossFrom: spell ? beginStep : NEVER,
+      preventFrom: spell ? 0 : NEVER,
       expends: spell,
       remaining: cast.remaining,
     });
   }
   for (const { casting, item } of carried) {
-    builder.addCasting({
+    castings.push({
       id: casting.id,
       caster: casting.caster,
       spell: casting.spell,
       device: casting.device,
       castingTime: casting.castingTime,
       beganRound: casting.beganRound,
-      begin: null,
-      complete: item.key,
-      lossFrom: casting.device ? 'never' : 'start',
-      preventFrom: casting.device ? 'never' : 'start',
+      beginStep: -1,
+      completeStep: (item.slot as Slot).index,
+      lossFrom: casting.device ? NEVER : 0,
+      preventFrom: casting.device ? NEVER : 0,
       expends: casting.expends,
       remaining: 0,
     });
   }
-  return builder.build(initiative);
+  for (const c of carryOn) castings.push(c);
+  const schedule: Schedule = {
+    procedure: 'd12-ascending',
+    round: p.round,
+    steps,
+    castings,
+    carryOut: castings.filter((c) => c.completeStep === null),
+  };
+  if (initiative) schedule.initiative = initiative;
+  return schedule;
 }
 
 /* ================================================= III  Additional rules */
@@ -935,8 +1081,9 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
 function endOfRound(_encounter: Encounter, input: EndOfRoundInput): EndOfRoundResult {
   const states: Record<string, CombatantState> = {};
   const events: EndEvent[] = [];
-  for (const [id, s] of Object.entries(input.after)) {
-    states[id] = { ...s, expended: [...s.expended] };
+  for (const id of Object.keys(input.after)) {
+    const s = input.after[id];
+    states[id] = { ...s, expended: s.expended.slice() };
     if (s.condition === 'dead' && input.before[id]?.condition !== 'dead') events.push({ kind: 'death', combatant: id });
   }
   return { states, events };
@@ -1008,15 +1155,15 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
     round: schedule.round,
     combatRound: schedule.round,
     declarations: { [newcomer.id]: { ...decl, readied: false } },
-    states: { [newcomer.id]: { hp: newcomer.hp, condition: 'ok', expended: [] } },
-    places: new Map([[newcomer.id, count]]),
+    placeOf: () => count,
     carryIn: [],
     phase: PHASE_INITIATIVE,
     showCounts: true,
     options,
   };
   const casts: PendingCast[] = [];
-  const items = itemsFor(newcomer, { ...decl, readied: false }, count, p, casts);
+  const items: Item[] = [];
+  itemsFor(newcomer, { ...decl, readied: false }, count, p, casts, items);
   if (items.length === 0) return { schedule };
 
   const current = input.currentStep >= 0 && input.currentStep < schedule.steps.length ? schedule.steps[input.currentStep] : undefined;
