@@ -10,6 +10,7 @@ import { registerQueries } from './documents/queries';
 import { registerDamageHooks } from './documents/damage';
 import { migrateWorld } from './documents/migration';
 import { notifyProblem } from './documents/problems';
+import { registerApi } from './api';
 
 export function initSystem(): void {
   registerSettings();
@@ -18,6 +19,7 @@ export function initSystem(): void {
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   registerQueries();
   registerDamageHooks();
+  registerApi();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
 }
