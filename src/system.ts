@@ -11,9 +11,19 @@ import { registerDamageHooks } from './documents/damage';
 import { migrateWorld } from './documents/migration';
 import { notifyProblem } from './documents/problems';
 import { registerApi } from './api';
+import { ProcedureOptionsApp } from './apps/procedure-options';
+import { SYSTEM_ID } from './settings';
 
 export function initSystem(): void {
   registerSettings();
+  game.settings!.registerMenu(SYSTEM_ID, 'procedureOptionsMenu', {
+    name: 'TENSEG.Setting.Options.Name',
+    label: 'TENSEG.Setting.Options.Label',
+    hint: 'TENSEG.Setting.Options.Hint',
+    icon: 'fa-solid fa-swords',
+    type: ProcedureOptionsApp as never,
+    restricted: true,
+  });
   registerDataModels();
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;

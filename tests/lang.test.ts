@@ -53,6 +53,7 @@ describe('lang/en.json', () => {
     for (const spec of p.optionSpecs) {
       expect(en[`TENSEG.Option.${id}.${spec.key}.Name`], spec.key).toBeTruthy();
       expect(en[`TENSEG.Option.${id}.${spec.key}.Hint`], spec.key).toBeTruthy();
+      for (const choice of spec.choices ?? []) expect(en[`TENSEG.Option.${id}.${spec.key}.Choice.${choice}`], `${spec.key}: ${choice}`).toBeTruthy();
     }
   });
 
