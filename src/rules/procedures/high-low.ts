@@ -34,7 +34,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, compareKeys, hpDamage, initialState, NEVER, ScheduleBuilder } from '../common';
+import { commonDeclarationProblem, compareKeys, hpDamage, initialState, NEVER } from '../common';
 
 /* ================================================================ options */
 
@@ -244,8 +244,14 @@ function validateDeclaration(decl: Declaration, combatant: Combatant, _options: 
  */
 function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, options: HighLowOptions): InitiativeResult {
   const faces = whole(options.initiativeDie, 2);
+  // The sides with someone able to act: the scan stops once every side has been found.
+  const rolling = new Set<string>();
+  for (const side of encounter.sides) rolling.add(side.id);
   const active = new Set<string>();
-  for (const c of encounter.combatants) if (ableThisRound(c, input)) active.add(c.side);
+  for (const c of encounter.combatants) {
+    if (active.size === rolling.size) break;
+    if (rolling.has(c.side) && !active.has(c.side) && ableThisRound(c, input)) active.add(c.side);
+  }
   const sides: Record<string, number> = {};
   let top = -Infinity;
   for (const side of encounter.sides) {
@@ -266,30 +272,121 @@ function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, opt
 
 /* ---------------------------------------------------------- planning kit */
 
-/** Keys are [phase, a, b, c, lostTie, weaponSpeed]; equal keys are one simultaneous step. */
+/*
+ * Time keys are [phase, a, b, c, lostTie, weaponSpeed], compared part by
+ * part; equal keys are one simultaneous step. A key is handled as its id:
+ * a small integer, five bits a part, when every part is a whole number
+ * 0..31 (as nearly all are), so ids compare as the keys do; otherwise the
+ * parts as text. Equal keys have equal ids.
+ */
+type KeyId = number | string;
 const KEY_LENGTH = 6;
-const SPEED_AT = 5;
+const PART_BITS = 5;
+const PART_LIMIT = 1 << PART_BITS;
 
-function key(...parts: number[]): number[] {
-  const k = parts.slice(0, KEY_LENGTH);
-  while (k.length < KEY_LENGTH) k.push(0);
-  return k;
+function packs(part: number): boolean {
+  return part >= 0 && part < PART_LIMIT && (part | 0) === part;
 }
 
-type PendingCasting = Parameters<ScheduleBuilder['addCasting']>[0];
+/** `id` followed by one more part. */
+function pack(id: number, part: number): number {
+  return (id << PART_BITS) | part;
+}
 
-interface Item {
-  key: number[];
+/** The id of a key; the weapon speed stays 0 until settleWeaponSpeedTies sets one. */
+function key(phase: number, a = 0, b = 0, c = 0, lost = 0, speed = 0): KeyId {
+  if (packs(phase) && packs(a) && packs(b) && packs(c) && packs(lost) && packs(speed)) {
+    return pack(pack(pack(pack(pack(phase, a), b), c), lost), speed);
+  }
+  return [phase, a, b, c, lost, speed].join(',');
+}
+
+/** The id of a key with its weapon speed set. */
+function withSpeed(id: KeyId, speed: number): KeyId {
+  const [phase, a, b, c, lost] = keyParts(id);
+  return key(phase, a, b, c, lost, speed);
+}
+
+/** The parts of a key from its id. */
+function keyParts(id: KeyId): number[] {
+  if (typeof id === 'string') return id.split(',').map(Number);
+  const parts: number[] = [];
+  for (let i = KEY_LENGTH - 1; i >= 0; i--) parts.push((id >> (i * PART_BITS)) & (PART_LIMIT - 1));
+  return parts;
+}
+
+/** When damage can break a casting: from the start of the round, or never (a device). */
+type Breakable = 'start' | 'never';
+
+/** A casting as planned, its times as keys; buildSchedule turns them into step indices. */
+interface PendingCasting {
+  id: string;
+  caster: string;
+  spell: string;
+  device: boolean;
+  castingTime: number;
+  beganRound: number;
+  begin: KeyId | null;
+  complete: KeyId | null;
+  lossFrom: Breakable;
+  preventFrom: Breakable;
+  expends: boolean;
+  remaining: number;
+}
+
+/** The entries of one time key: one step. */
+interface Slot {
+  id: KeyId;
   phase: HighLowPhase;
-  entry: StepEntry;
-  side: string;
-  /** Melee weapon speed, used only when the tie bucket holds more than one side. */
-  speed?: number;
+  entries: StepEntry[];
+  /** Per entry, the melee weapon speed (undefined for others), used only if the slot is a tie of many sides. */
+  speeds: (number | undefined)[];
+  /** The side of the first melee entry, and whether a melee entry of another side followed. */
+  meleeSide: string | undefined;
+  meleeOfManySides: boolean;
+  /** The slot's step, once the schedule is built. */
+  index: number;
 }
 
-interface Plan {
-  items: Item[];
-  castings: PendingCasting[];
+function newSlot(id: KeyId, phase: HighLowPhase): Slot {
+  return { id, phase, entries: [], speeds: [], meleeSide: undefined, meleeOfManySides: false, index: -1 };
+}
+
+/**
+ * The round's entries collected by time key as they are planned, one slot a
+ * step (in order of first use), and its castings.
+ */
+class Plan {
+  slots: Slot[] = [];
+  readonly castings: PendingCasting[] = [];
+  readonly byId = new Map<KeyId, Slot>();
+
+  /** An entry at its time key. */
+  add(at: KeyId, phase: HighLowPhase, entry: StepEntry): void {
+    const slot = this.slotAt(at, phase);
+    slot.entries.push(entry);
+    slot.speeds.push(undefined);
+  }
+
+  /** A melee entry: its weapon speed may decide a tie with other sides (settleWeaponSpeedTies). */
+  addMelee(at: KeyId, phase: HighLowPhase, entry: StepEntry, side: string, speed: number): void {
+    const slot = this.slotAt(at, phase);
+    slot.entries.push(entry);
+    slot.speeds.push(speed);
+    if (slot.meleeSide === undefined) slot.meleeSide = side;
+    else if (side !== slot.meleeSide) slot.meleeOfManySides = true;
+  }
+
+  /** The slot of a time key, created if new. */
+  slotAt(at: KeyId, phase: HighLowPhase): Slot {
+    let slot = this.byId.get(at);
+    if (!slot) {
+      slot = newSlot(at, phase);
+      this.byId.set(at, slot);
+      this.slots.push(slot);
+    }
+    return slot;
+  }
 }
 
 interface PlanContext {
@@ -358,11 +455,12 @@ function speedOf(c: Combatant, decl: Declaration, options: HighLowOptions): numb
   return typeof s === 'number' && Number.isFinite(s) && s >= 0 ? s : finiteOr(options.naturalWeaponSpeed, 0);
 }
 
-function makeEntry(c: Combatant, decl: Declaration, kind: StepEntry['kind'], reason: string, routine?: number): StepEntry {
+function makeEntry(c: Combatant, decl: Declaration, kind: StepEntry['kind'], reason: string, routine?: number, casting?: string): StepEntry {
   const e: StepEntry = { combatant: c.id, kind, action: decl.action };
   if (routine !== undefined) e.routine = routine;
   if (decl.target !== undefined) e.target = decl.target;
   e.reason = reason;
+  if (casting !== undefined) e.casting = casting;
   return e;
 }
 
@@ -374,12 +472,7 @@ const FAST_RANK: Partial<Record<ActionKind, number>> = { parley: 1, flee: 2, cha
 function planFast(c: Combatant, decl: Declaration, ctx: PlanContext, out: Plan): void {
   const group = fastGroupOf(c, decl, ctx.labels);
   const routine = decl.action === 'charge' ? 1 : undefined;
-  out.items.push({
-    key: key(RANK.fast, FAST_RANK[decl.action] ?? 4, GROUP_RANK[group]),
-    phase: 'fast',
-    entry: makeEntry(c, decl, 'action', 'highLowFast', routine),
-    side: c.side,
-  });
+  out.add(key(RANK.fast, FAST_RANK[decl.action] ?? 4, GROUP_RANK[group]), 'fast', makeEntry(c, decl, 'action', 'highLowFast', routine));
 }
 
 /* ============================== "4. ... multi-attack ability (and is in melee)" */
@@ -387,13 +480,13 @@ function planFast(c: Combatant, decl: Declaration, ctx: PlanContext, out: Plan):
 function planMultiAttackFirst(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext, out: Plan): void {
   const group = groupOf(c, decl, state, ctx.labels);
   const g = ctx.options.multiAttackByGroup ? GROUP_RANK[group] : 0;
-  out.items.push({
-    key: key(RANK['multi-attack'], g, 0, 0, lostTie(state)),
-    phase: 'multi-attack',
-    entry: makeEntry(c, decl, 'action', 'highLowMultiAttackFirst', 1),
-    side: c.side,
-    speed: speedOf(c, decl, ctx.options),
-  });
+  out.addMelee(
+    key(RANK['multi-attack'], g, 0, 0, lostTie(state)),
+    'multi-attack',
+    makeEntry(c, decl, 'action', 'highLowMultiAttackFirst', 1),
+    c.side,
+    speedOf(c, decl, ctx.options),
+  );
 }
 
 /* ============================== "5. ... HIGH group initiative ... LOW group" */
@@ -416,31 +509,24 @@ function planGroupAction(c: Combatant, decl: Declaration, state: CombatantState,
         ? 'highLowHighGroup'
         : 'highLowLowGroup';
   const attack = decl.action === 'melee' || decl.action === 'missile';
-  const item: Item = {
-    key: key(RANK[group], typeRank(type, ctx.options), 0, 0, lostTie(state)),
-    phase: group,
-    entry: makeEntry(c, decl, 'action', reason, attack ? 1 : undefined),
-    side: c.side,
-  };
-  if (type === 'melee') item.speed = speedOf(c, decl, ctx.options);
-  out.items.push(item);
+  const at = key(RANK[group], typeRank(type, ctx.options), 0, 0, lostTie(state));
+  const entry = makeEntry(c, decl, 'action', reason, attack ? 1 : undefined);
+  if (type === 'melee') out.addMelee(at, group, entry, c.side, speedOf(c, decl, ctx.options));
+  else out.add(at, group, entry);
 }
 
 /* ============================== "6. ... any remaining attacks due to the multi-attack ability" */
 
 function planRemainingRoutines(c: Combatant, decl: Declaration, state: CombatantState, routines: number, ctx: PlanContext, out: Plan): void {
+  if (routines < 2) return;
   const group = groupOf(c, decl, state, ctx.labels);
   const g = ctx.options.multiAttackByGroup ? GROUP_RANK[group] : 0;
   const type = actionType(decl.action);
   for (let r = 2; r <= routines; r++) {
-    const item: Item = {
-      key: key(RANK['remaining-attacks'], r, g, typeRank(type, ctx.options), lostTie(state)),
-      phase: 'remaining-attacks',
-      entry: makeEntry(c, decl, 'routine', 'highLowRemainingRoutine', r),
-      side: c.side,
-    };
-    if (type === 'melee') item.speed = speedOf(c, decl, ctx.options);
-    out.items.push(item);
+    const at = key(RANK['remaining-attacks'], r, g, typeRank(type, ctx.options), lostTie(state));
+    const entry = makeEntry(c, decl, 'routine', 'highLowRemainingRoutine', r);
+    if (type === 'melee') out.addMelee(at, 'remaining-attacks', entry, c.side, speedOf(c, decl, ctx.options));
+    else out.add(at, 'remaining-attacks', entry);
   }
 }
 
@@ -457,7 +543,7 @@ function planRemainingRoutines(c: Combatant, decl: Declaration, state: Combatant
  * before it goes off loses an incantation "as if cast"; a device is not
  * lost to damage.
  */
-function spellKey(time: number, group: Group): number[] {
+function spellKey(time: number, group: Group): KeyId {
   return key(RANK.spells, time, GROUP_RANK[group]);
 }
 
@@ -466,16 +552,11 @@ function planCasting(c: Combatant, decl: Declaration, state: CombatantState, ctx
   const time = decl.castingTime as number; // validated: integer 1..100
   const id = `${c.id}@${ctx.round}`; // "Only one spell can be cast per round"
   const begin = key(RANK.activation);
-  out.items.push({ key: begin, phase: 'activation', entry: { ...makeEntry(c, decl, 'cast-begin', 'highLowActivation'), casting: id }, side: c.side });
-  let complete: number[] | null = null;
+  out.add(begin, 'activation', makeEntry(c, decl, 'cast-begin', 'highLowActivation', undefined, id));
+  let complete: KeyId | null = null;
   if (time <= SEGMENTS_PER_ROUND) {
     complete = spellKey(time, groupOf(c, decl, state, ctx.labels));
-    out.items.push({
-      key: complete,
-      phase: 'spells',
-      entry: { ...makeEntry(c, decl, 'cast-complete', device ? 'highLowDevice' : 'highLowSpellInitiative'), casting: id },
-      side: c.side,
-    });
+    out.add(complete, 'spells', makeEntry(c, decl, 'cast-complete', device ? 'highLowDevice' : 'highLowSpellInitiative', undefined, id));
   }
   out.castings.push({
     id,
@@ -496,24 +577,20 @@ function planCasting(c: Combatant, decl: Declaration, state: CombatantState, ctx
 /** A casting carried in from an earlier round: it takes the caster's whole round. */
 function planCarried(c: Combatant, casting: RoundInput['carryIn'][number], state: CombatantState, ctx: PlanContext, out: Plan): void {
   const remaining = Math.max(1, Math.ceil(finiteOr(casting.remaining, 1)));
-  let complete: number[] | null = null;
+  let complete: KeyId | null = null;
   if (remaining <= SEGMENTS_PER_ROUND) {
     complete = spellKey(remaining, groupOf(c, undefined, state, ctx.labels));
-    out.items.push({
-      key: complete,
-      phase: 'spells',
-      entry: {
-        combatant: c.id,
-        kind: 'cast-complete',
-        action: casting.device ? 'device' : 'spell',
-        casting: casting.id,
-        reason: 'highLowCarriedCasting',
-      },
-      side: c.side,
-    });
+    const entry: StepEntry = {
+      combatant: c.id,
+      kind: 'cast-complete',
+      action: casting.device ? 'device' : 'spell',
+      casting: casting.id,
+      reason: 'highLowCarriedCasting',
+    };
+    out.add(complete, 'spells', entry);
   }
-  // Registered with addCasting, not addCarry: addCarry makes every carried
-  // casting breakable (lossFrom 0), but a device is never lost to damage.
+  // Planned like any casting, not as a plain carry (ScheduleBuilder.addCarry
+  // makes every carried casting breakable): a device is never lost to damage.
   out.castings.push({
     id: casting.id,
     caster: casting.caster,
@@ -568,41 +645,18 @@ function planDeclared(c: Combatant, decl: Declaration, state: CombatantState, ct
   }
 }
 
-/** Melee weapon speed decides ties only where a tie bucket holds more than one side. */
-function settleWeaponSpeedTies(items: Item[], options: HighLowOptions): void {
-  if (!options.weaponSpeedTies) return;
-  const buckets = new Map<string, { side: string; many: boolean }>();
-  for (const it of items) {
-    if (it.speed === undefined) continue;
-    const b = it.key.slice(0, SPEED_AT).join(',');
-    const seen = buckets.get(b);
-    if (!seen) buckets.set(b, { side: it.side, many: false });
-    else if (seen.side !== it.side) seen.many = true;
-  }
-  for (const it of items) {
-    if (it.speed === undefined) continue;
-    if (buckets.get(it.key.slice(0, SPEED_AT).join(','))?.many) {
-      it.key[SPEED_AT] = it.speed;
-      if (it.entry.reason === 'highLowHighGroup' || it.entry.reason === 'highLowLowGroup') {
-        it.entry.reason = 'highLowWeaponSpeed';
-      }
-    }
-  }
-}
-
 /**
- * Every entry of the round with its time key: one pass over the combatants,
- * one pass to settle weapon-speed ties; the builder sorts once.
+ * Every entry of the round at its time key, in one pass over the combatants,
+ * then one pass over the few slots to settle weapon-speed ties.
  */
-function planItems(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: HighLowOptions): Plan {
+function planSettled(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: HighLowOptions): Plan {
   const ctx: PlanContext = { round: input.round, labels: initiative.labels ?? {}, options };
-  const out: Plan = { items: [], castings: [] };
-  const carried = new Map<string, RoundInput['carryIn']>();
-  for (const casting of input.carryIn ?? []) carried.set(casting.caster, [...(carried.get(casting.caster) ?? []), casting]);
+  const out = new Plan();
+  const carried = carriedByCaster(input.carryIn);
   for (const c of encounter.combatants) {
-    if (!ableThisRound(c, input)) continue; // dead, dying, fled, or surprised in round 1
     const state = stateOf(c, input.states);
-    const carry = carried.get(c.id);
+    if (!canAct(state) || surprisedThisRound(input, c.id)) continue; // dead, dying, fled, or surprised in round 1
+    const carry = carried?.get(c.id);
     if (carry) {
       // A casting under way is the caster's major action: a new declaration waits.
       for (const casting of carry) planCarried(c, casting, state, ctx, out);
@@ -612,20 +666,104 @@ function planItems(encounter: Encounter, input: RoundInput, initiative: Initiati
     if (!decl || validateDeclaration(decl, c, options)) continue;
     planDeclared(c, decl, state, ctx, out);
   }
-  settleWeaponSpeedTies(out.items, options);
+  settleWeaponSpeedTies(out, options);
   return out;
 }
 
-function buildSchedule(round: number, items: Item[], castings: PendingCasting[], initiative?: InitiativeResult): Schedule {
-  const b = new ScheduleBuilder('high-low', round);
-  for (const it of items) b.add(it.key, { phase: it.phase }, it.entry);
-  for (const c of castings) b.addCasting(c);
-  return b.build(initiative);
+/** Castings carried into the round, by caster; null when there are none. */
+function carriedByCaster(carryIn: RoundInput['carryIn'] | undefined): Map<string, RoundInput['carryIn']> | null {
+  if (!carryIn || carryIn.length === 0) return null;
+  const carried = new Map<string, RoundInput['carryIn']>();
+  for (const casting of carryIn) {
+    const list = carried.get(casting.caster);
+    if (list) list.push(casting);
+    else carried.set(casting.caster, [casting]);
+  }
+  return carried;
+}
+
+/**
+ * Melee weapon speed decides ties only where a tie bucket holds more than one
+ * side. Before this, a slot is a tie bucket (weapon speeds are all still 0):
+ * such a slot is split by weapon speed, the speed written into each key.
+ */
+function settleWeaponSpeedTies(plan: Plan, options: HighLowOptions): void {
+  if (!options.weaponSpeedTies) return;
+  const slots = plan.slots;
+  plan.slots = [];
+  for (const slot of slots) {
+    if (!slot.meleeOfManySides) {
+      plan.slots.push(slot);
+      continue;
+    }
+    plan.byId.delete(slot.id);
+    const bySpeed = new Map<number, Slot>();
+    for (let i = 0; i < slot.entries.length; i++) {
+      const entry = slot.entries[i];
+      const speed = slot.speeds[i];
+      if (speed !== undefined && (entry.reason === 'highLowHighGroup' || entry.reason === 'highLowLowGroup')) {
+        entry.reason = 'highLowWeaponSpeed';
+      }
+      const at = speed ?? 0; // others in a tie bucket keep speed 0
+      let part = bySpeed.get(at);
+      if (!part) {
+        part = plan.slotAt(withSpeed(slot.id, at), slot.phase);
+        bySpeed.set(at, part);
+      }
+      part.entries.push(entry);
+      part.speeds.push(speed);
+    }
+  }
+}
+
+function compareSlots(a: Slot, b: Slot): number {
+  return typeof a.id === 'number' && typeof b.id === 'number' ? a.id - b.id : compareKeys(keyParts(a.id), keyParts(b.id));
+}
+
+/**
+ * The schedule, as ScheduleBuilder would build it: one step a slot, its
+ * entries in the order planned; steps in key order (the plan's slots are
+ * sorted in place). Only the few distinct keys are sorted, not the entries.
+ */
+function buildSchedule(round: number, plan: Plan, initiative?: InitiativeResult): Schedule {
+  const steps: Step[] = [];
+  for (const slot of plan.slots.sort(compareSlots)) {
+    slot.index = steps.length;
+    steps.push({ phase: slot.phase, entries: slot.entries });
+  }
+  const stepAt = (at: KeyId): number => {
+    const slot = plan.byId.get(at);
+    if (!slot) throw new Error(`casting refers to a time with no step: ${keyParts(at).join(',')}`);
+    return slot.index;
+  };
+  const breakableFrom = (from: Breakable): number => (from === 'start' ? 0 : NEVER);
+  const castings: Schedule['castings'] = plan.castings.map((c) => ({
+    id: c.id,
+    caster: c.caster,
+    spell: c.spell,
+    device: c.device,
+    castingTime: c.castingTime,
+    beganRound: c.beganRound,
+    beginStep: c.begin === null ? -1 : stepAt(c.begin),
+    completeStep: c.complete === null ? null : stepAt(c.complete),
+    lossFrom: breakableFrom(c.lossFrom),
+    preventFrom: breakableFrom(c.preventFrom),
+    expends: c.expends,
+    remaining: c.remaining,
+  }));
+  const schedule: Schedule = {
+    procedure: 'high-low',
+    round,
+    steps,
+    castings,
+    carryOut: castings.filter((c) => c.completeStep === null),
+  };
+  if (initiative) schedule.initiative = initiative;
+  return schedule;
 }
 
 function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: HighLowOptions): Schedule {
-  const plan = planItems(encounter, input, initiative, options);
-  return buildSchedule(input.round, plan.items, plan.castings, initiative);
+  return buildSchedule(input.round, planSettled(encounter, input, initiative, options), initiative);
 }
 
 /* ============================== "8. ... the End the Round sequence" */
@@ -639,9 +777,9 @@ function endOfRound(_encounter: Encounter, input: EndOfRoundInput, _dice: Dice, 
   const states: Record<string, CombatantState> = {};
   const events: EndEvent[] = [];
   const bleed = whole(options.bleedPerRound, 0);
-  for (const [id, s] of Object.entries(input.after)) {
-    const { delayed: _cleared, ...rest } = s;
-    const next: CombatantState = { ...rest, expended: [...s.expended] };
+  for (const id of Object.keys(input.after)) {
+    const s = input.after[id];
+    const next = withoutDelayedCondition(s);
     if (bleed > 0 && next.condition === 'dying') {
       next.hp -= bleed;
       events.push({ kind: 'bleed', combatant: id, amount: bleed });
@@ -655,11 +793,18 @@ function endOfRound(_encounter: Encounter, input: EndOfRoundInput, _dice: Dice, 
   return { states, events };
 }
 
+/** A copy of a state (its own `expended`) without the delayed condition. */
+function withoutDelayedCondition(s: CombatantState): CombatantState {
+  if (!('delayed' in s)) return { ...s, expended: [...s.expended] };
+  const { delayed: _cleared, ...rest } = s;
+  return { ...rest, expended: [...s.expended] };
+}
+
 /* ============================== "Complex Activity. [go last] ... takes the entire round" */
 
 function planComplex(c: Combatant, decl: Declaration, out: Plan): void {
   // "Those with the delayed condition can complete a complex action normally."
-  out.items.push({ key: key(RANK['go-last']), phase: 'go-last', entry: makeEntry(c, decl, 'action', 'highLowGoLast'), side: c.side });
+  out.add(key(RANK['go-last']), 'go-last', makeEntry(c, decl, 'action', 'highLowGoLast'));
 }
 
 /* ============================== "Delay. [delay] ... announce your intent to delay" */
@@ -702,49 +847,52 @@ export function announceDelay(
   if (!next || (next.phase !== 'high' && next.phase !== 'low')) {
     return { ok: false, problem: { key: 'HighLowDelayOutsideGroupPhase', data: { name: c.name } } };
   }
-  const old = planItems(encounter, input, initiative, options);
-  const keys = uniqueSortedKeys(old.items);
+  const old = planSettled(encounter, input, initiative, options);
+  const keys = old.slots.map((slot) => keyParts(slot.id)).sort(compareKeys);
   if (keys.length !== schedule.steps.length || keys.some((k, i) => phaseOfKey(k) !== schedule.steps[i].phase)) {
     return { ok: false, problem: { key: 'HighLowDelayScheduleChanged', data: { name: c.name } } };
   }
   const K: number[] | null = currentStep >= 0 ? keys[currentStep] : null;
-  const isPlayed = (k: number[]) => K !== null && compareKeys(k, K) <= 0;
+  const isPlayed = (slot: Slot) => K !== null && compareKeys(keyParts(slot.id), K) <= 0;
   const delayedState: CombatantState = { ...now, expended: [...now.expended], delayed: true };
-  const replanned = planItems(encounter, { ...input, states: { ...input.states, [c.id]: delayedState } }, initiative, options);
+  const replanned = planSettled(encounter, { ...input, states: { ...input.states, [c.id]: delayedState } }, initiative, options);
 
-  const items: Item[] = [];
+  // Everyone else keeps their entries, and so does the delayer for the steps played;
+  // within a step, these come before the delayer's new entries, as planned.
+  const kept = new Plan();
   const played = new Set<string>();
-  for (const it of old.items) {
-    if (it.entry.combatant !== c.id) items.push(it);
-    else if (isPlayed(it.key)) {
-      items.push(it);
-      played.add(identity(it.entry));
+  const completing = new Set<string>();
+  const keep = (slot: Slot, entry: StepEntry) => {
+    kept.add(slot.id, slot.phase, entry);
+    if (entry.kind === 'cast-complete' && entry.casting) completing.add(entry.casting);
+  };
+  for (const slot of old.slots) {
+    const done = isPlayed(slot);
+    for (const entry of slot.entries) {
+      if (entry.combatant !== c.id) keep(slot, entry);
+      else if (done) {
+        keep(slot, entry);
+        played.add(identity(entry));
+      }
     }
   }
   const duringLow = next.phase === 'low';
-  for (const it of replanned.items) {
-    if (it.entry.combatant !== c.id || isPlayed(it.key) || played.has(identity(it.entry))) continue;
-    // "announce a delay during LOW initiative, you lose your major action".
-    if (duringLow && it.entry.kind === 'action' && (it.phase === 'low' || it.phase === 'go-last')) continue;
-    items.push(it.phase === 'spells' ? it : { ...it, entry: { ...it.entry, reason: 'highLowDelayedCondition' } });
+  for (const slot of replanned.slots) {
+    if (isPlayed(slot)) continue;
+    for (const entry of slot.entries) {
+      if (entry.combatant !== c.id || played.has(identity(entry))) continue;
+      // "announce a delay during LOW initiative, you lose your major action".
+      if (duringLow && entry.kind === 'action' && (slot.phase === 'low' || slot.phase === 'go-last')) continue;
+      keep(slot, slot.phase === 'spells' ? entry : { ...entry, reason: 'highLowDelayedCondition' });
+    }
   }
-  const completing = new Set<string>();
-  for (const it of items) if (it.entry.kind === 'cast-complete' && it.entry.casting) completing.add(it.entry.casting);
-  const castings = [
-    ...old.castings.filter((x) => x.caster !== c.id),
-    ...replanned.castings.filter((x) => x.caster === c.id),
-  ].filter((x) => x.complete === null || completing.has(x.id));
+  for (const x of old.castings) if (x.caster !== c.id && (x.complete === null || completing.has(x.id))) kept.castings.push(x);
+  for (const x of replanned.castings) if (x.caster === c.id && (x.complete === null || completing.has(x.id))) kept.castings.push(x);
   return {
     ok: true,
-    schedule: buildSchedule(schedule.round, items, castings, schedule.initiative),
+    schedule: buildSchedule(schedule.round, kept, schedule.initiative),
     states: { ...states, [c.id]: delayedState },
   };
-}
-
-function uniqueSortedKeys(items: Item[]): number[][] {
-  const byId = new Map<string, number[]>();
-  for (const it of items) byId.set(it.key.join(','), it.key);
-  return [...byId.values()].sort(compareKeys);
 }
 
 function phaseOfKey(k: number[]): string {
@@ -829,18 +977,19 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
     return { schedule: input.schedule };
   }
   const ctx: PlanContext = { round: input.round, labels: input.schedule.initiative?.labels ?? {}, options };
-  const plan: Plan = { items: [], castings: [] };
+  const plan = new Plan();
   planDeclared(newcomer, decl, initialState(newcomer), ctx, plan);
-  plan.items.sort((a, b) => compareKeys(a.key, b.key));
   const steps: Step[] = input.schedule.steps.map((s) => ({ ...s, entries: [...s.entries] }));
   let castings = input.schedule.castings.map((x) => ({ ...x }));
-  for (const it of plan.items) {
-    const rank = RANK[it.phase];
-    let pos = steps.findIndex((s) => phaseRank(s.phase) > rank);
-    if (pos < 0) pos = steps.length;
-    if (pos <= input.currentStep) continue; // that phase is over
-    steps.splice(pos, 0, { phase: it.phase, entries: [{ ...it.entry, reason: 'highLowLateJoin' }] });
-    castings = castings.map((x) => shiftCasting(x, pos));
+  for (const slot of [...plan.slots].sort(compareSlots)) {
+    for (const entry of slot.entries) {
+      const rank = RANK[slot.phase];
+      let pos = steps.findIndex((s) => phaseRank(s.phase) > rank);
+      if (pos < 0) pos = steps.length;
+      if (pos <= input.currentStep) continue; // that phase is over
+      steps.splice(pos, 0, { phase: slot.phase, entries: [{ ...entry, reason: 'highLowLateJoin' }] });
+      castings = castings.map((x) => shiftCasting(x, pos));
+    }
   }
   const schedule: Schedule = { ...input.schedule, steps, castings, carryOut: castings.filter((x) => x.completeStep === null) };
   return { schedule };
