@@ -307,9 +307,20 @@ export function goesOffAt(start: number, castingTime: number): { round: number; 
 /* ------------------------------------------------------------- validation */
 
 /** Checks every procedure shares: a known combatant, a casting time for spells, sane numbers. */
+const allowedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function badNumber(v: unknown, signed: boolean): boolean {
+  return v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || (!signed && v < 0));
+}
+
 export function commonDeclarationProblem(decl: Declaration, combatant: Combatant, allowed: readonly string[]): Problem | null {
   if (decl.combatant !== combatant.id) return { key: 'DeclarationWrongCombatant', data: { name: combatant.name } };
-  if (!allowed.includes(decl.action)) return { key: 'ActionNotInProcedure', data: { action: decl.action } };
+  let set = allowedSets.get(allowed);
+  if (!set) {
+    set = new Set(allowed);
+    allowedSets.set(allowed, set);
+  }
+  if (!set.has(decl.action)) return { key: 'ActionNotInProcedure', data: { action: decl.action } };
   if (decl.action === 'spell' || decl.action === 'device') {
     if (decl.castingTime === undefined || !Number.isInteger(decl.castingTime) || decl.castingTime < 1 || decl.castingTime > 100) {
       return { key: 'CastingTimeInvalid', data: { name: combatant.name } };
@@ -318,11 +329,15 @@ export function commonDeclarationProblem(decl: Declaration, combatant: Combatant
   if (decl.action === 'spell' && decl.spell && combatant.spells && !combatant.spells.includes(decl.spell)) {
     return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell } };
   }
-  for (const field of ['routines', 'hesitation', 'distance', 'speed'] as const) {
-    const v = decl[field];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || (field !== 'speed' && v < 0))) {
-      return { key: 'NumberInvalid', data: { name: combatant.name, field } };
-    }
-  }
-  return null;
+  // routines, hesitation and distance cannot be negative; speed (a modifier) can.
+  const field = badNumber(decl.routines, false)
+    ? 'routines'
+    : badNumber(decl.hesitation, false)
+      ? 'hesitation'
+      : badNumber(decl.distance, false)
+        ? 'distance'
+        : badNumber(decl.speed, true)
+          ? 'speed'
+          : null;
+  return field ? { key: 'NumberInvalid', data: { name: combatant.name, field } } : null;
 }

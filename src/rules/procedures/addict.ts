@@ -34,7 +34,7 @@
  * the charge it meets). Equal keys are one simultaneous step.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';
+import type { ActionKind, Combatant, CombatantState, Declaration, Problem, ProcedureId, WeaponStats } from '../model';
 import { ACTION_KINDS, RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type {
   Casting,
@@ -43,6 +43,7 @@ import type {
   EndOfRoundInput,
   EndOfRoundResult,
   Encounter,
+  EntryKind,
   InitiativeResult,
   LateJoinInput,
   LateJoinResult,
@@ -55,16 +56,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import {
-  commonDeclarationProblem,
-  compareKeys,
-  d6SurpriseSegments,
-  hpDamage,
-  isActive,
-  NEVER,
-  rollD6SideSurprise,
-  ScheduleBuilder,
-} from '../common';
+import { commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, NEVER, rollD6SideSurprise } from '../common';
 
 /* ============================================================ action list */
 
@@ -206,7 +198,7 @@ function moraleChecks(
   options: AddictOptions,
   round: number,
 ): EndOfRoundResult {
-  const out: Record<string, CombatantState> = { ...states };
+  const out = copyStates(states);
   const events: EndEvent[] = [];
   if (requests.length === 0) return { states: out, events };
   const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
@@ -224,6 +216,13 @@ function moraleChecks(
     events.push({ kind: 'morale', combatant: c.id, trigger: request.trigger, roll, total: roll, target, passed });
   }
   return { states: out, events };
+}
+
+/** A copy of a record of states. (Spreading one is slow once it holds more than a dozen combatants.) */
+function copyStates(states: Record<string, CombatantState>): Record<string, CombatantState> {
+  const out: Record<string, CombatantState> = {};
+  for (const id of Object.keys(states)) out[id] = states[id];
+  return out;
 }
 
 /* ============================================= phase 5: surprise resolution */
@@ -250,10 +249,13 @@ function planSurprise(
   let n = 0;
   for (const c of encounter.combatants) if (c.hp > 0) n = Math.max(n, surprise.surprised[c.id] ?? 0);
   if (n <= 0) return null;
-  const plan = new Plan(PHASE_SURPRISE, n, 0, letters);
-  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
-  for (const [id, decl] of Object.entries(declarations)) {
-    const c = byId.get(id);
+  const plan = new Plan(PHASE_SURPRISE, n, 0, letters, 1); // one rank: nobody has initiative
+  const ids = Object.keys(declarations);
+  const declarers = declarersOf(ids, encounter);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const decl = declarations[id];
+    const c = declarers[i];
     if (!c || c.hp <= 0 || !decl || addictDeclarationProblem(decl, c, options, letters) !== null) continue;
     const s = surprise.surprised[id] ?? 0;
     if (s >= n) continue;
@@ -269,7 +271,7 @@ function planSurprise(
       reason: h > 0 ? 'addictHesitation' : undefined,
     });
   }
-  return plan.build(new ScheduleBuilder('addict', 0));
+  return plan.build('addict');
 }
 
 /* ============================================== phase 6: action declarations */
@@ -283,8 +285,12 @@ function hesitationOf(decl: Declaration): number {
 function isWeaponBad(w: WeaponStats | undefined): boolean {
   if (w === undefined) return false;
   if (typeof w !== 'object' || w === null) return true;
-  for (const v of [w.speed, w.length]) if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || v < 0)) return true;
-  return false;
+  return (w.speed !== undefined && !isWeaponNumber(w.speed)) || (w.length !== undefined && !isWeaponNumber(w.length));
+}
+
+/** A speed factor or weapon length that can be used: a finite number, 0 or more. */
+function isWeaponNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0;
 }
 
 /** Charge movement per round in feet: the combatant's own, else MV +100% indoors / +33.33% outdoors (footnote 9). */
@@ -322,24 +328,32 @@ function addictDeclarationProblem(decl: Declaration, c: Combatant, options: Addi
  * wins." A d6 for every side with a member able to act.
  */
 function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice): InitiativeResult {
-  const living = new Set<string>();
-  for (const c of encounter.combatants) if (isActive(input.states[c.id])) living.add(c.side);
+  // Sides with nobody able to act yet; the scan stops once every side has someone.
+  const idle = new Set<string>();
+  for (const side of encounter.sides) idle.add(side.id);
+  for (const c of encounter.combatants) {
+    if (idle.size === 0) break;
+    if (idle.has(c.side) && isActive(input.states[c.id])) idle.delete(c.side);
+  }
   const sides: Record<string, number> = {};
   for (const side of encounter.sides) {
-    if (!living.has(side.id)) continue;
+    if (idle.has(side.id)) continue;
     sides[side.id] = dice.roll({ purpose: 'initiative', count: 1, faces: 6, side: side.id, round: input.round });
   }
   let winner: string | null = null;
   let best = -Infinity;
   let count = 0;
-  for (const [id, die] of Object.entries(sides)) {
+  let rolled = 0;
+  for (const id in sides) {
+    const die = sides[id];
+    rolled++;
     if (die > best) {
       best = die;
       winner = id;
       count = 1;
     } else if (die === best) count++;
   }
-  if (count !== 1 || Object.keys(sides).length < 2) winner = null;
+  if (count !== 1 || rolled < 2) winner = null;
   return { round: input.round, sides, individuals: {}, winner };
 }
 
@@ -367,6 +381,8 @@ export function chargeArrivalSegment(distance: number, chargeMovement: number, w
 interface Letters {
   table: LetterTable;
   actions: readonly ActionKind[];
+  /** How many distinct letters there are: every rank is below it. */
+  count: number;
   rank(kind: ActionKind): number | undefined;
   sameLetter(a: ActionKind, b: ActionKind): boolean;
 }
@@ -379,12 +395,11 @@ function makeLetters(table: LetterTable): Letters {
   return {
     table,
     actions,
+    count: order.length,
     rank: (kind) => ranks.get(kind),
     sameLetter: (a, b) => ranks.get(a) !== undefined && ranks.get(a) === ranks.get(b),
   };
 }
-
-type Key = [segment: number, group: number, rank: number, letter: number, sub: number];
 
 /** Where and how a combatant's declaration is placed. */
 interface Placement {
@@ -405,12 +420,28 @@ interface Placement {
   reason?: string;
 }
 
-interface PlannedEntry {
+/** The first four parts of a time key [segment, group, rank, letter, sub]. */
+interface BlockKey {
   segment: number;
-  key: Key;
-  entry: StepEntry;
-  /** Melee under the tie rules: the sub-key is worked out from speed factors once all are known. */
-  speed?: { own?: number; target?: string; combatant: string };
+  group: number;
+  rank: number;
+  letter: number;
+}
+
+/**
+ * The entries at one [segment, group, rank, letter] of the time key. The last
+ * part of the key, `sub`, is per entry: entries with equal subs share a step.
+ */
+interface Block extends BlockKey {
+  /** The entries in the order placed, and the sub of each. */
+  entries: StepEntry[];
+  subs: number[];
+  /**
+   * Melee under the tie rules: entries (by index) whose sub is worked out
+   * from the speed factors of the block once all are known, with their own
+   * weapon's speed factor if it has one.
+   */
+  bySpeed: { index: number; speed: number | undefined }[];
 }
 
 interface PlannedCasting {
@@ -429,17 +460,21 @@ interface PlannedCasting {
   reason?: string;
 }
 
-interface PlannedCharge {
+interface PlannedCharge extends BlockKey {
   charger: string;
   target?: string;
-  segment: number;
-  key: Key;
+  sub: number;
 }
 
 interface PendingSet {
   combatant: Combatant;
   decl: Declaration;
   place: Placement;
+}
+
+/** Time-key order of two blocks: segment, group, rank, letter. */
+function compareBlocks(a: BlockKey, b: BlockKey): number {
+  return a.segment - b.segment || a.group - b.group || a.rank - b.rank || a.letter - b.letter;
 }
 
 /**
@@ -449,7 +484,9 @@ interface PendingSet {
  * and damage in the segment a spell goes off does not stop it (ruling).
  */
 class Plan {
-  private readonly entries: PlannedEntry[] = [];
+  private readonly blocks: Block[] = [];
+  /** Blocks by segment, then by lane (group, rank and letter as one number, see `lane`). */
+  private readonly blocksAt = new Map<number, Map<number, Block>>();
   private readonly castings: PlannedCasting[] = [];
   private readonly carries: Casting[] = [];
   private readonly charges: PlannedCharge[] = [];
@@ -462,13 +499,45 @@ class Plan {
     private readonly last: number,
     private readonly round: number,
     private readonly letters: Letters,
+    /** Ranks run from 0 to ranks - 1. */
+    private readonly ranks: number,
   ) {}
 
-  private add(segment: number, key: Key, entry: StepEntry, speed?: PlannedEntry['speed']): void {
+  /** Group, rank and letter as one number, distinct for distinct triples (rank < ranks, letter < letters.count). */
+  private lane(group: number, rank: number, letter: number): number {
+    return (group * this.ranks + rank) * this.letters.count + letter;
+  }
+
+  /** The block at [segment, group, rank, letter], made on first use. */
+  private block(segment: number, group: number, rank: number, letter: number): Block {
+    let lanes = this.blocksAt.get(segment);
+    if (!lanes) this.blocksAt.set(segment, (lanes = new Map()));
+    const lane = this.lane(group, rank, letter);
+    let block = lanes.get(lane);
+    if (!block) {
+      block = { segment, group, rank, letter, entries: [], subs: [], bySpeed: [] };
+      lanes.set(lane, block);
+      this.blocks.push(block);
+    }
+    return block;
+  }
+
+  /** An entry at [segment, group, rank, letter, sub]; `bySpeed`: its sub waits for settleSpeeds (with its own `speed`). */
+  private add(
+    segment: number,
+    group: number,
+    rank: number,
+    letter: number,
+    sub: number,
+    entry: StepEntry,
+    bySpeed = false,
+    speed?: number,
+  ): void {
     if (segment < 1 || segment > this.last) return; // delayed past the end of the round: it does not happen
-    const planned: PlannedEntry = { segment, key, entry };
-    if (speed) planned.speed = speed;
-    this.entries.push(planned);
+    const block = this.block(segment, group, rank, letter);
+    if (bySpeed) block.bySpeed.push({ index: block.entries.length, speed });
+    block.entries.push(entry);
+    block.subs.push(sub);
   }
 
   /** A casting carried in from the previous round (or from the surprise). */
@@ -500,10 +569,11 @@ class Plan {
     const action = decl.action;
     const letter = this.letters.rank(action);
     if (letter === undefined || action === 'none') return;
-    const base: StepEntry = { combatant: c.id, kind: 'action', action };
-    if (decl.target !== undefined) base.target = decl.target;
-    const withReason = (e: StepEntry, reason?: string): StepEntry => (reason ? { ...e, reason } : e);
-    const weapon = weaponOf(decl, c);
+    const id = c.id;
+    const target = decl.target;
+    // In the surprise the declaration repeats in every segment up to the last; otherwise it is placed once.
+    const from = p.repeat ? Math.max(1, p.first) : p.first;
+    const until = p.repeat ? this.last : p.first;
 
     switch (action) {
       case 'spell':
@@ -513,13 +583,16 @@ class Plan {
       case 'melee':
       case 'missile': {
         const routines = routinesOf(decl, c);
-        const segments = p.repeat ? range(p.first, this.last) : [p.first];
-        for (const seg of segments) {
-          this.attack(seg, 0, p, letter, withReason(base, p.reason), action, weapon, c.id, decl.target);
+        const speed = weaponSpeedOf(decl, c);
+        // Speed factor applies to melee on tied initiative; missiles of one letter are simultaneous.
+        const bySpeed = p.tied && action === 'melee';
+        const reason = p.reason || (bySpeed ? 'addictSpeedFactor' : undefined);
+        for (let seg = from; seg <= until; seg++) {
+          this.add(seg, 0, p.rank, letter, 0, stepEntry(id, 'action', action, target, reason), bySpeed, speed);
           const further = p.furtherAt === null ? seg : Math.max(seg, p.furtherAt);
           for (let r = 2; r <= routines; r++) {
-            const e: StepEntry = { ...base, kind: 'routine', routine: r, reason: 'addictFurtherRoutine' };
-            this.attack(further, r - 1, p, letter, e, action, weapon, c.id, decl.target);
+            const e = stepEntry(id, 'routine', action, target, 'addictFurtherRoutine', r);
+            this.add(further, r - 1, p.rank, letter, 0, e, bySpeed, speed);
           }
         }
         return;
@@ -527,22 +600,22 @@ class Plan {
       case 'charge': {
         // Footnote 17: "Speed factor is ignored during a charge; only weapon length is considered."
         const mv = chargeMovementOf(c, options) ?? 0;
-        const length = weapon.length ?? 1;
+        const length = weaponLengthOf(decl, c);
         const arrival = chargeArrivalSegment(decl.distance ?? 0, mv, length, p.first);
         if (arrival > this.last) return; // still closing when the round ends: the GM moves it
-        const key: Key = [arrival, 0, p.rank, letter, p.tied ? -length : 0];
-        this.add(arrival, key, { ...base, reason: 'addictChargeArrives' });
-        this.charges.push({ charger: c.id, target: decl.target, segment: arrival, key });
+        const sub = p.tied ? -length : 0;
+        this.add(arrival, 0, p.rank, letter, sub, stepEntry(id, 'action', action, target, 'addictChargeArrives'));
+        this.charges.push({ charger: id, target, segment: arrival, group: 0, rank: p.rank, letter, sub });
         if (p.repeat) {
           // In the surprise, once in melee the charger fights on in the segments left.
           const melee = this.letters.rank('melee') ?? letter;
           const routines = routinesOf(decl, c);
-          for (const seg of range(arrival + 1, this.last)) {
-            const e: StepEntry = { ...base, action: 'melee', reason: 'addictAfterCharge' };
-            this.attack(seg, 0, p, melee, e, 'melee', weapon, c.id, decl.target);
+          const speed = weaponSpeedOf(decl, c);
+          for (let seg = Math.max(1, arrival + 1); seg <= this.last; seg++) {
+            this.add(seg, 0, p.rank, melee, 0, stepEntry(id, 'action', 'melee', target, 'addictAfterCharge'), p.tied, speed);
             for (let r = 2; r <= routines; r++) {
-              const f: StepEntry = { ...base, action: 'melee', kind: 'routine', routine: r, reason: 'addictFurtherRoutine' };
-              this.attack(seg, r - 1, p, melee, f, 'melee', weapon, c.id, decl.target);
+              const e = stepEntry(id, 'routine', 'melee', target, 'addictFurtherRoutine', r);
+              this.add(seg, r - 1, p.rank, melee, 0, e, p.tied, speed);
             }
           }
         }
@@ -555,31 +628,9 @@ class Plan {
       default: {
         // A parley, B wait / prepare ("becomes prepared at the time it would normally resolve"),
         // C flee, D missiles and turning, H other: in the side's segment, in letter order.
-        const segments = p.repeat ? range(p.first, this.last) : [p.first];
-        for (const seg of segments) this.add(seg, [seg, 0, p.rank, letter, 0], withReason(base, p.reason));
+        for (let seg = from; seg <= until; seg++) this.add(seg, 0, p.rank, letter, 0, stepEntry(id, 'action', action, target, p.reason));
       }
     }
-  }
-
-  private attack(
-    seg: number,
-    group: number,
-    p: Placement,
-    letter: number,
-    entry: StepEntry,
-    action: ActionKind,
-    weapon: WeaponStats,
-    combatant: string,
-    target: string | undefined,
-  ): void {
-    const key: Key = [seg, group, p.rank, letter, 0];
-    // Speed factor applies to melee on tied initiative; missiles of one letter are simultaneous.
-    if (p.tied && action === 'melee') {
-      const speed: PlannedEntry['speed'] = { combatant };
-      if (weapon.speed !== undefined) speed.own = weapon.speed;
-      if (target !== undefined) speed.target = target;
-      this.add(seg, key, entry.reason ? entry : { ...entry, reason: 'addictSpeedFactor' }, speed);
-    } else this.add(seg, key, entry);
   }
 
   private placeCasting(c: Combatant, decl: Declaration, p: Placement): void {
@@ -626,7 +677,7 @@ class Plan {
       byCharger.set(ch.charger, ch);
       if (ch.target === undefined) continue;
       const known = earliestAt.get(ch.target);
-      if (!known || compareKeys(ch.key, known.key) < 0) earliestAt.set(ch.target, ch);
+      if (!known || (compareBlocks(ch, known) || ch.sub - known.sub) < 0) earliestAt.set(ch.target, ch);
     }
     const letterF = this.letters.rank('set-vs-charge') ?? 0;
     for (const { combatant, decl, place } of this.sets) {
@@ -635,12 +686,12 @@ class Plan {
       const named = decl.target !== undefined ? byCharger.get(decl.target) : undefined;
       const met = named ?? earliestAt.get(combatant.id);
       if (met && met.segment >= place.ready) {
-        const key: Key = [met.key[0], met.key[1], met.key[2], met.key[3], met.key[4] - 0.5];
-        this.add(met.segment, key, { ...base, target: met.charger, reason: 'addictSetAgainstCharge' });
+        const entry: StepEntry = { ...base, target: met.charger, reason: 'addictSetAgainstCharge' };
+        this.add(met.segment, met.group, met.rank, met.letter, met.sub - 0.5, entry);
       } else {
         const entry: StepEntry = { ...base, reason: 'addictSetNoCharge' };
         if (decl.target !== undefined) entry.target = decl.target;
-        this.add(place.first, [place.first, 0, place.rank, letterF, 0], entry);
+        this.add(place.first, 0, place.rank, letterF, 0, entry);
       }
     }
   }
@@ -652,97 +703,160 @@ class Plan {
    * weapon there. Otherwise the lower speed factor first, equal ones together.
    */
   private settleSpeeds(): void {
-    const blockOf = (e: PlannedEntry) => `${e.key[0]},${e.key[1]},${e.key[2]},${e.key[3]}`;
-    const speeds = new Map<string, Map<string, number>>();
-    const fastest = new Map<string, number>();
-    for (const e of this.entries) {
-      if (!e.speed || e.speed.own === undefined) continue;
-      const block = blockOf(e);
-      let m = speeds.get(block);
-      if (!m) speeds.set(block, (m = new Map()));
-      if (!m.has(e.speed.combatant)) m.set(e.speed.combatant, e.speed.own);
-      fastest.set(block, Math.min(fastest.get(block) ?? Infinity, e.speed.own));
-    }
-    for (const e of this.entries) {
-      if (!e.speed) continue;
-      const block = blockOf(e);
-      const own = e.speed.own;
-      const sub =
-        own ??
-        (e.speed.target !== undefined ? speeds.get(block)?.get(e.speed.target) : undefined) ??
-        fastest.get(block) ??
-        0;
-      e.key[4] = sub;
+    for (const block of this.blocks) {
+      if (block.bySpeed.length === 0) continue;
+      const speeds = new Map<string, number>();
+      let fastest = Infinity;
+      for (const { index, speed } of block.bySpeed) {
+        if (speed === undefined) continue;
+        const combatant = block.entries[index].combatant;
+        if (!speeds.has(combatant)) speeds.set(combatant, speed);
+        fastest = Math.min(fastest, speed);
+      }
+      for (const { index, speed } of block.bySpeed) {
+        const target = block.entries[index].target;
+        block.subs[index] = speed ?? (target !== undefined ? speeds.get(target) : undefined) ?? (speeds.size > 0 ? fastest : 0);
+      }
     }
   }
 
-  build(builder: ScheduleBuilder, initiative?: InitiativeResult): Schedule {
+  /**
+   * The schedule: blocks in time-key order, each split into one step per sub
+   * (lowest first, entries in the order placed). Equal keys are one step.
+   */
+  build(procedure: ProcedureId, initiative?: InitiativeResult): Schedule {
     this.placeSets();
     this.settleSpeeds();
-    const at = (segment: number) => ({ phase: this.phase, segment });
-    const firstKey = new Map<number, Key>();
-    for (const e of this.entries) {
-      const known = firstKey.get(e.segment);
-      if (!known || compareKeys(e.key, known) < 0) firstKey.set(e.segment, e.key);
-    }
-    const castKey = (segment: number): Key => firstKey.get(segment) ?? [segment, -1, 0, 0, 0];
-    for (const e of this.entries) builder.add(e.key, at(e.segment), e.entry);
+    // A segment where a casting begins or goes off but nothing else happens gets a step of its own.
     for (const c of this.castings) {
-      const entry = (kind: 'cast-begin' | 'cast-complete'): StepEntry => {
-        const e: StepEntry = { combatant: c.caster, kind, action: c.action, casting: c.id };
-        if (c.target !== undefined) e.target = c.target;
-        if (c.reason) e.reason = c.reason;
-        return e;
-      };
-      const begin = c.beginSegment === null ? null : castKey(c.beginSegment);
-      const complete = c.completeSegment === null ? null : castKey(c.completeSegment);
-      if (begin && c.beginSegment !== null) builder.add(begin, at(c.beginSegment), entry('cast-begin'));
-      if (complete && c.completeSegment !== null) builder.add(complete, at(c.completeSegment), entry('cast-complete'));
-      // "any damage taken on a round causes the spell to be lost, even if the start of casting was
-      // delayed"; footnote 20: "device usage can still happen normally assuming the wielder is still alive".
-      builder.addCasting({
-        id: c.id,
-        caster: c.caster,
-        spell: c.spell,
-        device: c.device,
-        castingTime: c.castingTime,
-        beganRound: c.beganRound,
-        begin,
-        complete,
-        lossFrom: c.device ? 'never' : 'start',
-        preventFrom: c.device ? 'never' : 'start',
-        expends: c.expends,
-        remaining: c.remaining,
-      });
+      if (c.beginSegment !== null && !this.blocksAt.has(c.beginSegment)) this.block(c.beginSegment, -1, 0, 0);
+      if (c.completeSegment !== null && !this.blocksAt.has(c.completeSegment)) this.block(c.completeSegment, -1, 0, 0);
     }
-    // Carried through this whole round: added as castings (not addCarry) so a device keeps "never".
-    for (const c of this.carries) {
-      builder.addCasting({
-        id: c.id,
-        caster: c.caster,
-        spell: c.spell,
-        device: c.device,
-        castingTime: c.castingTime,
-        beganRound: c.beganRound,
-        begin: null,
-        complete: null,
-        lossFrom: c.device ? 'never' : 'start',
-        preventFrom: c.device ? 'never' : 'start',
-        expends: c.expends,
-        remaining: c.remaining,
-      });
+    const steps: Step[] = [];
+    const firstStepAt = new Map<number, number>();
+    let segment: number | undefined;
+    for (const block of sortFew(this.blocks, compareBlocks)) {
+      if (block.segment !== segment) firstStepAt.set((segment = block.segment), steps.length);
+      for (const entries of stepsOf(block)) steps.push({ phase: this.phase, entries, segment });
     }
-    return builder.build(initiative);
+    // Castings join the first step of their segment.
+    const stepAt = (segment: number | null) => (segment === null ? null : (firstStepAt.get(segment) as number));
+    const castings: Casting[] = [];
+    for (const c of this.castings) {
+      const begin = stepAt(c.beginSegment);
+      const complete = stepAt(c.completeSegment);
+      if (begin !== null) steps[begin].entries.push(castEntry(c, 'cast-begin'));
+      if (complete !== null) steps[complete].entries.push(castEntry(c, 'cast-complete'));
+      castings.push(castingOf(c, begin ?? -1, complete));
+    }
+    // Carried through this whole round.
+    for (const c of this.carries) castings.push(castingOf(c, -1, null));
+    const schedule: Schedule = {
+      procedure,
+      round: this.round,
+      steps,
+      castings,
+      carryOut: castings.filter((c) => c.completeStep === null),
+    };
+    if (initiative) schedule.initiative = initiative;
+    return schedule;
   }
 }
 
-/** The weapon in use, with a speed factor only if it is a number and a length in feet (1 if none). */
-function weaponOf(decl: Declaration, c: Combatant): WeaponStats {
-  const w = decl.weapon ?? c.weapon;
-  const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-  const out: WeaponStats = { length: w && ok(w.length) ? w.length : 1 };
-  if (w && ok(w.speed)) out.speed = w.speed;
-  return out;
+/**
+ * Sorts in place, stably. The lists sorted here (sides, blocks, speed
+ * factors) are short: for them an insertion sort is quicker than
+ * Array.prototype.sort, whose set-up costs more than the sorting.
+ */
+function sortFew<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  if (items.length > 64) return items.sort(compare);
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i];
+    let j = i;
+    for (; j > 0 && compare(items[j - 1], item) > 0; j--) items[j] = items[j - 1];
+    items[j] = item;
+  }
+  return items;
+}
+
+const descending = (a: number, b: number) => b - a;
+const ascending = (a: number, b: number) => a - b;
+
+/** A block's steps: one per distinct sub, lowest first; an empty block (castings only) is one empty step. */
+function stepsOf(block: Block): StepEntry[][] {
+  const { entries, subs } = block;
+  if (subs.every((sub) => sub === subs[0])) return [entries];
+  const bySub = new Map<number, StepEntry[]>();
+  subs.forEach((sub, i) => {
+    const same = bySub.get(sub);
+    if (same) same.push(entries[i]);
+    else bySub.set(sub, [entries[i]]);
+  });
+  return sortFew([...bySub.keys()], ascending).map((sub) => bySub.get(sub) as StepEntry[]);
+}
+
+function castEntry(c: PlannedCasting, kind: 'cast-begin' | 'cast-complete'): StepEntry {
+  const e: StepEntry = { combatant: c.caster, kind, action: c.action, casting: c.id };
+  if (c.target !== undefined) e.target = c.target;
+  if (c.reason) e.reason = c.reason;
+  return e;
+}
+
+/**
+ * A casting of the schedule, at its steps. "any damage taken on a round
+ * causes the spell to be lost, even if the start of casting was delayed";
+ * footnote 20: "device usage can still happen normally assuming the wielder
+ * is still alive".
+ */
+function castingOf(c: PlannedCasting | Casting, beginStep: number, completeStep: number | null): Casting {
+  const vulnerable = c.device ? NEVER : 0;
+  return {
+    id: c.id,
+    caster: c.caster,
+    spell: c.spell,
+    device: c.device,
+    castingTime: c.castingTime,
+    beganRound: c.beganRound,
+    beginStep,
+    completeStep,
+    lossFrom: vulnerable,
+    preventFrom: vulnerable,
+    expends: c.expends,
+    remaining: c.remaining,
+  };
+}
+
+/** A step entry, its fields always in this order. */
+function stepEntry(
+  combatant: string,
+  kind: EntryKind,
+  action: ActionKind,
+  target: string | undefined,
+  reason: string | undefined,
+  routine?: number,
+): StepEntry {
+  const e: StepEntry = { combatant, kind, action };
+  if (target !== undefined) e.target = target;
+  if (routine !== undefined) e.routine = routine;
+  if (reason) e.reason = reason;
+  return e;
+}
+
+/** The weapon in use: the declaration's, else the combatant's. */
+function weaponIn(decl: Declaration, c: Combatant): WeaponStats | undefined {
+  return decl.weapon ?? c.weapon;
+}
+
+/** The weapon's speed factor, only if it is a number. */
+function weaponSpeedOf(decl: Declaration, c: Combatant): number | undefined {
+  const w = weaponIn(decl, c);
+  return w && isWeaponNumber(w.speed) ? w.speed : undefined;
+}
+
+/** The weapon's length in feet (1 if none). */
+function weaponLengthOf(decl: Declaration, c: Combatant): number {
+  const w = weaponIn(decl, c);
+  return w && isWeaponNumber(w.length) ? w.length : 1;
 }
 
 function routinesOf(decl: Declaration, c: Combatant): number {
@@ -750,71 +864,112 @@ function routinesOf(decl: Declaration, c: Combatant): number {
   return Number.isFinite(r) ? Math.max(1, Math.floor(r)) : 1;
 }
 
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let i = Math.max(1, from); i <= to; i++) out.push(i);
-  return out;
-}
-
 /**
  * Each side's segment, rank and tie from the dice: a side acts in the segment
  * of the highest opposing die; further routines wait for the latest opposing
- * segment. Top-two scans keep this linear in the number of sides.
+ * segment. Top-two scans find each side's highest opposing die without
+ * comparing every pair of sides.
  */
 interface SideTiming {
   segment: number;
   rank: number;
   tied: boolean;
   otherSegment: number;
+  /** The placement of a member who neither hesitates nor is busy casting: shared by all of them. */
+  plain: Placement;
 }
 
-function sideTimings(initiative: InitiativeResult): (side: string) => SideTiming {
-  const dice = Object.entries(initiative.sides).filter(([, d]) => typeof d === 'number' && Number.isFinite(d));
-  const top = (values: number[]) => {
-    let first = -Infinity;
-    let count = 0;
-    let second = -Infinity;
-    for (const v of values) {
-      if (v > first) {
-        second = first;
-        first = v;
-        count = 1;
-      } else if (v === first) count++;
-      else if (v > second) second = v;
-    }
-    return { first, count, second };
-  };
-  const maxOther = (t: ReturnType<typeof top>, own: number | undefined) =>
-    own === t.first && t.count === 1 ? t.second : t.first;
-  const dieTop = top(dice.map(([, d]) => d));
-  const segOf = new Map<string, number>();
-  for (const [side, die] of dice) {
-    const other = maxOther(dieTop, die);
-    segOf.set(side, Number.isFinite(other) ? other : 1);
+interface SideTimings {
+  /** Ranks run from 0 (highest die) to ranks - 1 (a side without a die). */
+  ranks: number;
+  of(side: string): SideTiming;
+}
+
+function sideTimings(initiative: InitiativeResult): SideTimings {
+  const sides: string[] = [];
+  const dice: number[] = [];
+  for (const side of Object.keys(initiative.sides)) {
+    const die = initiative.sides[side];
+    if (typeof die !== 'number' || !Number.isFinite(die)) continue;
+    sides.push(side);
+    dice.push(die);
   }
-  const segTop = top([...segOf.values()]);
-  const distinct = [...new Set(dice.map(([, d]) => d))].sort((a, b) => b - a);
-  const rankOf = new Map(distinct.map((d, i) => [d, i]));
-  const sharing = new Map<number, number>();
-  for (const [, d] of dice) sharing.set(d, (sharing.get(d) ?? 0) + 1);
-  const dieOf = new Map(dice);
-  const cache = new Map<string, SideTiming>();
-  return (side: string) => {
-    let t = cache.get(side);
-    if (t) return t;
-    const die = dieOf.get(side);
-    const own = segOf.get(side);
-    const segment = own ?? (Number.isFinite(dieTop.first) ? dieTop.first : 1);
-    const other = own === undefined ? segTop.first : maxOther(segTop, own);
-    t = {
-      segment,
-      rank: die === undefined ? distinct.length : (rankOf.get(die) as number),
-      tied: die !== undefined && (sharing.get(die) ?? 0) > 1,
-      otherSegment: Number.isFinite(other) ? Math.max(other, segment) : segment,
-    };
-    cache.set(side, t);
-    return t;
+  const dieTop = topTwo(dice);
+  const segments = dice.map((die) => {
+    const other = highestOther(dieTop, die);
+    return Number.isFinite(other) ? other : 1;
+  });
+  const segmentTop = topTwo(segments);
+  // A die's rank is its place among the distinct dice, highest first; sides with equal dice are tied.
+  const places = new Map<number, { rank: number; sides: number }>();
+  for (const die of sortFew([...dice], descending)) {
+    const place = places.get(die);
+    if (place) place.sides++;
+    else places.set(die, { rank: places.size, sides: 1 });
+  }
+
+  const timing = (segment: number, other: number, rank: number, tied: boolean): SideTiming => {
+    const otherSegment = Number.isFinite(other) ? Math.max(other, segment) : segment;
+    const plain = placementOf({ segment, rank, tied, otherSegment }, 0, 0);
+    return { segment, rank, tied, otherSegment, plain };
   };
+  const bySide = new Map<string, SideTiming>();
+  sides.forEach((side, i) => {
+    const place = places.get(dice[i]) as { rank: number; sides: number };
+    bySide.set(side, timing(segments[i], highestOther(segmentTop, segments[i]), place.rank, place.sides > 1));
+  });
+  // A side without a die acts in the segment of the highest die, after every side with one.
+  const noDie = timing(Number.isFinite(dieTop.first) ? dieTop.first : 1, segmentTop.first, places.size, false);
+  return { ranks: places.size + 1, of: (side) => bySide.get(side) ?? noDie };
+}
+
+/** The highest value, how many hold it, and the next highest. */
+interface TopTwo {
+  first: number;
+  count: number;
+  second: number;
+}
+
+function topTwo(values: readonly number[]): TopTwo {
+  let first = -Infinity;
+  let count = 0;
+  let second = -Infinity;
+  for (const v of values) {
+    if (v > first) {
+      second = first;
+      first = v;
+      count = 1;
+    } else if (v === first) count++;
+    else if (v > second) second = v;
+  }
+  return { first, count, second };
+}
+
+/** The highest of the values other than one holder's own. */
+function highestOther(t: TopTwo, own: number): number {
+  return own === t.first && t.count === 1 ? t.second : t.first;
+}
+
+/** Where a member of a side acts, after `hesitation` segments and once free of a casting at segment `free`. */
+function placementOf(t: Omit<SideTiming, 'plain'>, hesitation: number, free: number): Placement {
+  const first = Math.max(t.segment + hesitation, free);
+  // Spells and devices begin in segment 1 (footnote 18), later by hesitation (footnote 11).
+  const ready = Math.max(1 + hesitation, free);
+  const reason = free > t.segment + hesitation ? 'addictBusyCasting' : hesitation > 0 ? 'addictHesitation' : undefined;
+  return { first, ready, rank: t.rank, tied: t.tied, furtherAt: Math.max(first, t.otherSegment), repeat: false, reason };
+}
+
+/**
+ * The combatant of each declaration, by position in `ids` (the last of a
+ * repeated id; undefined for an unknown one). Declarations usually come one
+ * per combatant in the combatants' order: then the list is the combatants.
+ */
+function declarersOf(ids: readonly string[], encounter: Encounter): readonly (Combatant | undefined)[] {
+  const all = encounter.combatants;
+  if (ids.length === all.length && ids.every((id, i) => all[i].id === id)) return all;
+  const byId = new Map<string, Combatant>();
+  for (const c of all) byId.set(c.id, c);
+  return ids.map((id) => byId.get(id));
 }
 
 /**
@@ -823,40 +978,32 @@ function sideTimings(initiative: InitiativeResult): (side: string) => SideTiming
  * resolved in the same order. On tied initiative, reference the tie rules."
  */
 function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: AddictOptions, letters: Letters): Schedule {
-  const plan = new Plan(PHASE_RESOLUTION, SEGMENTS_PER_ROUND, input.round, letters);
-  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
-  const able = (id: string) => isActive(input.states[id]);
-  const timing = sideTimings(initiative);
+  const timings = sideTimings(initiative);
+  const plan = new Plan(PHASE_RESOLUTION, SEGMENTS_PER_ROUND, input.round, letters, timings.ranks);
+  const states = input.states;
 
   // Castings carried in go off at segment `remaining`; the caster is busy until then.
   const busy = new Map<string, number>();
   for (const c of input.carryIn ?? []) {
-    if (!able(c.caster) || !(c.remaining >= 0)) continue;
+    if (!isActive(states[c.caster]) || !(c.remaining >= 0)) continue;
     const until = plan.carryIn(c);
     busy.set(c.caster, Math.max(busy.get(c.caster) ?? 0, until));
   }
 
-  for (const [id, decl] of Object.entries(input.declarations)) {
-    const c = byId.get(id);
-    if (!c || !able(id) || addictDeclarationProblem(decl, c, options, letters) !== null) continue;
-    const t = timing(c.side);
+  const declarations = input.declarations;
+  const ids = Object.keys(declarations);
+  const declarers = declarersOf(ids, encounter);
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    const decl = declarations[id];
+    const c = declarers[i];
+    if (!c || !isActive(states[id]) || addictDeclarationProblem(decl, c, options, letters) !== null) continue;
+    const t = timings.of(c.side);
     const h = hesitationOf(decl);
     const free = busy.get(id) ?? 0;
-    const first = Math.max(t.segment + h, free);
-    // Spells and devices begin in segment 1 (footnote 18), later by hesitation (footnote 11).
-    const ready = Math.max(1 + h, free);
-    const reason = free > t.segment + h ? 'addictBusyCasting' : h > 0 ? 'addictHesitation' : undefined;
-    plan.place(c, decl, options, {
-      first,
-      ready,
-      rank: t.rank,
-      tied: t.tied,
-      furtherAt: Math.max(first, t.otherSegment),
-      repeat: false,
-      reason,
-    });
+    plan.place(c, decl, options, h === 0 && free === 0 ? t.plain : placementOf(t, h, free));
   }
-  return plan.build(new ScheduleBuilder('addict', input.round), initiative);
+  return plan.build('addict', initiative);
 }
 
 /* ============================================================ phase 9: bleeding */
@@ -877,9 +1024,10 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number): Dama
  * 1 hit point. Anyone who hits -10 dies." Then any morale checks the GM calls.
  */
 function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: AddictOptions): EndOfRoundResult {
-  const states: Record<string, CombatantState> = { ...input.after };
+  const states = copyStates(input.after);
   const events: EndEvent[] = [];
-  for (const [id, now] of Object.entries(input.after)) {
+  for (const id of Object.keys(input.after)) {
+    const now = input.after[id];
     const before = input.before[id];
     if (!before || !(before.hp < 0) || !(now.hp < 0)) continue; // a combatant healed to 0 or more stops bleeding
     if (now.condition === 'dead' || now.condition === 'fled') continue;
@@ -889,7 +1037,9 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
     events.push({ kind: 'bleed', combatant: id, amount: 1 });
     if (dead) events.push({ kind: 'death', combatant: id });
   }
-  const morale = moraleChecks(encounter, input.moraleRequests ?? [], states, dice, options, input.round);
+  const requests = input.moraleRequests ?? [];
+  if (requests.length === 0) return { states, events };
+  const morale = moraleChecks(encounter, requests, states, dice, options, input.round);
   return { states: morale.states, events: [...events, ...morale.events] };
 }
 
