@@ -15,6 +15,19 @@ export function initialState(c: Combatant): CombatantState {
   return state;
 }
 
+/**
+ * A copy of a combatant's state with its own `expended`, built field by field
+ * in one order so every copy has the same shape (fast to copy again).
+ */
+export function copyState(s: CombatantState): CombatantState {
+  const c: CombatantState = { hp: s.hp, condition: s.condition, expended: s.expended.slice() };
+  if (s.stress !== undefined) c.stress = s.stress;
+  if (s.woundPoints !== undefined) c.woundPoints = s.woundPoints;
+  if (s.delayed !== undefined) c.delayed = s.delayed;
+  if (s.routed !== undefined) c.routed = s.routed;
+  return c;
+}
+
 export function initialStates(encounter: Encounter): Record<string, CombatantState> {
   const out: Record<string, CombatantState> = {};
   for (const c of encounter.combatants) out[c.id] = initialState(c);

@@ -20,7 +20,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from './procedure';
-import { initialStates } from './common';
+import { copyState, initialStates } from './common';
 
 /** Damage that happens during a round (scripted, or reported by the table). */
 export interface DamageEvent {
@@ -107,12 +107,7 @@ export function startProgress(
   cancelled: readonly string[] = [],
 ): RoundProgress {
   const states: Record<string, CombatantState> = {};
-  for (const id of Object.keys(startStates)) {
-    const s = startStates[id];
-    const copy = { ...s };
-    copy.expended = s.expended.slice();
-    states[id] = copy;
-  }
+  for (const id of Object.keys(startStates)) states[id] = copyState(startStates[id]);
   const status: Record<string, CastingStatus> = {};
   for (const c of schedule.castings) status[c.id] = cancelled.length > 0 && cancelled.includes(c.id) ? 'cancelled' : 'pending';
   return { states, status };
@@ -130,12 +125,18 @@ export function openStep<O extends ProcedureOptions>(
   progress: RoundProgress,
 ): { entry: StepEntry; outcome: EntryOutcome }[] {
   const { states, status } = progress;
-  const step = schedule.steps[k];
-  // Decide who can act before any entry changes a state (casting completions do).
-  const able: boolean[] = step.entries.map((e) => !!states[e.combatant] && procedure.canAct(states[e.combatant]));
-  return step.entries.map((entry, i) => {
-    const can = able[i];
-    if (entry.kind !== 'cast-begin' && entry.kind !== 'cast-complete') return { entry, outcome: can ? 'acts' : 'cannot-act' };
+  const entries = schedule.steps[k].entries;
+  const out: { entry: StepEntry; outcome: EntryOutcome }[] = new Array(entries.length);
+  // Whether a combatant can act is read from its condition, which nothing in
+  // a step's opening changes (a casting going off only adds to `expended`).
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const state = states[entry.combatant];
+    const can = state !== undefined && procedure.canAct(state);
+    if (entry.kind !== 'cast-begin' && entry.kind !== 'cast-complete') {
+      out[i] = { entry, outcome: can ? 'acts' : 'cannot-act' };
+      continue;
+    }
     const st = entry.casting ? status[entry.casting] ?? 'pending' : 'pending';
     let outcome: EntryOutcome;
     if (st === 'interrupted' || st === 'prevented' || st === 'cancelled') outcome = st;
@@ -148,8 +149,9 @@ export function openStep<O extends ProcedureOptions>(
         if (casting && !casting.device) states[casting.caster].expended.push(casting.spell);
       } else if (outcome === 'cannot-act') status[entry.casting] = 'interrupted';
     }
-    return { entry, outcome };
-  });
+    out[i] = { entry, outcome };
+  }
+  return out;
 }
 
 export interface Hit {
@@ -188,7 +190,7 @@ export function landHit<O extends ProcedureOptions>(
   const damage: HitResult['damage'] = { target: hit.target, amount: hit.amount, wounds: result.wounds };
   if (hit.by !== undefined) damage.by = hit.by;
   const interruptions: StepLog['interruptions'] = [];
-  if (hit.amount > 0) {
+  if (hit.amount > 0 && schedule.castings.length > 0) {
     for (const casting of schedule.castings) {
       if (casting.caster !== hit.target || status[casting.id] !== 'pending') continue; // few castings: a scan is cheapest
       if (casting.completeStep !== null && k >= casting.completeStep) continue; // simultaneous: it goes off
@@ -225,7 +227,7 @@ export function resolveRound<O extends ProcedureOptions>(
   const progress = startProgress(schedule, startStates, cancelled);
   const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
   const attackCount = new Map<string, number>();
-  const events = damage.filter((d) => d.round === schedule.round);
+  const events = damage.length === 0 ? damage : damage.filter((d) => d.round === schedule.round);
   const placed = events.map((ev) => locateEvent(schedule, ev));
   const used = new Set<number>();
   const byAttacker = new Map<string, number[]>();
@@ -267,6 +269,10 @@ export function resolveRound<O extends ProcedureOptions>(
     for (const i of atStep.get(k) ?? []) if (!used.has(i)) take(i, landing);
 
     // All of this step's damage lands together, after everyone in it acted.
+    if (landing.length === 0) {
+      logs.push(log);
+      return;
+    }
     const conditionBefore = new Map<string, CombatantState['condition']>();
     for (const ev of landing) {
       const target = byId.get(ev.target);

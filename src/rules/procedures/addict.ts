@@ -1024,7 +1024,8 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number): Dama
  * 1 hit point. Anyone who hits -10 dies." Then any morale checks the GM calls.
  */
 function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: AddictOptions): EndOfRoundResult {
-  const states = copyStates(input.after);
+  // The states pass through unchanged unless someone bleeds: copied on the first change.
+  let states = input.after;
   const events: EndEvent[] = [];
   for (const id of Object.keys(input.after)) {
     const now = input.after[id];
@@ -1033,6 +1034,7 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
     if (now.condition === 'dead' || now.condition === 'fled') continue;
     const hp = now.hp - 1;
     const dead = hp <= THRESHOLDS.deathAt;
+    if (states === input.after) states = copyStates(input.after);
     states[id] = { ...now, hp, condition: dead ? 'dead' : now.condition };
     events.push({ kind: 'bleed', combatant: id, amount: 1 });
     if (dead) events.push({ kind: 'death', combatant: id });

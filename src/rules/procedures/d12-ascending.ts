@@ -1079,14 +1079,12 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
  * event for each combatant killed in it.
  */
 function endOfRound(_encounter: Encounter, input: EndOfRoundInput): EndOfRoundResult {
-  const states: Record<string, CombatantState> = {};
+  // Nothing changes at the end of a round here: the states pass through unchanged (never mutated).
   const events: EndEvent[] = [];
   for (const id of Object.keys(input.after)) {
-    const s = input.after[id];
-    states[id] = { ...s, expended: s.expended.slice() };
-    if (s.condition === 'dead' && input.before[id]?.condition !== 'dead') events.push({ kind: 'death', combatant: id });
+    if (input.after[id].condition === 'dead' && input.before[id]?.condition !== 'dead') events.push({ kind: 'death', combatant: id });
   }
-  return { states, events };
+  return { states: input.after, events };
 }
 
 /* ============================================================ validation */

@@ -774,10 +774,15 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
  * if bleedPerRound > 0, loses that many hit points here.
  */
 function endOfRound(_encounter: Encounter, input: EndOfRoundInput, _dice: Dice, options: HighLowOptions): EndOfRoundResult {
-  const states: Record<string, CombatantState> = {};
   const events: EndEvent[] = [];
   const bleed = whole(options.bleedPerRound, 0);
-  for (const id of Object.keys(input.after)) {
+  const ids = Object.keys(input.after);
+  // Most rounds nobody is delayed or bleeding: the states pass through unchanged (never mutated).
+  if (!ids.some((id) => 'delayed' in input.after[id] || (bleed > 0 && input.after[id].condition === 'dying'))) {
+    return { states: input.after, events };
+  }
+  const states: Record<string, CombatantState> = {};
+  for (const id of ids) {
     const s = input.after[id];
     const next = withoutDelayedCondition(s);
     if (bleed > 0 && next.condition === 'dying') {

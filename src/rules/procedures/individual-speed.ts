@@ -755,7 +755,16 @@ function endOfRound(
   dice: Dice,
   options: IndividualSpeedOptions,
 ): EndOfRoundResult {
-  const states = copyOf(input.after);
+  // The states pass through unchanged unless someone bleeds or routs: copied on the first change.
+  let states = input.after;
+  let copied = false;
+  const set = (id: string, value: CombatantState) => {
+    if (!copied) {
+      states = copyOf(input.after);
+      copied = true;
+    }
+    states[id] = value;
+  };
   const events: EndEvent[] = [];
 
   // Wound Points: "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round".
@@ -763,7 +772,7 @@ function endOfRound(
     const s = states[c.id];
     if (!s || s.condition !== 'dying') continue;
     const next = bleed(c, s);
-    states[c.id] = next;
+    set(c.id, next);
     events.push({ kind: 'bleed', combatant: c.id, amount: 1 });
     if (next.condition === 'dead') events.push({ kind: 'death', combatant: c.id });
   }
@@ -811,7 +820,7 @@ function endOfRound(
     }
     events.push({ kind: 'morale', combatant: c.id, trigger, roll, total, target, passed });
     // RULING: a failed check routs the monster; the GM declares flight or surrender.
-    if (!passed) states[c.id] = { ...state!, routed: true };
+    if (!passed) set(c.id, { ...state!, routed: true });
   }
   return { states, events };
 }

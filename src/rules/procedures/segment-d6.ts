@@ -52,6 +52,7 @@ import {
   rollD6SideSurprise,
   ScheduleBuilder,
   type TimeKey,
+  copyState,
 } from '../common';
 
 /* ================================================================ options */
@@ -758,19 +759,20 @@ function applyDamage(state: CombatantState, amount: number, options: SegmentD6Op
  * unconscious combatant below 0 hp loses that much and dies at -10.
  */
 function endOfRound(encounter: Encounter, input: EndOfRoundInput, options: SegmentD6Options): EndOfRoundResult {
-  const states: Record<string, CombatantState> = {};
   const bleed = options.deathRule === 'minus-ten' && options.bleedPerRound > 0 ? Math.trunc(options.bleedPerRound) : 0;
   let anyChange = false;
   for (const id of Object.keys(input.after)) {
     const s = input.after[id];
-    const copy = { ...s };
-    copy.expended = s.expended.slice();
-    states[id] = copy;
-    if (bleed > 0 && copy.condition === 'incapacitated' && copy.hp < 0) anyChange = true;
-    if (copy.condition === 'dead' && input.before[id]?.condition !== 'dead') anyChange = true;
+    if ((bleed > 0 && s.condition === 'incapacitated' && s.hp < 0) || (s.condition === 'dead' && input.before[id]?.condition !== 'dead')) {
+      anyChange = true;
+      break;
+    }
   }
   const events: EndEvent[] = [];
-  if (!anyChange) return { states, events }; // most rounds: nobody to report
+  // Most rounds: nobody to report, and the states pass through unchanged (never mutated).
+  if (!anyChange) return { states: input.after, events };
+  const states: Record<string, CombatantState> = {};
+  for (const id of Object.keys(input.after)) states[id] = copyState(input.after[id]);
   // Bleeding, then deaths, in encounter order.
   for (const c of encounter.combatants) {
     const after = states[c.id];
