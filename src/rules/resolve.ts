@@ -66,6 +66,8 @@ export interface RoundLog {
   carryOut: Casting[];
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 export type CastingStatus = 'pending' | 'done' | 'interrupted' | 'prevented' | 'cancelled';
 
 function isAttackEntry(e: StepEntry): boolean {
@@ -248,7 +250,8 @@ export function resolveRound<O extends ProcedureOptions>(
   const logs: StepLog[] = [];
 
   schedule.steps.forEach((step, k) => {
-    const log: StepLog = { index: k, phase: step.phase, entries: [], damage: [], interruptions: [], fallen: [] };
+    // Most steps land nothing: they share one frozen empty list for damage, interruptions and falls.
+    const log: StepLog = { index: k, phase: step.phase, entries: NONE as never[], damage: NONE as never[], interruptions: NONE as never[], fallen: NONE as never[] };
     if (step.segment !== undefined) log.segment = step.segment;
     if (step.count !== undefined) log.count = step.count;
     const landing: DamageEvent[] = [];
@@ -273,6 +276,9 @@ export function resolveRound<O extends ProcedureOptions>(
       logs.push(log);
       return;
     }
+    log.damage = [];
+    log.interruptions = [];
+    log.fallen = [];
     const conditionBefore = new Map<string, CombatantState['condition']>();
     for (const ev of landing) {
       const target = byId.get(ev.target);
