@@ -4,7 +4,7 @@
  *
  * Reads a scenario (YAML or JSON), validates it (src/rules/scenario.ts), plays
  * it with the rules engine and prints the round-by-round timeline a GM reads,
- * or the same as JSON (docs/sim.md). Every word printed comes from the
+ * or the same as JSON (README.md, Scenario runner). Every word printed comes from the
  * language file (lang/en.json).
  *
  * Exit codes: 0 played; 1 the engine failed; 2 a broken scenario or bad flags

@@ -7,7 +7,7 @@
  * rule; where the engine needs a figure the sheet does not hold, the field is
  * left out and the procedure uses its own default.
  *
- * Choices (docs/rules-notes/data.md):
+ * Choices (README.md, Rules notes):
  *  - Movement is stored in feet per round; an equipped armor's movement limit
  *    (its bulk) caps it.
  *  - The weapon in hand is the first equipped weapon in item order.

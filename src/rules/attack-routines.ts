@@ -14,7 +14,7 @@
  * are alternatives (e.g. a melee and a missile routine); how many routines a
  * creature uses in a round is a separate statistic.
  *
- * Choices where the text is silent (docs/rules-notes/data.md): a routine with
+ * Choices where the text is silent (README.md, Rules notes): a routine with
  * no "MELEE:" / "MISSILE:" prefix is melee; every attack needs a damage entry;
  * "2 claws (1d4)" gives each claw 1d4; damage may be a dice formula ("2d6+1",
  * "1d6x2"), a fixed number or an old-style range ("2-8"), or "by weapon".

@@ -14,7 +14,7 @@
  *  - Overall hit dice: the saving throw hit dice.
  *  - Morale: a bonus equal to the enhancement.
  *
- * Where the text is silent (docs/rules-notes/data.md):
+ * Where the text is silent (README.md, Rules notes):
  *  - A negative modifier ("1-1") never adds or removes hit dice for attacks,
  *    saves or overall HD, gives no morale bonus (the text speaks of a bonus),
  *    and counts per hit die for hit points like a positive one (1-1 = 1d8-1).

@@ -8,7 +8,7 @@
  * as a Problem whose `path` names the offending field, e.g.
  * `combatants[2].hp` or `declarations.1[0].castingTime`.
  *
- * Shape (see docs/sim.md for the full description and an example):
+ * Shape (see README.md, Scenario runner for the full description and an example):
  *
  *   title?: string                 shown above the timeline
  *   description?: string

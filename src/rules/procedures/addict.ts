@@ -18,7 +18,7 @@
  *   Phase 9  Bleeding                  applyDamage, canAct, endOfRound
  *   Phase 10 Recap, Phase 11 Reset or recovery (the GM's)
  * then what the text does not cover (late joiners). Every choice made where
- * the text is silent is in docs/rules-notes/addict.md.
+ * the text is silent is in README.md, Rules notes.
  *
  * Time model (phase 8). Each side acts in the segment shown by the highest
  * die of the opposing sides (seed 000's rule, which footnote 18 relies on:

@@ -12,7 +12,7 @@
  * Then the tables: attacks per round by level, surprise modifiers.
  *
  * Pure rules code: no Foundry, no DOM, no Roll. Choices where the text is
- * silent are marked RULING and listed in docs/rules-notes/d12-ascending.md.
+ * silent are marked RULING and listed in README.md, Rules notes.
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';

@@ -1,7 +1,7 @@
 /**
  * high-low: HIGH and LOW group initiative in a fixed phase order
  * (seed 001_aab75c09f093bb2c.txt; choices where it is silent are in
- * docs/rules-notes/high-low.md).
+ * README.md, Rules notes).
  *
  * The sections below follow the order of the seed text: the round and its
  * segments, surprise, the eight steps of a combat round (declare, group

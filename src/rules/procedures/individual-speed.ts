@@ -11,7 +11,7 @@
  * Initiative (with late joiners), Step 3 Declare Actions, Step 4 Monster
  * Morale Check, Step 5 Ending Combat, then Combat Stats (Stress, Wound Points).
  * Choices made where the text is silent are marked RULING and listed in
- * docs/rules-notes/individual-speed.md.
+ * README.md, Rules notes.
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';

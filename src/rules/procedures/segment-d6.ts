@@ -12,7 +12,7 @@
  *   2. Declare Spells and General Actions
  *   3. Determine Initiative (missile bonus, ties, attack routines, spells)
  * then what the text leaves implicit (damage and death, end of round, late
- * joiners). Choices where the text is silent: docs/rules-notes/segment-d6.md.
+ * joiners). Choices where the text is silent: README.md, Rules notes.
  *
  * Time keys: [segment, sub]. Entries with equal keys are one simultaneous
  * step. Within a segment: sub 0 = a weapon set against a charge strikes the
