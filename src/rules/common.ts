@@ -28,6 +28,17 @@ export function copyState(s: CombatantState): CombatantState {
   return c;
 }
 
+/**
+ * A shallow copy of a record, key by key: the same as `{ ...record }` for
+ * plain data, but several times faster once the record is large enough for V8
+ * to keep it as a hash table (about 16 keys), where a spread is slow.
+ */
+export function copyRecord<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record)) out[key] = record[key];
+  return out;
+}
+
 export function initialStates(encounter: Encounter): Record<string, CombatantState> {
   const out: Record<string, CombatantState> = {};
   for (const c of encounter.combatants) out[c.id] = initialState(c);

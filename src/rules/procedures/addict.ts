@@ -56,7 +56,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, NEVER, rollD6SideSurprise } from '../common';
+import { commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, NEVER, rollD6SideSurprise, copyRecord } from '../common';
 
 /* ============================================================ action list */
 
@@ -198,7 +198,7 @@ function moraleChecks(
   options: AddictOptions,
   round: number,
 ): EndOfRoundResult {
-  const out = copyStates(states);
+  const out = copyRecord(states);
   const events: EndEvent[] = [];
   if (requests.length === 0) return { states: out, events };
   const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
@@ -218,12 +218,6 @@ function moraleChecks(
   return { states: out, events };
 }
 
-/** A copy of a record of states. (Spreading one is slow once it holds more than a dozen combatants.) */
-function copyStates(states: Record<string, CombatantState>): Record<string, CombatantState> {
-  const out: Record<string, CombatantState> = {};
-  for (const id of Object.keys(states)) out[id] = states[id];
-  return out;
-}
 
 /* ============================================= phase 5: surprise resolution */
 
@@ -1034,7 +1028,7 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
     if (now.condition === 'dead' || now.condition === 'fled') continue;
     const hp = now.hp - 1;
     const dead = hp <= THRESHOLDS.deathAt;
-    if (states === input.after) states = copyStates(input.after);
+    if (states === input.after) states = copyRecord(input.after);
     states[id] = { ...now, hp, condition: dead ? 'dead' : now.condition };
     events.push({ kind: 'bleed', combatant: id, amount: 1 });
     if (dead) events.push({ kind: 'death', combatant: id });

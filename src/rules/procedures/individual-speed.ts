@@ -35,7 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, NEVER } from '../common';
+import { commonDeclarationProblem, NEVER, copyRecord } from '../common';
 
 /* ------------------------------------------------------------------ options */
 
@@ -738,17 +738,6 @@ function requestsByCombatant(requests: readonly MoraleRequest[] | undefined): Ma
   return out;
 }
 
-/**
- * A copy of a record, key by key: the same as `{ ...record }` for plain data,
- * but several times faster once the record is large enough for V8 to keep it
- * as a hash table (about 16 keys), where a spread takes its slow path.
- */
-function copyOf<T>(record: Record<string, T>): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const key of Object.keys(record)) out[key] = record[key];
-  return out;
-}
-
 function endOfRound(
   encounter: Encounter,
   input: EndOfRoundInput,
@@ -760,7 +749,7 @@ function endOfRound(
   let copied = false;
   const set = (id: string, value: CombatantState) => {
     if (!copied) {
-      states = copyOf(input.after);
+      states = copyRecord(input.after);
       copied = true;
     }
     states[id] = value;
