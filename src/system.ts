@@ -6,6 +6,7 @@ import { registerSettings } from './settings';
 import { registerDataModels } from './data';
 import { TenSegmentsCombat } from './documents/combat';
 import { TenSegmentsCombatant, onCombatantCreated, onCombatantDeleted } from './documents/combatant';
+import { TenSegmentsCombatantGroup } from './documents/combatant-group';
 import { registerQueries } from './documents/queries';
 import { registerDamageHooks } from './documents/damage';
 import { migrateWorld } from './documents/migration';
@@ -27,6 +28,7 @@ export function initSystem(): void {
   registerDataModels();
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
+  CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
   registerQueries();
   registerDamageHooks();
   registerApi();

@@ -12,11 +12,13 @@ import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-mo
 import type { CombatData, CombatantData, CombatantGroupData } from '../data/combat-models';
 import type { TenSegmentsCombat } from '../documents/combat';
 import type { TenSegmentsCombatant } from '../documents/combatant';
+import type { TenSegmentsCombatantGroup } from '../documents/combatant-group';
 
 declare module 'fvtt-types/configuration' {
   interface DocumentClassConfig {
     Combat: typeof TenSegmentsCombat;
     Combatant: typeof TenSegmentsCombatant;
+    CombatantGroup: typeof TenSegmentsCombatantGroup;
   }
 
   interface DataModelConfig {

@@ -427,3 +427,15 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
     expect(foundry.errors).toEqual([]);
   });
 });
+
+describe.each([13, 14] as const)('sides as CombatantGroups, generation %i', (generation) => {
+  it('each side knows its fighters and gives the engine its view', async () => {
+    const { makeWorld: make } = await import('./world');
+    const w = await make(generation, 'segment-d6');
+    const groups = w.combat.groups.contents as any[];
+    expect(groups.map((g) => g.constructor.name)).toEqual(['TenSegmentsCombatantGroup', 'TenSegmentsCombatantGroup']);
+    const friendly = groups.find((g) => g.side.name === 'Friendly');
+    expect(friendly.fighters.map((c: any) => c.name).sort()).toEqual(['Brand', 'Halvaine']);
+    expect(friendly.side).toEqual({ id: friendly.id, name: 'Friendly' });
+  });
+});
