@@ -292,7 +292,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
   describe('d12-ascending (seed 002)', () => {
     beforeEach(async () => {
       // The text has no dying rule: deathAt -10 keeps a combatant at 0 to -9 out of the fight but alive.
-      w = await makeWorld(generation, 'd12-ascending', { deathAt: -10 });
+      w = await makeWorld(generation, 'd12-ascending', { deathAt: -10, bleedPerRound: 1 });
       w.foundry.loadLang(FRAGMENT);
     });
 
@@ -340,9 +340,10 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(stepOf(combat).count).toBe(4);
       expect(outcomeOf(combat, ids.halvaine, 'cast-complete')).toBe('interrupted');
       await toEndOfRound(combat);
-      // No bleeding in d12-ascending: Orc 1 stays at -2 round after round (no option gives bleeding).
-      expect(hp(actors.orc1)).toBe(-2);
-      expect(flowOf(combat).progress.states[ids.orc1]).toMatchObject({ hp: -2, condition: 'dying' });
+      // The text has no dying rule; this table bleeds the dying 1 hp a round (option).
+      expect(hp(actors.orc1)).toBe(-3);
+      expect(flowOf(combat).progress.states[ids.orc1]).toMatchObject({ hp: -3, condition: 'dying' });
+      expect(text(cards('end-of-round')[0])).toContain('Orc 1 bleeds and loses 1.');
 
       // Rounds 2 and 3: Brand kills Orc 2 in round 2.
       await toDeclarations(combat, 2);
@@ -358,13 +359,13 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await setHealth(w, actors.orc2, { 'system.hp.value': -10 }); // the GM finishes it off on the sheet
       expect(defeated(w, ids.orc2)).toBe(true);
       await toEndOfRound(combat);
-      expect(text(cards('end-of-round')[0])).toContain('Orc 2 dies.');
+      expect(text(cards('end-of-round')[1])).toContain('Orc 2 dies.');
       await toDeclarations(combat, 3);
       foundry.dice.push(6, 1);
       await combat.rollInitiative();
       expect(flowOf(combat).initiative!.sides).toEqual({ [(combat.combatants.get(ids.brand) as any)._source.group]: 6 }); // no orc can act
       await toEndOfRound(combat);
-      expect(hp(actors.orc1)).toBe(-2);
+      expect(hp(actors.orc1)).toBe(-5);
       expect(combat.round).toBe(3);
       expect(foundry.errors).toEqual([]);
     });

@@ -1137,3 +1137,33 @@ describe('scale', () => {
     expect(ms).toBeLessThan(3000);
   });
 });
+
+describe('d12-ascending: bleeding option (text silent; README rules notes)', () => {
+  // The seed gives no dying rule ("Death": nothing); a table playing dead at -10 may
+  // bleed the dying 1 hp a round: an option, off by default.
+  const sides = [
+    { id: 'p', name: 'P' },
+    { id: 'm', name: 'M' },
+  ];
+  const combatants = [
+    { id: 'a', name: 'A', side: 'p', hp: 5, className: 'fighter', level: 1, weapon: { speed: 5, length: 3 } },
+    { id: 'b', name: 'B', side: 'm', hp: 5, weapon: { speed: 5, length: 3 } },
+  ];
+  const play = (options: Record<string, unknown>) =>
+    runCombat(P as never, { sides, combatants }, { ...P.defaults, ...options } as never, new RandomDice(5), {
+      rounds: 3,
+      declarations: (round): Record<string, Declaration> => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
+      damage: [{ round: 1, by: 'b', target: 'a', amount: 7 }],
+    });
+
+  it('dead at -10 and 1 a round: a combatant at -2 bleeds a point a round while dying', () => {
+    const log = play({ deathAt: -10, bleedPerRound: 1 });
+    expect(log.rounds.map((r) => r.states.a.hp)).toEqual([-3, -4, -5]);
+    expect(log.rounds[0].end?.events).toEqual([{ kind: 'bleed', combatant: 'a', amount: 1 }]);
+  });
+
+  it('off by default; with death at 0 nobody is dying to bleed', () => {
+    expect(play({ deathAt: -10 }).states.a.hp).toBe(-2);
+    expect(play({ bleedPerRound: 1 }).states.a).toMatchObject({ hp: -2, condition: 'dead' });
+  });
+});

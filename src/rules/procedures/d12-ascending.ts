@@ -35,7 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, hpDamage, NEVER } from '../common';
+import { commonDeclarationProblem, copyRecord, hpDamage, NEVER } from '../common';
 
 /* ================================================================ options */
 
@@ -59,6 +59,8 @@ export interface D12AscendingOptions extends ProcedureOptions {
   tieMissileVsSpell: boolean;
   /** RULING (text silent): hit points at or below which a combatant is dead; at or below 0 it cannot act. */
   deathAt: number;
+  /** RULING (text silent): with deathAt below 0, hit points a dying combatant loses at the end of each round (0 = none). */
+  bleedPerRound: number;
 }
 
 export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
@@ -68,6 +70,7 @@ export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
   tieSpellVsMelee: false,
   tieMissileVsSpell: false,
   deathAt: 0,
+  bleedPerRound: 0,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -77,6 +80,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'tieSpellVsMelee', type: 'boolean' },
   { key: 'tieMissileVsSpell', type: 'boolean' },
   { key: 'deathAt', type: 'number', min: -10, max: 0 },
+  { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
 ];
 
 /* ============================================================ phases, keys */
@@ -1078,13 +1082,25 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
  * method is given herein for checking morale"): the round ends with a death
  * event for each combatant killed in it.
  */
-function endOfRound(_encounter: Encounter, input: EndOfRoundInput): EndOfRoundResult {
-  // Nothing changes at the end of a round here: the states pass through unchanged (never mutated).
+function endOfRound(_encounter: Encounter, input: EndOfRoundInput, options: D12AscendingOptions): EndOfRoundResult {
+  // The text has no dying rule; a table that plays "dead at -10" may bleed the dying (bleedPerRound).
+  const bleed = Math.min(0, finite(options.deathAt, 0)) < 0 ? Math.max(0, Math.trunc(finite(options.bleedPerRound, 0))) : 0;
+  const deathAt = Math.min(0, finite(options.deathAt, 0));
   const events: EndEvent[] = [];
+  let states = input.after; // passed through unchanged (never mutated) unless someone bleeds
   for (const id of Object.keys(input.after)) {
-    if (input.after[id].condition === 'dead' && input.before[id]?.condition !== 'dead') events.push({ kind: 'death', combatant: id });
+    const s = input.after[id];
+    if (bleed > 0 && s.condition === 'dying') {
+      const hp = s.hp - bleed;
+      if (states === input.after) states = copyRecord(input.after);
+      states[id] = { ...s, expended: s.expended.slice(), hp, condition: hp <= deathAt ? 'dead' : 'dying' };
+      events.push({ kind: 'bleed', combatant: id, amount: bleed });
+      if (hp <= deathAt) events.push({ kind: 'death', combatant: id });
+    } else if (s.condition === 'dead' && input.before[id]?.condition !== 'dead') {
+      events.push({ kind: 'death', combatant: id });
+    }
   }
-  return { states: input.after, events };
+  return { states, events };
 }
 
 /* ============================================================ validation */
@@ -1247,7 +1263,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   planRound,
   applyDamage,
   canAct: canActState,
-  endOfRound: (encounter, input) => endOfRound(encounter, input),
+  endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin,
 };
 
