@@ -17,7 +17,6 @@ import type { Declaration, Problem } from '../rules/model';
 import type { FlowJournal, FlowResult, FlowState } from '../rules/flow';
 import * as flow from '../rules/flow';
 import type { Hit, HitResult } from '../rules/resolve';
-import type { EndEvent } from '../rules/procedure';
 import { SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../rules/model';
 import { getProcedure } from '../rules/registry';
 import { withRolls } from './dice';
@@ -79,35 +78,6 @@ export function secondsBeforeRound(state: FlowState | null): number {
       ? Math.min(SEGMENTS_PER_ROUND, Math.max(0, ...surprised.filter((n) => Number.isFinite(n)))) * SECONDS_PER_SEGMENT
       : SECONDS_PER_ROUND;
   return surprise + (state.round - 1) * SECONDS_PER_ROUND;
-}
-
-/**
- * Before round 1 is played: the window of addict's phase 4 (opening morale),
- * after the surprise check and before the surprise segments.
- */
-export function beforeFirstRound(state: FlowState): boolean {
-  if (state.stage !== 'declare') return false;
-  if (state.round === 0) return true;
-  // Round 1 declarations come after the surprise segments when there were any.
-  return state.round === 1 && !Object.values(state.surprise.surprised).some((n) => n > 0);
-}
-
-/**
- * Opening morale (addict phase 4) as a flow transition: the procedure checks
- * the named combatants now, before anyone acts. flow.ts has no such
- * transition (its requestMorale waits for the end of a round, and round 0's
- * end drops requests), so the Combat composes it from the procedure.
- */
-export function openingMorale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice): FlowResult<EndEvent[]> {
-  const procedure = getProcedure(state.procedure);
-  if (!procedure.openingMorale || !beforeFirstRound(state)) return { ok: false, problem: { key: 'NoOpeningMorale' } };
-  for (const r of requests) {
-    if (!state.encounter.combatants.some((c) => c.id === r.combatant)) return { ok: false, problem: { key: 'UnknownCombatant', data: { id: r.combatant } } };
-  }
-  const result = procedure.openingMorale(state.encounter, requests.map((r) => ({ ...r })), state.progress.states, dice, state.options);
-  const next = structuredClone(state);
-  next.progress.states = structuredClone(result.states);
-  return { ok: true, state: next, detail: result.events };
 }
 
 export class TenSegmentsCombat extends Combat {
@@ -454,9 +424,9 @@ export class TenSegmentsCombat extends Combat {
       const journal = this.journal;
       if (!journal) return this.report({ key: 'CombatNotStarted' });
       const state = journal.state;
-      if (getProcedure(state.procedure).openingMorale && beforeFirstRound(state)) {
+      if (getProcedure(state.procedure).openingMorale && flow.beforeFirstRound(state)) {
         const { result } = await withRolls((dice) => {
-          const checked = openingMorale(state, requests, dice);
+          const checked = flow.openingMorale(state, requests, dice);
           return checked.ok ? { checked, recorded: flow.record(journal, checked) } : { checked, recorded: null };
         });
         if (!result.checked.ok) return this.report(result.checked.problem);

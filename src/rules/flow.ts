@@ -11,6 +11,7 @@ import type { Combatant, CombatantState, Declaration, Problem, ProcedureId, Side
 import { RulesError } from './model';
 import type {
   Casting,
+  EndEvent,
   EndOfRoundResult,
   Encounter,
   InitiativeResult,
@@ -362,6 +363,38 @@ export function cancelCasting(state: FlowState, castingId: string): FlowResult {
   n.progress.status[castingId] = 'cancelled';
   n.cancelled.push(castingId);
   return { ok: true, state: n };
+}
+
+/**
+ * Before round 1 is played: the window of addict's phase 4 (opening morale),
+ * after the surprise check and before the surprise segments.
+ */
+export function beforeFirstRound(state: FlowState): boolean {
+  if (state.stage !== 'declare') return false;
+  if (state.round === 0) return true;
+  // Round 1 declarations come after the surprise segments when there were any.
+  return state.round === 1 && !Object.values(state.surprise.surprised).some((n) => n > 0);
+}
+
+/**
+ * Opening morale (addict phase 4): the procedure checks the named combatants
+ * now, before anyone acts (requestMorale, by contrast, waits for the end of a
+ * round).
+ */
+export function openingMorale(
+  state: FlowState,
+  requests: readonly { combatant: string; trigger: string; opposed?: number }[],
+  dice: Dice,
+): FlowResult<EndEvent[]> {
+  const procedure = procedureOf(state);
+  if (!procedure.openingMorale || !beforeFirstRound(state)) return { ok: false, problem: { key: 'NoOpeningMorale' } };
+  for (const r of requests) {
+    if (!state.encounter.combatants.some((c) => c.id === r.combatant)) return { ok: false, problem: { key: 'UnknownCombatant', data: { id: r.combatant } } };
+  }
+  const result = procedure.openingMorale(state.encounter, requests.map((r) => ({ ...r })), state.progress.states, dice, state.options);
+  const next = structuredClone(state);
+  next.progress.states = structuredClone(result.states);
+  return { ok: true, state: next, detail: result.events };
 }
 
 /* ------------------------------------------------------------ combatants */
