@@ -33,6 +33,16 @@ export function copyState(s: CombatantState): CombatantState {
  * plain data, but several times faster once the record is large enough for V8
  * to keep it as a hash table (about 16 keys), where a spread is slow.
  */
+/**
+ * A round's schedule from its steps and castings: the castings that do not go
+ * off this round (no completion step) carry into the next.
+ */
+export function makeSchedule(procedure: ProcedureId, round: number, steps: Step[], castings: Casting[], initiative?: Schedule['initiative']): Schedule {
+  const schedule: Schedule = { procedure, round, steps, castings, carryOut: castings.filter((c) => c.completeStep === null) };
+  if (initiative) schedule.initiative = initiative;
+  return schedule;
+}
+
 export function copyRecord<T>(record: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const key of Object.keys(record)) out[key] = record[key];
@@ -309,15 +319,7 @@ export class ScheduleBuilder {
       const vulnerable = c.device ? NEVER : 0;
       castings.push({ ...c, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
     }
-    const schedule: Schedule = {
-      procedure: this.procedure,
-      round: this.round,
-      steps,
-      castings,
-      carryOut: castings.filter((c) => c.completeStep === null),
-    };
-    if (initiative) schedule.initiative = initiative;
-    return schedule;
+    return makeSchedule(this.procedure, this.round, steps, castings, initiative);
   }
 }
 

@@ -56,7 +56,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, NEVER, rollD6SideSurprise, copyRecord } from '../common';
+import { commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, NEVER, rollD6SideSurprise, copyRecord, makeSchedule } from '../common';
 
 /* ============================================================ action list */
 
@@ -745,15 +745,7 @@ class Plan {
     }
     // Carried through this whole round.
     for (const c of this.carries) castings.push(castingOf(c, -1, null));
-    const schedule: Schedule = {
-      procedure,
-      round: this.round,
-      steps,
-      castings,
-      carryOut: castings.filter((c) => c.completeStep === null),
-    };
-    if (initiative) schedule.initiative = initiative;
-    return schedule;
+    return makeSchedule(procedure, this.round, steps, castings, initiative);
   }
 }
 

@@ -35,7 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, copyRecord, hpDamage, NEVER } from '../common';
+import { commonDeclarationProblem, copyRecord, hpDamage, NEVER, makeSchedule } from '../common';
 
 /* ================================================================ options */
 
@@ -922,15 +922,7 @@ function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult)
     });
   }
   for (const c of carryOn) castings.push(c);
-  const schedule: Schedule = {
-    procedure: 'd12-ascending',
-    round: p.round,
-    steps,
-    castings,
-    carryOut: castings.filter((c) => c.completeStep === null),
-  };
-  if (initiative) schedule.initiative = initiative;
-  return schedule;
+  return makeSchedule('d12-ascending', p.round, steps, castings, initiative);
 }
 
 /* ================================================= III  Additional rules */

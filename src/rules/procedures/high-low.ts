@@ -34,7 +34,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, compareKeys, hpDamage, initialState, NEVER } from '../common';
+import { commonDeclarationProblem, compareKeys, hpDamage, initialState, NEVER, makeSchedule } from '../common';
 
 /* ================================================================ options */
 
@@ -751,15 +751,7 @@ function buildSchedule(round: number, plan: Plan, initiative?: InitiativeResult)
     expends: c.expends,
     remaining: c.remaining,
   }));
-  const schedule: Schedule = {
-    procedure: 'high-low',
-    round,
-    steps,
-    castings,
-    carryOut: castings.filter((c) => c.completeStep === null),
-  };
-  if (initiative) schedule.initiative = initiative;
-  return schedule;
+  return makeSchedule('high-low', round, steps, castings, initiative);
 }
 
 function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: HighLowOptions): Schedule {

@@ -35,7 +35,7 @@ import type {
   StepEntry,
   SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, NEVER, copyRecord } from '../common';
+import { commonDeclarationProblem, NEVER, copyRecord, makeSchedule } from '../common';
 
 /* ------------------------------------------------------------------ options */
 
@@ -623,14 +623,7 @@ class RoundPlan {
       this.castings[i].completeStep = this.completeSlots[i].index;
     }
     const castings = this.carry.length > 0 ? this.castings.concat(this.carry) : this.castings;
-    return {
-      procedure: 'individual-speed',
-      round: this.round,
-      steps,
-      castings,
-      carryOut: castings.filter((c) => c.completeStep === null),
-      initiative,
-    };
+    return makeSchedule('individual-speed', this.round, steps, castings, initiative);
   }
 }
 
