@@ -92,6 +92,12 @@ export interface StepEntry {
 export interface Step {
   /** A phase id from the procedure's `phases`. */
   phase: string;
+  /**
+   * The step's time key (round kit, src/rules/round/schedule.ts): steps are in
+   * ascending key order and keys are distinct; a late joiner's entries are
+   * spliced in by key.
+   */
+  key: number;
   /** Segment 1..10 (or surprise segment 1..n) for segment-timed steps. */
   segment?: number;
   /** Initiative count for count-ordered steps. */
@@ -107,8 +113,8 @@ export interface Step {
  *   k >= preventFrom → prevented: no casting this round, spell kept
  *   otherwise        → no effect
  * Damage in completeStep itself is simultaneous and does not stop it.
- * NEVER (common.ts, Number.MAX_SAFE_INTEGER) means "never": devices are never
- * interrupted. Schedules are plain JSON (stored on the Combat): no Infinity.
+ * NEVER (round/schedule.ts, Number.MAX_SAFE_INTEGER) means "never": devices
+ * are never interrupted. Schedules are plain JSON: no Infinity.
  */
 export interface Casting {
   id: string;
