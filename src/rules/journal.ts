@@ -1,6 +1,7 @@
 /**
- * Reverse patches between two JSON values, so an undo history stores only
- * what changed at each transition instead of whole states.
+ * Patches between two JSON values: the operations that turn one into the
+ * other, so a checkpoint (flow/log.ts) stores only what changed since the
+ * one before.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -15,7 +16,11 @@ function isObject(v: unknown): v is Record<string, Json> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The operations that turn `from` into `to`. */
+/**
+ * The operations that turn `from` into `to`. Objects are compared key by key;
+ * an array that keeps its length, or only grows, item by item; anything else
+ * is replaced whole.
+ */
 export function diff(from: Json, to: Json, path: (string | number)[] = [], out: PatchOp[] = []): PatchOp[] {
   if (Object.is(from, to)) return out;
   if (isObject(from) && isObject(to)) {
@@ -26,28 +31,37 @@ export function diff(from: Json, to: Json, path: (string | number)[] = [], out: 
     for (const key of Object.keys(to)) if (!Object.hasOwn(from, key)) out.push({ path: [...path, key], value: to[key] });
     return out;
   }
-  if (Array.isArray(from) && Array.isArray(to) && from.length === to.length) {
+  if (Array.isArray(from) && Array.isArray(to) && from.length <= to.length) {
     for (let i = 0; i < from.length; i++) diff(from[i], to[i], [...path, i], out);
+    for (let i = from.length; i < to.length; i++) out.push({ path: [...path, i], value: to[i] });
     return out;
   }
   out.push({ path, value: to });
   return out;
 }
 
-/** Apply operations to a copy of `value`. */
-export function patch(value: Json, ops: PatchOp[]): Json {
-  let root: Json = structuredClone(value);
+/** Apply operations to `value` itself (it is changed), returning the result (a new root if an op replaces it). */
+export function patchInPlace(value: Json, ops: readonly PatchOp[]): Json {
+  let root = value;
   for (const op of ops) {
     if (op.path.length === 0) {
       root = op.value === undefined ? null : structuredClone(op.value);
       continue;
     }
     let node = root as Record<string | number, Json>;
-    for (const key of op.path.slice(0, -1)) node = node[key] as Record<string | number, Json>;
+    for (let i = 0; i < op.path.length - 1; i++) node = node[op.path[i]] as Record<string | number, Json>;
     const last = op.path[op.path.length - 1];
-    if (op.value === undefined) delete node[last];
+    if (op.value === undefined) {
+      if (Array.isArray(node) && typeof last === 'number') node.length = Math.min(node.length, last);
+      else delete node[last];
+    }
     // defineProperty, so a key such as "__proto__" stays an ordinary key
     else Object.defineProperty(node, last, { value: structuredClone(op.value), writable: true, enumerable: true, configurable: true });
   }
   return root;
+}
+
+/** Apply operations to a copy of `value`. */
+export function patch(value: Json, ops: readonly PatchOp[]): Json {
+  return patchInPlace(structuredClone(value), ops);
 }

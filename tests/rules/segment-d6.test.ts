@@ -720,7 +720,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     const enc = encounter([fighter, orc]);
     const sch = plan(enc, { fighter: { combatant: 'fighter', action: 'wait' } }, { party: 5, orcs: 2 });
     expect(sch.steps).toEqual([
-      { phase: 'd6-segment', segment: 2, entries: [{ combatant: 'fighter', kind: 'action', action: 'wait', reason: REASON.holds }] },
+      { phase: 'd6-segment', key: expect.any(Number), segment: 2, entries: [{ combatant: 'fighter', kind: 'action', action: 'wait', reason: REASON.holds }] },
     ]);
   });
 

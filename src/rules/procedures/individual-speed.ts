@@ -15,58 +15,30 @@
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
-import { RulesError } from '../model';
-import type {
-  Casting,
-  DamageResult,
-  EndEvent,
-  EndOfRoundInput,
-  EndOfRoundResult,
-  Encounter,
-  InitiativeResult,
-  LateJoinInput,
-  LateJoinResult,
-  OptionSpec,
-  Procedure,
-  ProcedureOptions,
-  RoundInput,
-  Schedule,
-  Step,
-  StepEntry,
-  SurpriseResult,
-} from '../procedure';
-import { commonDeclarationProblem, NEVER, copyRecord, makeSchedule } from '../common';
+import { RulesError, SEGMENTS_PER_ROUND } from '../model';
+import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput } from '../procedure';
+import type { LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
+import type { From, Key, Placed, PlannedCasting, Where } from '../round';
 
 /* ------------------------------------------------------------------ options */
 
 export interface IndividualSpeedOptions extends ProcedureOptions {
-  /**
-   * "the Referee may elect to have some monsters share a single Initiative
-   * roll": combatants of one side with the same initiativeGroup share one d12.
-   */
+  /** "the Referee may elect to have some monsters share a single Initiative
+   * roll": combatants of one side with the same initiativeGroup share one d12. */
   sharedRolls: boolean;
-  /**
-   * RULING (the text is silent): damage to a caster after the round starts
-   * and before its spell's count loses the spell. Devices are never interrupted.
-   */
+  /** RULING (the text is silent): damage to a caster after the round starts
+   * and before its spell's count loses the spell. Devices are never interrupted. */
   interruptCasting: boolean;
-  /**
-   * Check the automatic morale triggers (more than half the Wound Points in
-   * one hit, outnumbered). When off, only checks the GM asks for are rolled.
-   */
+  /** Check the automatic morale triggers (more than half the Wound Points in
+   * one hit, outnumbered). When off, only checks the GM asks for are rolled. */
   automaticMorale: boolean;
 }
 
-const DEFAULTS: IndividualSpeedOptions = {
-  sharedRolls: true,
-  interruptCasting: true,
-  automaticMorale: true,
-};
+const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
-  { key: 'sharedRolls', type: 'boolean' },
-  { key: 'interruptCasting', type: 'boolean' },
-  { key: 'automaticMorale', type: 'boolean' },
+  { key: 'sharedRolls', type: 'boolean' }, { key: 'interruptCasting', type: 'boolean' }, { key: 'automaticMorale', type: 'boolean' },
 ];
 
 /** Phase ids, in round order (TENSEG.Phase.<id>). */
@@ -76,19 +48,8 @@ const PHASE_END = 'speed-end'; // end of round: bleeding and monster morale (end
 const PHASES = [PHASE_CASTING, PHASE_COUNT, PHASE_END] as const;
 
 const ACTIONS: readonly ActionKind[] = [
-  'melee',
-  'missile',
-  'spell',
-  'device',
-  'consumable',
-  'throw',
-  'full-defense',
-  'defensive-attack',
-  'move',
-  'flee',
-  'parley',
-  'other',
-  'none',
+  'melee', 'missile', 'spell', 'device', 'consumable', 'throw', 'full-defense', 'defensive-attack',
+  'move', 'flee', 'parley', 'other', 'none',
 ];
 
 /** Actions that are attacks with a weapon: they have attack routines. */
@@ -128,7 +89,9 @@ const NO_SIDES: ReadonlySet<string> = new Set();
 /* ======================================================= Step 1: Surprise */
 /* "those who are unaware of enemies at the start of combat are surprised in
  * the first round": no die; the GM marks a surprised side (Side.surprised).
- * "surprised creatures still roll their Initiative ... but do not get to act". */
+ * "surprised creatures still roll their Initiative ... but do not get to act".
+ * Surprise costs the first round itself: there is no separate surprise round
+ * (planSurprise gives null). */
 
 function rollSurprise(encounter: Encounter): SurpriseResult {
   const sides = surprisedSides(encounter);
@@ -138,11 +101,6 @@ function rollSurprise(encounter: Encounter): SurpriseResult {
     surprised[c.id] = sides.has(c.side) && !c.neverSurprised ? 1 : 0;
   }
   return { rolls: {}, surprised, unit: 'round' };
-}
-
-/** Surprise costs the first round itself: there is no separate surprise round. */
-function planSurprise(): Schedule | null {
-  return null;
 }
 
 /** Is this combatant surprised in this round? Only round 1 is ever surprised. */
@@ -159,14 +117,12 @@ function isSurprised(c: Combatant, round: number, surprise: SurpriseResult | nul
 
 function agilityOf(c: Combatant): number {
   const a = c.agilityModifier ?? 0;
-  if (typeof a !== 'number' || !Number.isFinite(a)) {
-    throw new RulesError({ key: 'NumberInvalid', data: { name: c.name, field: 'agilityModifier' } });
-  }
-  return a;
+  if (typeof a === 'number' && Number.isFinite(a)) return a;
+  throw new RulesError({ key: 'NumberInvalid', data: { name: c.name, field: 'agilityModifier' } });
 }
 
-function rollBase(c: Combatant, dice: Dice, round: number, rollFor: string): number {
-  return dice.roll({ purpose: 'initiative', count: 1, faces: 12, side: c.side, combatant: rollFor, round }) - agilityOf(c);
+function d12(c: Combatant, dice: Dice, round: number): number {
+  return dice.roll({ purpose: 'initiative', count: 1, faces: 12, side: c.side, combatant: c.id, round });
 }
 
 /**
@@ -176,26 +132,17 @@ function rollBase(c: Combatant, dice: Dice, round: number, rollFor: string): num
  * first member (each still subtracts its own Agility modifier, which identical
  * stat blocks make the same).
  */
-function rollCombatInitiative(
-  _encounter: Encounter,
-  combatants: Combatant[],
-  dice: Dice,
-  options: IndividualSpeedOptions,
-): Record<string, number> {
+function rollCombatInitiative(_: Encounter, combatants: Combatant[], dice: Dice, options: IndividualSpeedOptions): Record<string, number> {
   const out: Record<string, number> = {};
   const groupDie = new Map<string, number>();
   for (const c of combatants) {
-    if (options.sharedRolls && c.initiativeGroup) {
-      const key = `${c.side}\u0000${c.initiativeGroup}`;
-      let die = groupDie.get(key);
-      if (die === undefined) {
-        die = dice.roll({ purpose: 'initiative', count: 1, faces: 12, side: c.side, combatant: c.id, round: 1 });
-        groupDie.set(key, die);
-      }
-      out[c.id] = die - agilityOf(c);
-    } else {
-      out[c.id] = rollBase(c, dice, 1, c.id);
+    if (!options.sharedRolls || !c.initiativeGroup) {
+      out[c.id] = d12(c, dice, 1) - agilityOf(c);
+      continue;
     }
+    const group = `${c.side}\u0000${c.initiativeGroup}`;
+    if (!groupDie.has(group)) groupDie.set(group, d12(c, dice, 1));
+    out[c.id] = groupDie.get(group)! - agilityOf(c);
   }
   return out;
 }
@@ -216,11 +163,7 @@ function baseOf(c: Combatant, base: Record<string, number>): number {
  * (the only round surprise costs).
  */
 function declaresAction(
-  c: Combatant,
-  decl: Declaration | undefined,
-  state: CombatantState | undefined,
-  input: RoundInput,
-  sides: ReadonlySet<string>,
+  c: Combatant, decl: Declaration | undefined, state: CombatantState | undefined, input: RoundInput, sides: ReadonlySet<string>,
 ): decl is Declaration {
   if (!decl || decl.action === 'none' || !state || !canAct(state)) return false;
   return !isSurprised(c, input.round, input.surprise, sides);
@@ -250,37 +193,11 @@ function rollInitiative(encounter: Encounter, input: RoundInput): InitiativeResu
  * addition to declaring their action for that round" (the Ghoul: base 8, +0,
  * round at 13 → next round at -4 and at 8). */
 
-/** Count of the step being played: later counts have not passed yet. */
-function currentCount(steps: readonly Step[], currentStep: number): number {
-  for (let i = Math.min(currentStep, steps.length - 1); i >= 0; i--) {
-    const c = steps[i].count;
-    if (c !== undefined) return c;
-  }
-  return -Infinity;
-}
-
-/** Step indices after inserting a step at `at`; lossFrom/preventFrom 0 mean "from the start" and stay, NEVER stays. */
-function shiftCasting(c: Casting, at: number): Casting {
-  const shift = (i: number) => (i >= at && i !== NEVER ? i + 1 : i);
-  const keepStart = (i: number) => (i === 0 ? 0 : shift(i));
-  return {
-    ...c,
-    beginStep: c.beginStep < 0 ? c.beginStep : shift(c.beginStep),
-    completeStep: c.completeStep === null ? null : shift(c.completeStep),
-    lossFrom: keepStart(c.lossFrom),
-    preventFrom: keepStart(c.preventFrom),
-  };
-}
-
 function lateJoin(
-  encounter: Encounter,
-  newcomer: Combatant,
-  input: LateJoinInput,
-  dice: Dice,
-  options: IndividualSpeedOptions,
+  encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: IndividualSpeedOptions,
 ): LateJoinResult {
   // RULING: a late joiner rolls its own d12 even if it carries an initiativeGroup.
-  const baseInitiative = rollBase(newcomer, dice, input.round, newcomer.id);
+  const baseInitiative = d12(newcomer, dice, input.round) - agilityOf(newcomer);
   const decl = input.declaration;
   const surprised = isSurprised(newcomer, input.round, null, surprisedSides(encounter));
   // RULING: no declaration (or a surprised newcomer) means no action now and none owed.
@@ -290,54 +207,30 @@ function lateJoin(
 
   const { modifier, reason } = actionModifier(decl, newcomer);
   const count = baseInitiative + modifier;
-  const steps = input.schedule.steps;
-  const now = Math.max(-1, input.currentStep);
-  if (count <= currentCount(steps, now)) {
-    // Its count has passed: it acts next round at base + modifier - 12 as well.
-    return { schedule: input.schedule, baseInitiative, owedNextRound: count - 12 };
-  }
+  const schedule = input.schedule;
+  const now = Math.min(input.currentStep, schedule.steps.length - 1); // the step being played (-1: none yet)
+  // At or before the count being played, its count has passed: it acts next round at base + modifier - 12 as well.
+  if (count <= keyAt(schedule, now)) return { schedule, baseInitiative, owedNextRound: count - 12 };
 
-  // Its count is still to come: join that step, or insert a new one in order.
-  let at = steps.length;
-  let join = false;
-  for (let i = now + 1; i < steps.length; i++) {
-    const c = steps[i].count;
-    if (c === undefined) continue;
-    if (c === count) {
-      at = i;
-      join = true;
-      break;
-    }
-    if (c > count) {
-      at = i;
-      break;
-    }
-  }
-  const castings = join ? [...input.schedule.castings] : input.schedule.castings.map((c) => shiftCasting(c, at));
-  const newSteps: Step[] = join
-    ? steps.map((s, i) => (i === at ? { ...s, entries: [...s.entries] } : s))
-    : [...steps.slice(0, at), { phase: PHASE_COUNT, count, entries: [] }, ...steps.slice(at)];
-  const casting = castingOf(newcomer, decl, input.round);
-  const entries: StepEntry[] = [];
-  pushActionEntries(entries, newcomer, decl, reason, 'ok', casting === null ? null : casting.id);
-  for (const e of entries) newSteps[at].entries.push({ ...e, reason: e.kind === 'cast-complete' ? e.reason : REASON.lateJoin });
-  if (casting) {
-    const from = options.interruptCasting && !casting.device ? now + 1 : NEVER;
-    castings.push({ ...casting, beginStep: at, completeStep: at, lossFrom: from, preventFrom: from, remaining: 0 });
-  }
-  const schedule: Schedule = {
-    ...input.schedule,
-    steps: newSteps,
-    castings,
-    carryOut: castings.filter((c) => c.completeStep === null),
-  };
-  if (input.schedule.initiative) {
-    schedule.initiative = {
-      ...input.schedule.initiative,
-      individuals: { ...input.schedule.initiative.individuals, [newcomer.id]: count },
-    };
-  }
-  return { schedule, baseInitiative };
+  // Its count is still to come: it joins that step, or a new step in count order.
+  // RULING: its spell or device begins and goes off in that step, breakable from the next step on.
+  const from: From = options.interruptCasting && decl.action !== 'device' ? 'next' : 'never';
+  const casting = castingOf(newcomer, decl, input.round, count, count, from);
+  const placed: Placed[] = [];
+  const into = { add: (key: Key, where: Where, entry: StepEntry) => placed.push({ key, where, entry }) };
+  placeAction(into, count, newcomer, decl, casting ? reason : REASON.lateJoin, 'ok', casting?.id ?? null);
+  const joined = splice(schedule, now, placed, casting ? [casting] : []);
+  keepFromStart(schedule.castings, joined.castings);
+  if (joined.initiative) joined.initiative = { ...joined.initiative, individuals: { ...joined.initiative.individuals, [newcomer.id]: count } };
+  return { schedule: joined, baseInitiative };
+}
+
+/** Windows "from the start of the round" (step 0) stay there when a newcomer's step goes first (splice would move them to 1). */
+function keepFromStart(before: readonly Casting[], after: Casting[]): void {
+  before.forEach((c, i) => {
+    if (c.lossFrom === 0) after[i].lossFrom = 0;
+    if (c.preventFrom === 0) after[i].preventFrom = 0;
+  });
 }
 
 /* ================================================= Step 3: Declare Actions */
@@ -382,10 +275,7 @@ export function actionModifier(decl: Declaration, c: Combatant): { modifier: num
     case 'defensive-attack':
       // "may use Defensive Attack even if they do not actually attack. in this
       // case, treat the weapon speed as 0": declared with routines: 0.
-      return {
-        modifier: (decl.routines === 0 ? 0 : weaponSpeed(decl, c)) + DEFENSIVE_ATTACK_MODIFIER,
-        reason: REASON.defensiveAttack,
-      };
+      return { modifier: (decl.routines === 0 ? 0 : weaponSpeed(decl, c)) + DEFENSIVE_ATTACK_MODIFIER, reason: REASON.defensiveAttack };
     default:
       return { modifier: 0, reason: REASON.none };
   }
@@ -396,84 +286,62 @@ function isInteger(v: unknown): v is number {
 }
 
 function validateDeclaration(decl: Declaration, combatant: Combatant, _options: IndividualSpeedOptions): Problem | null {
+  const name = combatant.name;
   // The casting time is not used here (the count is set by spell speed), so it is optional.
-  const common = commonDeclarationProblem(
-    (decl.action === 'spell' || decl.action === 'device') && decl.castingTime === undefined ? { ...decl, castingTime: 1 } : decl,
-    combatant,
-    ACTIONS,
-  );
+  const timeless = (decl.action === 'spell' || decl.action === 'device') && decl.castingTime === undefined;
+  const common = commonDeclarationProblem(timeless ? { ...decl, castingTime: 1 } : decl, combatant, ACTIONS);
   if (common) return common;
-  if (decl.action === 'spell' && decl.speed === undefined) {
-    return { key: 'SpellSpeedMissing', data: { name: combatant.name, spell: decl.spell ?? '' } };
-  }
-  if (decl.speed !== undefined && !isInteger(decl.speed)) {
-    return { key: 'NumberInvalid', data: { name: combatant.name, field: 'speed' } };
-  }
+  if (decl.action === 'spell' && decl.speed === undefined) return { key: 'SpellSpeedMissing', data: { name, spell: decl.spell ?? '' } };
+  if (decl.speed !== undefined && !isInteger(decl.speed)) return { key: 'NumberInvalid', data: { name, field: 'speed' } };
   if (ATTACKS.has(decl.action)) {
     const speed = decl.weapon?.speed ?? combatant.weapon?.speed;
-    if (speed !== undefined && !isInteger(speed)) {
-      return { key: 'NumberInvalid', data: { name: combatant.name, field: 'weapon.speed' } };
-    }
+    if (speed !== undefined && !isInteger(speed)) return { key: 'NumberInvalid', data: { name, field: 'weapon.speed' } };
     const routines = decl.routines ?? combatant.routines;
     const least = decl.action === 'defensive-attack' ? 0 : 1;
-    if (routines !== undefined && (!isInteger(routines) || routines < least)) {
-      return { key: 'NumberInvalid', data: { name: combatant.name, field: 'routines' } };
-    }
+    const badRoutines = routines !== undefined && (!isInteger(routines) || routines < least);
+    if (badRoutines) return { key: 'NumberInvalid', data: { name, field: 'routines' } };
   }
   return null;
 }
 
-/** A spell or device declared this round, before it is placed on the round's steps. */
-type CastingInProgress = Omit<Casting, 'beginStep' | 'completeStep' | 'lossFrom' | 'preventFrom'>;
-
-/** The casting a declared spell or device starts, or null for any other action. */
-function castingOf(c: Combatant, decl: Declaration, round: number): CastingInProgress | null {
+/** The casting a declared spell or device starts (its moments and windows as keys), or null for any other action. */
+function castingOf(c: Combatant, decl: Declaration, round: number, begin: Key, complete: Key, from: From): PlannedCasting | null {
   if (decl.action !== 'spell' && decl.action !== 'device') return null;
   const device = decl.action === 'device';
   return {
-    id: `${round}:${c.id}:${decl.action}`,
-    caster: c.id,
-    spell: decl.spell ?? '',
-    device,
-    castingTime: decl.castingTime ?? 0,
-    beganRound: round,
-    expends: !device,
-    remaining: 0,
+    id: `${round}:${c.id}:${decl.action}`, caster: c.id, spell: decl.spell ?? '', device, castingTime: decl.castingTime ?? 0,
+    beganRound: round, begin, complete, lossFrom: from, preventFrom: from, expends: !device, remaining: 0,
   };
 }
 
 /**
- * The entries one declared action puts at its count: one per attack routine
- * for attacks (all at the same count), the completion of a spell or device
- * (`casting` is its id), or the action itself. RULING: a Dying creature ("can
- * only take 1 action") gets one routine only. Entries are written out whole,
- * with `target` only when one was declared.
+ * The entries one declared action puts at its count, into the round being
+ * planned (or a late joiner's list): one per attack routine for attacks (all
+ * at the same count), the completion of a spell or device, or the action
+ * itself. RULING: a Dying creature ("can only take 1 action") gets one routine
+ * only. Entries are written out whole, with `target` only when one was declared.
  */
-function pushActionEntries(
-  into: StepEntry[],
-  c: Combatant,
-  decl: Declaration,
-  reason: string,
-  condition: Condition,
-  casting: string | null,
+function placeAction(
+  into: Pick<RoundBuilder, 'add'>, count: Key, c: Combatant, decl: Declaration, reason: string, condition: Condition, casting: string | null,
 ): void {
+  const where = countStep(count);
   const combatant = c.id;
   const action = decl.action;
   const target = decl.target;
   if (casting !== null) {
     const kind = 'cast-complete';
-    into.push(target === undefined ? { combatant, kind, action, reason, casting } : { combatant, kind, action, reason, target, casting });
+    if (target === undefined) into.add(count, where, { combatant, kind, action, reason, casting });
+    else into.add(count, where, { combatant, kind, action, reason, target, casting });
     return;
   }
   if (!ATTACKS.has(action)) {
     const kind = 'action';
-    into.push(target === undefined ? { combatant, kind, action, reason } : { combatant, kind, action, reason, target });
+    into.add(count, where, target === undefined ? { combatant, kind, action, reason } : { combatant, kind, action, reason, target });
     return;
   }
   const declared = decl.routines ?? c.routines ?? 1;
   const routines = condition === 'dying' ? 1 : Math.max(1, declared);
-  into.push(routineEntry(combatant, action, reason, target, 1));
-  for (let routine = 2; routine <= routines; routine++) into.push(routineEntry(combatant, action, reason, target, routine));
+  for (let routine = 1; routine <= routines; routine++) into.add(count, where, routineEntry(combatant, action, reason, target, routine));
 }
 
 /** Attack routine `routine` (the first is the declared action itself). */
@@ -482,161 +350,22 @@ function routineEntry(combatant: string, action: ActionKind, reason: string, tar
   return target === undefined ? { combatant, kind, action, reason, routine } : { combatant, kind, action, reason, target, routine };
 }
 
-/* "creatures take turns resolving their actions in turn order from lowest
- * Initiative to highest Initiative. any creatures who have a tie ... resolve
- * their actions simultaneously": one step per count, sorted once. */
+/* "each round is resolved by resolving the combatants' actions in order from
+ * lowest Initiative to highest Initiative, with tied results resolving
+ * simultaneously": one step per count, the count its key. RULING: a spell is
+ * being cast from the start of the round (it was declared then): the casting
+ * step comes before every count. */
 
-/** A step being filled: the casting step or the step of one count. */
-interface Slot {
-  step: Step;
-  casting: boolean;
-  count: number;
-  /** Its index once the steps are sorted. */
-  index: number;
-}
+/** The casting step's key: below every count (finite, so schedules stay plain JSON). */
+const CASTING_KEY: Key = -Number.MAX_VALUE;
+const CASTING_STEP: Where = { phase: PHASE_CASTING };
 
-/** The casting step before every count; counts ascending (NaN, which validation refuses, compares as a tie). */
-function bySlotTime(a: Slot, b: Slot): number {
-  if (a.casting) return b.casting ? 0 : -1;
-  if (b.casting) return 1;
-  return a.count - b.count;
-}
+const countStep = (count: number): Where => ({ phase: PHASE_COUNT, count });
 
-/**
- * Counts a round can have (d12 - Agility + modifiers, -12 for a late joiner)
- * are found by index: integers from -COUNT_OFFSET to COUNT_TABLE - COUNT_OFFSET - 1.
- * Any other count goes through a Map.
- */
-const COUNT_OFFSET = 64;
-const COUNT_TABLE = 256;
-/** Up to this many steps, an insertion sort (Array.prototype.sort costs more than the rest of a small round). */
-const SMALL_SORT = 32;
-
-/**
- * The round being planned: entries gathered per count, castings pointing at
- * their steps, then one sort of the distinct counts. The steps come out as
- * the shared ScheduleBuilder orders them (casting step, then counts), without
- * a string key per entry.
- */
-class RoundPlan {
-  /** Slots in the order they were first used. */
-  private readonly slots: Slot[] = [];
-  private readonly byIndex: (Slot | undefined)[] = [];
-  private otherCounts: Map<number, Slot> | null = null;
-  /** A NaN count (never from valid declarations) makes the order depend on the sort algorithm. */
-  private nanCount = false;
-  private castingSlot: Slot | null = null;
-  private readonly castings: Casting[] = [];
-  private readonly beginSlots: (Slot | null)[] = [];
-  private readonly completeSlots: Slot[] = [];
-  private readonly carry: Casting[] = [];
-
-  constructor(private readonly round: number) {}
-
-  private countSlot(count: number): Slot {
-    const inTable = Number.isInteger(count) && count >= -COUNT_OFFSET && count < COUNT_TABLE - COUNT_OFFSET;
-    let slot = inTable ? this.byIndex[count + COUNT_OFFSET] : this.otherCounts?.get(count);
-    if (slot === undefined) {
-      slot = { step: { phase: PHASE_COUNT, entries: [], count }, casting: false, count, index: -1 };
-      if (inTable) this.byIndex[count + COUNT_OFFSET] = slot;
-      else (this.otherCounts ??= new Map()).set(count, slot);
-      if (Number.isNaN(count)) this.nanCount = true;
-      this.slots.push(slot);
-    }
-    return slot;
-  }
-
-  /** The entries of the step at this count (the step is made on first use). */
-  at(count: number): StepEntry[] {
-    return this.countSlot(count).step.entries;
-  }
-
-  private castingStepSlot(): Slot {
-    if (this.castingSlot === null) {
-      this.castingSlot = { step: { phase: PHASE_CASTING, entries: [] }, casting: true, count: 0, index: -1 };
-      this.slots.push(this.castingSlot);
-    }
-    return this.castingSlot;
-  }
-
-  /** The entries of the casting step, before every count. */
-  castingStep(): StepEntry[] {
-    return this.castingStepSlot().step.entries;
-  }
-
-  /**
-   * A casting that completes at `count` this round, begun in the casting step
-   * (`beginsNow`) or in an earlier round; damage from step `vulnerableFrom` on
-   * stops it (0: from the start, NEVER: never).
-   */
-  addCasting(k: CastingInProgress, beginsNow: boolean, count: number, vulnerableFrom: number): void {
-    this.castings.push({
-      id: k.id,
-      caster: k.caster,
-      spell: k.spell,
-      device: k.device,
-      castingTime: k.castingTime,
-      beganRound: k.beganRound,
-      beginStep: -1,
-      completeStep: null,
-      lossFrom: vulnerableFrom,
-      preventFrom: vulnerableFrom,
-      expends: k.expends,
-      remaining: 0,
-    });
-    this.beginSlots.push(beginsNow ? this.castingStepSlot() : null);
-    this.completeSlots.push(this.countSlot(count));
-  }
-
-  /** A casting that began earlier and does not finish this round either. */
-  addCarry(c: Casting): void {
-    const vulnerable = c.device ? NEVER : 0;
-    this.carry.push({ ...c, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
-  }
-
-  /**
-   * The slots in time order. Every count has a slot of its own, so any sort
-   * gives the same order; with a NaN count, the builder's own (Array.prototype.sort).
-   */
-  private sorted(): Slot[] {
-    const slots = this.slots;
-    if (this.nanCount || slots.length > SMALL_SORT) return slots.sort(bySlotTime);
-    for (let i = 1; i < slots.length; i++) {
-      const slot = slots[i];
-      let j = i - 1;
-      for (; j >= 0 && bySlotTime(slots[j], slot) > 0; j--) slots[j + 1] = slots[j];
-      slots[j + 1] = slot;
-    }
-    return slots;
-  }
-
-  build(initiative: InitiativeResult): Schedule {
-    const slots = this.sorted();
-    const steps: Step[] = [];
-    for (let i = 0; i < slots.length; i++) {
-      slots[i].index = i;
-      steps.push(slots[i].step);
-    }
-    for (let i = 0; i < this.castings.length; i++) {
-      const begin = this.beginSlots[i];
-      this.castings[i].beginStep = begin === null ? -1 : begin.index;
-      this.castings[i].completeStep = this.completeSlots[i].index;
-    }
-    const castings = this.carry.length > 0 ? this.castings.concat(this.carry) : this.castings;
-    return makeSchedule('individual-speed', this.round, steps, castings, initiative);
-  }
-}
-
-function planRound(
-  encounter: Encounter,
-  input: RoundInput,
-  initiative: InitiativeResult,
-  options: IndividualSpeedOptions,
-): Schedule {
-  const plan = new RoundPlan(input.round);
+function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: IndividualSpeedOptions): Schedule {
+  const plan = new RoundBuilder('individual-speed', input.round);
   const sides = sidesForSurprise(encounter, input.round);
-  // Step from which damage stops a casting: 0 (the start of the round) or NEVER.
-  const vulnerableFrom = (device: boolean): number => (options.interruptCasting && !device ? 0 : NEVER);
+  const vulnerable = (device: boolean): From => (options.interruptCasting && !device ? 'start' : 'never');
 
   for (const c of encounter.combatants) {
     const decl = input.declarations[c.id];
@@ -645,44 +374,35 @@ function planRound(
     const { modifier, reason } = actionModifier(decl, c);
     const planned = baseOf(c, input.baseInitiative) + modifier;
     const count = initiative.individuals[c.id] ?? planned;
-    const casting = castingOf(c, decl, input.round);
-    pushActionEntries(plan.at(count), c, decl, reason, state!.condition, casting === null ? null : casting.id);
+    const casting = castingOf(c, decl, input.round, CASTING_KEY, count, vulnerable(decl.action === 'device'));
+    placeAction(plan, count, c, decl, reason, state!.condition, casting?.id ?? null);
     if (casting) {
-      // RULING: a spell is being cast from the start of the round (it was declared then) until its count.
       const begin: StepEntry = { combatant: c.id, kind: 'cast-begin', action: decl.action, casting: casting.id, reason: REASON.castingBegins };
       if (decl.target !== undefined) begin.target = decl.target;
-      plan.castingStep().push(begin);
-      plan.addCasting(casting, true, count, vulnerableFrom(casting.device));
+      plan.add(CASTING_KEY, CASTING_STEP, begin);
+      plan.cast(casting);
     }
   }
 
   // Late joiners whose count had passed: the extra action at base + modifier - 12.
   const owed = input.owed ?? {};
   const owedIds = Object.keys(owed);
-  if (owedIds.length > 0) {
-    const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
-    for (const id of owedIds) {
-      const c = byId.get(id);
-      const state = input.states[id];
-      const count = owed[id];
-      if (!c || !state || !canAct(state) || !Number.isFinite(count)) continue;
-      const decl = input.declarations[id];
-      const entry: StepEntry = { combatant: id, kind: 'late-join', action: decl?.action ?? 'other', reason: REASON.lateJoinOwed };
-      if (decl?.target !== undefined) entry.target = decl.target;
-      plan.at(count).push(entry);
-    }
+  const known = owedIds.length > 0 ? new Set(encounter.combatants.map((c) => c.id)) : null;
+  for (const id of owedIds) {
+    const state = input.states[id];
+    const count = owed[id];
+    if (!known?.has(id) || !state || !canAct(state) || !Number.isFinite(count)) continue;
+    const decl = input.declarations[id];
+    const entry: StepEntry = { combatant: id, kind: 'late-join', action: decl?.action ?? 'other', reason: REASON.lateJoinOwed };
+    if (decl?.target !== undefined) entry.target = decl.target;
+    plan.add(count, countStep(count), entry);
   }
 
-  // Castings carried in go off at count `remaining` (≤ 10), or carry on.
+  // Castings carried in go off at count `remaining` (within this round), or carry on.
   for (const carried of input.carryIn) {
-    if (carried.remaining <= 10) {
-      const count = carried.remaining;
-      const action: ActionKind = carried.device ? 'device' : 'spell';
-      plan.at(count).push({ combatant: carried.caster, kind: 'cast-complete', action, casting: carried.id, reason: REASON.carried });
-      plan.addCasting(carried, false, count, vulnerableFrom(carried.device));
-    } else {
-      plan.addCarry({ ...carried, remaining: carried.remaining - 10 });
-    }
+    const count = carried.remaining;
+    const at = count <= SEGMENTS_PER_ROUND ? { key: count, where: countStep(count), reason: REASON.carried } : null;
+    plan.carryIn(carried, at, vulnerable(carried.device));
   }
   return plan.build(initiative);
 }
@@ -731,39 +451,20 @@ function requestsByCombatant(requests: readonly MoraleRequest[] | undefined): Ma
   return out;
 }
 
-function endOfRound(
-  encounter: Encounter,
-  input: EndOfRoundInput,
-  dice: Dice,
-  options: IndividualSpeedOptions,
-): EndOfRoundResult {
-  // The states pass through unchanged unless someone bleeds or routs: copied on the first change.
-  let states = input.after;
-  let copied = false;
-  const set = (id: string, value: CombatantState) => {
-    if (!copied) {
-      states = copyRecord(input.after);
-      copied = true;
-    }
-    states[id] = value;
-  };
-  const events: EndEvent[] = [];
+function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: IndividualSpeedOptions): EndOfRoundResult {
+  const end = new RoundEnd(input); // states copied only if someone bleeds or routs
 
   // Wound Points: "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round".
   for (const c of encounter.combatants) {
-    const s = states[c.id];
-    if (!s || s.condition !== 'dying') continue;
-    const next = bleed(c, s);
-    set(c.id, next);
-    events.push({ kind: 'bleed', combatant: c.id, amount: 1 });
-    if (next.condition === 'dead') events.push({ kind: 'death', combatant: c.id });
+    const s = end.states[c.id];
+    if (s && s.condition === 'dying') end.bleed(c.id, 1, bleed(c, s));
   }
 
   // Who can still fight, per side (counted once).
   const ableBySide = new Map<string, number>();
   let ableTotal = 0;
   for (const c of encounter.combatants) {
-    if (!ableToFight(states[c.id])) continue;
+    if (!ableToFight(end.states[c.id])) continue;
     ableBySide.set(c.side, (ableBySide.get(c.side) ?? 0) + 1);
     ableTotal++;
   }
@@ -773,12 +474,11 @@ function endOfRound(
   const requests = requestsByCombatant(input.moraleRequests);
 
   for (const c of encounter.combatants) {
-    const state = states[c.id];
+    const state = end.states[c.id];
     if (!checksMorale(c, state)) continue;
     const asked = requests?.get(c.id) ?? NO_REQUESTS;
     const own = ableBySide.get(c.side) ?? 0;
-    const self = ableToFight(state) ? 1 : 0;
-    const allies = own - self;
+    const allies = own - (ableToFight(state) ? 1 : 0);
     const opponents = ableTotal - own;
     let trigger: string | null = null;
     if (asked.length > 0) trigger = asked[0].trigger;
@@ -788,23 +488,17 @@ function endOfRound(
 
     const opposed = asked.map((r) => r.opposed).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     const target = opposed.length > 0 ? Math.max(...opposed) : 11 + opponents;
-    let roll = 0;
-    let total = 0;
-    let passed = false;
-    const obvious = asked.find((r) => r.trigger === MORALE_TRIGGER.obvious);
-    if (obvious) {
-      trigger = MORALE_TRIGGER.obvious; // "automatically fails": no roll
-    } else {
-      roll = dice.roll({ purpose: 'morale', count: 3, faces: 6, side: c.side, combatant: c.id, round: input.round });
-      const insight = Number.isFinite(c.insightModifier) ? (c.insightModifier as number) : 0;
-      total = roll + insight + hitDiceCount(c) + allies;
-      passed = total >= target;
-    }
-    events.push({ kind: 'morale', combatant: c.id, trigger, roll, total, target, passed });
+    const obvious = asked.some((r) => r.trigger === MORALE_TRIGGER.obvious);
+    if (obvious) trigger = MORALE_TRIGGER.obvious; // "automatically fails": no roll
+    const roll = obvious ? 0 : dice.roll({ purpose: 'morale', count: 3, faces: 6, side: c.side, combatant: c.id, round: input.round });
+    const insight = Number.isFinite(c.insightModifier) ? (c.insightModifier as number) : 0;
+    const total = obvious ? 0 : roll + insight + hitDiceCount(c) + allies;
+    const passed = !obvious && total >= target;
+    end.events.push({ kind: 'morale', combatant: c.id, trigger, roll, total, target, passed });
     // RULING: a failed check routs the monster; the GM declares flight or surrender.
-    if (!passed) set(c.id, { ...state!, routed: true });
+    if (!passed) end.set(c.id, { ...state!, routed: true });
   }
-  return { states, events };
+  return end.result();
 }
 
 /* ==================================================== Step 5: Ending Combat */
@@ -849,11 +543,7 @@ function conditionAt(c: Combatant, value: number, current: Condition): Condition
 }
 
 function applyDamage(
-  combatant: Combatant,
-  state: CombatantState,
-  amount: number,
-  _options: IndividualSpeedOptions,
-  detail?: { critical?: boolean },
+  combatant: Combatant, state: CombatantState, amount: number, _options: IndividualSpeedOptions, detail?: { critical?: boolean },
 ): DamageResult {
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return { state: { ...state }, wounds: 0 };
   let rest = amount;
@@ -897,7 +587,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   actions: ACTIONS,
   validateDeclaration,
   rollSurprise: (encounter) => rollSurprise(encounter),
-  planSurprise: () => planSurprise(),
+  planSurprise: () => null,
   rollCombatInitiative,
   rollInitiative: (encounter, input) => rollInitiative(encounter, input),
   planRound,

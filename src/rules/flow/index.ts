@@ -1,0 +1,10 @@
+/**
+ * The combat flow: the one driver of every combat (transitions.ts), its
+ * state (state.ts), the log Foundry stores and every client replays
+ * (log.ts), and what the current step is (read.ts).
+ */
+export * from './state';
+export * from './transitions';
+export * from './log';
+export * from './read';
+export { castingById } from './step';

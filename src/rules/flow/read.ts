@@ -1,0 +1,30 @@
+/** Reading a flow state: what the current step is and who acts in it. */
+import type { StepEntry } from '../procedure';
+import type { EntryOutcome, FlowState } from './state';
+
+/** The entries of the current step, with their outcomes (empty outside resolution). */
+export function currentEntries(state: FlowState): { entry: StepEntry; outcome: EntryOutcome }[] {
+  if (state.stage !== 'resolve' || !state.schedule) return [];
+  const step = state.schedule.steps[state.step];
+  const outcomes = state.outcomes[state.step];
+  if (!step || !outcomes) return [];
+  return step.entries.map((entry, i) => ({ entry, outcome: outcomes[i] }));
+}
+
+/** The combatants who act in the current step, in order: the first is the Combat's "current combatant". */
+export function currentActors(state: FlowState): string[] {
+  const seen = new Set<string>();
+  for (const { entry, outcome } of currentEntries(state)) {
+    if (outcome === 'acts' || outcome === 'begins' || outcome === 'goes-off') seen.add(entry.combatant);
+  }
+  return [...seen];
+}
+
+/** Seconds of combat before `state`'s round begins: the surprise segments (six seconds each) or surprise round, then a minute a round. */
+export function secondsBeforeRound(state: FlowState | null): number {
+  if (!state || state.round <= 0) return 0;
+  const surprised = Object.values(state.surprise?.surprised ?? {});
+  const surprise =
+    state.surprise?.unit === 'segments' ? Math.min(10, Math.max(0, ...surprised.filter((n) => Number.isFinite(n)))) * 6 : 60;
+  return surprise + (state.round - 1) * 60;
+}

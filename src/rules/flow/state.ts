@@ -1,0 +1,124 @@
+/**
+ * The combat flow's state: everything the one driver (transitions.ts) reads
+ * and writes while a combat is played, as plain JSON. Foundry's Combat never
+ * stores it: every client derives it by replaying the combat's log
+ * (log.ts); the scenario runner and the tests drive it directly.
+ *
+ * Stages: declarations → resolution step by step → end of round → the next
+ * round's declarations. Round 0 is the surprise segments (or surprise round)
+ * where the procedure has them.
+ */
+import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from '../model';
+import type { Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
+
+/** Version of this state's shape. Stored with the log's start and checkpoints (log.ts, migrateState). */
+export const FLOW_VERSION = 2;
+
+export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
+
+export type EntryOutcome = 'acts' | 'begins' | 'goes-off' | 'cannot-act' | 'interrupted' | 'prevented' | 'cancelled';
+
+export type CastingStatus = 'pending' | 'done' | 'interrupted' | 'prevented' | 'cancelled';
+
+/** A morale check the GM calls for (intimidation, overwhelming fear…). */
+export interface MoraleRequest {
+  combatant: string;
+  trigger: string;
+  opposed?: number;
+}
+
+/** A hit taken this round, where it landed and what it did. */
+export interface FlowHit {
+  /** Step it landed in: the step being played, 0 before the round is planned, steps.length after the last step. */
+  step: number;
+  target: string;
+  amount: number;
+  /** Wound points (or hp) actually lost, for morale triggers. */
+  wounds: number;
+  by?: string;
+  critical?: boolean;
+  /** The target's condition before and after. */
+  before: Condition;
+  after: Condition;
+}
+
+export interface FlowInterruption {
+  round: number;
+  step: number;
+  casting: string;
+  caster: string;
+  spell: string;
+  outcome: 'interrupted' | 'prevented';
+  expended: boolean;
+}
+
+export interface FlowState {
+  /** FLOW_VERSION of this shape. */
+  v: number;
+  procedure: ProcedureId;
+  options: ProcedureOptions;
+  encounter: Encounter;
+  stage: FlowStage;
+  /** 0 = the surprise segments (or surprise round), then 1, 2, … */
+  round: number;
+  /** The combat's first round: 0 when it had a surprise phase, else 1. */
+  firstRound: number;
+  /** Index of the step being played (resolution), steps.length once the last is done. */
+  step: number;
+  surprise: SurpriseResult;
+  /** Initiative rolled once per combat (individual-speed base initiative). */
+  baseInitiative: Record<string, number>;
+  /** What each combatant declared for this round ("same as last round" carries them on). */
+  declarations: Record<string, Declaration>;
+  initiative: InitiativeResult | null;
+  schedule: Schedule | null;
+  /** Every combatant's state now. */
+  states: Record<string, CombatantState>;
+  /** The status of each casting of the round. */
+  status: Record<string, CastingStatus>;
+  /** States when the round began (the end of the round compares with them); empty while declaring. */
+  roundStart: Record<string, CombatantState>;
+  /** Outcome of each entry of each step played so far this round (outcomes[k][i]: steps[k].entries[i]). */
+  outcomes: EntryOutcome[][];
+  hits: FlowHit[];
+  interruptions: FlowInterruption[];
+  /** Combatants that joined while this round was played, and the step being played then. */
+  joins: { combatant: string; step: number }[];
+  /** Castings carried into the round being declared or played. */
+  carry: Casting[];
+  /** Late joiners owed an extra action next round, at this count (individual-speed). */
+  owed: Record<string, number>;
+  /** Castings their casters elected not to complete, this round. */
+  cancelled: string[];
+  /** Morale checks waiting for the end of the round. */
+  moraleRequests: MoraleRequest[];
+  /** Opening morale (addict phase 4), once rolled. */
+  opening: EndEvent[] | null;
+  /** What the end of this round did (bleeding, deaths, morale), once it is over. */
+  end: EndEvent[] | null;
+}
+
+export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };
+
+/** What starting a combat decided: the rest of the first state follows from it (flowFrom). */
+export interface FlowStart {
+  procedure: ProcedureId;
+  options: ProcedureOptions;
+  encounter: Encounter;
+  surprise: SurpriseResult;
+  baseInitiative: Record<string, number>;
+  /** 0 when there is a surprise phase before round 1, else 1. */
+  round: number;
+}
+
+export function refuse(key: string, data?: Problem['data']): { ok: false; problem: Problem } {
+  return { ok: false, problem: data ? { key, data } : { key } };
+}
+
+export function combatantOf(state: FlowState, id: string): Combatant | undefined {
+  return state.encounter.combatants.find((c) => c.id === id);
+}
+
+export function nameOf(state: FlowState, id: string): string {
+  return combatantOf(state, id)?.name ?? id;
+}

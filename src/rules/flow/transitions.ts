@@ -1,0 +1,563 @@
+/**
+ * The one driver. Every combat — Foundry's Combat, the scenario runner, the
+ * tests — is played by feeding these inputs to `applyInput`: it checks the
+ * input first and refuses it with a Problem, changing nothing, or carries it
+ * out on the state in place. `apply` does the same on a copy.
+ *
+ * Inputs are small, plain JSON and carry every number they were decided with
+ * (a joiner's stats, a declaration's speed factor and casting time), so a
+ * Foundry combat stores them as its log and every client replays it
+ * (log.ts); the dice a transition rolls are recorded beside the input.
+ *
+ * Discipline: a transition asks the procedure everything first (the
+ * procedure may refuse by throwing a RulesError) and only then changes the
+ * state, so a refusal never leaves half a change behind.
+ */
+import type { Dice } from '../dice';
+import type { Combatant, Declaration, Problem, Side } from '../model';
+import { RulesError } from '../model';
+import type { Casting, Encounter, LateJoinResult, Procedure, ProcedureOptions, RoundInput, Schedule } from '../procedure';
+import { resolveOptions } from '../procedure';
+import { getProcedure } from '../registry';
+import { copyState, initialState, NEVER } from '../round';
+import { castingById, landHit, openStep } from './step';
+import {
+  combatantOf,
+  FLOW_VERSION,
+  refuse,
+  type FlowHit,
+  type FlowInterruption,
+  type FlowResult,
+  type FlowStart,
+  type FlowState,
+  type MoraleRequest,
+} from './state';
+
+/** What a combat is told, one input at a time. */
+export type FlowInput =
+  /** A declaration for the round being declared. */
+  | { t: 'declare'; d: Declaration }
+  /** A declaration taken back. */
+  | { t: 'withdraw'; c: string }
+  /** Initiative and the round's plan; `d`: declarations held back until now (the GM's, for monsters). */
+  | { t: 'begin'; d?: Record<string, Declaration> }
+  /** On: the round's plan (while declaring), the next step, the end of the round, the next round. */
+  | { t: 'next' }
+  /** Damage (a negative amount heals) now. */
+  | { t: 'hit'; target: string; amount: number; by?: string; critical?: boolean }
+  /** A caster elects not to complete a casting. */
+  | { t: 'cancel'; casting: string }
+  /** The GM undoes an interruption: the casting goes on, the spell is restored. */
+  | { t: 'restore'; casting: string }
+  /** A combatant joins (late, while the round is played), with its side when the side is new. */
+  | { t: 'join'; c: Combatant; d?: Declaration; side?: Side }
+  /** A combatant leaves the combat: it no longer acts. */
+  | { t: 'leave'; c: string }
+  /** The GM moves a combatant to another side (with the side when it is new); it counts from the next plan. */
+  | { t: 'move'; c: string; side: string; add?: Side }
+  /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round. */
+  | { t: 'morale'; requests: MoraleRequest[] };
+
+export interface AppliedDetail {
+  hit?: FlowHit;
+  interruptions?: FlowInterruption[];
+}
+
+export type Applied = { ok: true; detail?: AppliedDetail } | { ok: false; problem: Problem };
+
+const OK: Applied = { ok: true };
+
+type P = Procedure<ProcedureOptions>;
+
+function isProcedure(v: unknown): v is P {
+  return typeof v === 'object' && v !== null && typeof (v as P).planRound === 'function';
+}
+
+/** Runs a procedure call that may refuse by throwing a RulesError. */
+function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; problem: Problem } {
+  try {
+    return { ok: true, value: call() };
+  } catch (err) {
+    if (err instanceof RulesError) return { ok: false, problem: err.problem };
+    throw err;
+  }
+}
+
+/* ---------------------------------------------------------------- start */
+
+/** Does this surprise give a surprise phase (round 0) before round 1? */
+function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Encounter, surprise: FlowStart['surprise'], options: ProcedureOptions): boolean {
+  if (!Object.values(surprise.surprised).some((n) => n > 0)) return false;
+  if (surprise.unit === 'segments') return true;
+  return procedure.planSurprise(encounter, surprise, {}, options) !== null;
+}
+
+/** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
+export function startCombat(
+  procedureOrId: unknown,
+  givenOptions: ProcedureOptions,
+  encounter: Encounter,
+  dice: Dice,
+): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+  const found = asking(() => (isProcedure(procedureOrId) ? procedureOrId : getProcedure(procedureOrId)));
+  if (!found.ok) return found;
+  const procedure = found.value;
+  const { options, problems } = resolveOptions(procedure, givenOptions);
+  if (problems.length > 0) return { ok: false, problem: problems[0] };
+  for (const c of encounter.combatants) {
+    if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
+  }
+  const enc = structuredClone(encounter);
+  const rolled = asking(() => ({
+    surprise: procedure.rollSurprise(enc, dice, options),
+    baseInitiative: procedure.rollCombatInitiative(enc, enc.combatants, dice, options),
+  }));
+  if (!rolled.ok) return rolled;
+  const { surprise, baseInitiative } = rolled.value;
+  const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round } };
+}
+
+/** The first state of a combat from its start. */
+export function flowFrom(start: FlowStart): FlowState {
+  const encounter = structuredClone(start.encounter);
+  const states: FlowState['states'] = {};
+  for (const c of encounter.combatants) states[c.id] = initialState(c);
+  return {
+    v: FLOW_VERSION,
+    procedure: start.procedure,
+    options: structuredClone(start.options),
+    encounter,
+    stage: 'declare',
+    round: start.round,
+    firstRound: start.round,
+    step: 0,
+    surprise: structuredClone(start.surprise),
+    baseInitiative: { ...start.baseInitiative },
+    declarations: {},
+    initiative: null,
+    schedule: null,
+    states,
+    status: {},
+    roundStart: {},
+    outcomes: [],
+    hits: [],
+    interruptions: [],
+    joins: [],
+    carry: [],
+    owed: {},
+    cancelled: [],
+    moraleRequests: [],
+    opening: null,
+    end: null,
+  };
+}
+
+/** startCombat and flowFrom in one. */
+export function startFlow(procedureOrId: unknown, options: ProcedureOptions, encounter: Encounter, dice: Dice): FlowResult<FlowStart> {
+  const started = startCombat(procedureOrId, options, encounter, dice);
+  if (!started.ok) return started;
+  return { ok: true, state: flowFrom(started.start), detail: started.start };
+}
+
+/* ------------------------------------------------------------ declaring */
+
+/**
+ * Has the combatant a copy of this spell still in memory? Its memorized
+ * copies (Combatant.spells, one entry per copy) less those expended in this
+ * combat. Without a spell list nothing is known, so nothing is refused.
+ */
+export function spellAvailable(state: FlowState, decl: Declaration): boolean {
+  if (decl.action !== 'spell' || !decl.spell) return true;
+  const c = combatantOf(state, decl.combatant);
+  if (!c?.spells) return true;
+  let have = 0;
+  for (const s of c.spells) if (s === decl.spell) have++;
+  for (const s of state.states[c.id]?.expended ?? []) if (s === decl.spell) have--;
+  return have > 0;
+}
+
+/** Can this declaration be recorded now? Null if so. */
+export function declarationProblem(state: FlowState, decl: Declaration, procedure: P = getProcedure(state.procedure)): Problem | null {
+  if (state.stage !== 'declare') return { key: 'NotDeclaring' };
+  const combatant = typeof decl?.combatant === 'string' ? combatantOf(state, decl.combatant) : undefined;
+  if (!combatant) return { key: 'UnknownCombatant', data: { id: String(decl?.combatant) } };
+  const cs = state.states[combatant.id];
+  if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
+  const problem = procedure.validateDeclaration(decl, combatant, state.options);
+  if (problem) return problem;
+  if (!spellAvailable(state, decl)) return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell ?? '' } };
+  return null;
+}
+
+/* ------------------------------------------------------------ the round */
+
+function openCurrentStep(state: FlowState, procedure: P): void {
+  if (!state.schedule || state.step >= state.schedule.steps.length) return;
+  state.outcomes[state.step] = openStep(procedure, state, state.step);
+}
+
+/**
+ * Initiative and the round's plan, from the declarations; resolution begins
+ * at the first step. Castings broken while the round was being declared are
+ * not carried into it.
+ */
+function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
+  const planned = asking(() => {
+    const round = state.round;
+    let initiative: FlowState['initiative'] = null;
+    let schedule: Schedule | null = null;
+    if (round === 0) {
+      schedule = procedure.planSurprise(state.encounter, state.surprise, state.declarations, state.options);
+      // Nobody acts in the surprise after all: round 1 is declared next (the declarations stand).
+      if (!schedule) return null;
+    } else {
+      const input: RoundInput = {
+        round,
+        declarations: state.declarations,
+        states: state.states,
+        surprise: state.surprise,
+        baseInitiative: state.baseInitiative,
+        carryIn: state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending'),
+        owed: state.owed,
+      };
+      initiative = procedure.rollInitiative(state.encounter, input, dice, state.options);
+      schedule = procedure.planRound(state.encounter, input, initiative, state.options);
+    }
+    return { round, initiative, schedule };
+  });
+  if (!planned.ok) return planned;
+  if (planned.value === null) {
+    newRound(state, procedure);
+    return OK;
+  }
+  const { round, initiative, schedule } = planned.value;
+  state.round = round;
+  state.initiative = initiative;
+  state.schedule = schedule;
+  state.status = {};
+  for (const c of schedule.castings) state.status[c.id] = 'pending';
+  state.roundStart = {};
+  for (const id of Object.keys(state.states)) state.roundStart[id] = copyState(state.states[id]);
+  state.outcomes = [];
+  state.hits = [];
+  state.interruptions = [];
+  state.joins = [];
+  state.cancelled = [];
+  state.owed = {};
+  state.end = null;
+  state.stage = 'resolve';
+  state.step = 0;
+  openCurrentStep(state, procedure);
+  return OK;
+}
+
+/** The steps are played: castings still under way carry on; the procedure's end of round. */
+function endRound(state: FlowState, dice: Dice, procedure: P): Applied {
+  const schedule = state.schedule as Schedule;
+  // The surprise segments have no end-of-round steps; morale asked for in them waits for round 1's end.
+  const ended = asking(() =>
+    state.round === 0
+      ? null
+      : procedure.endOfRound(
+          state.encounter,
+          {
+            round: state.round,
+            before: state.roundStart,
+            after: state.states,
+            hits: state.hits.map(({ target, wounds, by }) => (by === undefined ? { target, wounds } : { target, wounds, by })),
+            moraleRequests: state.moraleRequests,
+          },
+          dice,
+          state.options,
+        ),
+  );
+  if (!ended.ok) return ended;
+  const end = ended.value;
+  state.step = schedule.steps.length;
+  state.carry = schedule.carryOut.filter((c) => state.status[c.id] === 'pending');
+  if (end) {
+    const states: FlowState['states'] = {};
+    for (const id of Object.keys(end.states)) states[id] = copyState(end.states[id]);
+    state.states = states;
+    state.moraleRequests = [];
+  }
+  state.end = end ? end.events : [];
+  state.stage = 'end-of-round';
+  return OK;
+}
+
+/** The next round's declarations, defaulting to "same as last round" while they can still be carried out. */
+function newRound(state: FlowState, procedure: P): void {
+  const kept: FlowState['declarations'] = {};
+  for (const id of Object.keys(state.declarations)) {
+    const cs = state.states[id];
+    const d = state.declarations[id];
+    if (cs && procedure.canAct(cs) && spellAvailable(state, d)) kept[id] = d;
+  }
+  state.declarations = kept;
+  state.round += 1;
+  state.stage = 'declare';
+  state.roundStart = {};
+  state.step = 0;
+  state.schedule = null;
+  state.initiative = null;
+  state.status = {};
+  state.outcomes = [];
+  state.hits = [];
+  state.interruptions = [];
+  state.joins = [];
+  state.cancelled = [];
+  state.end = null;
+}
+
+function next(state: FlowState, dice: Dice, procedure: P): Applied {
+  if (state.stage === 'declare') return beginRound(state, dice, procedure);
+  if (state.stage === 'resolve') {
+    const last = (state.schedule?.steps.length ?? 0) - 1;
+    if (state.step < last) {
+      state.step += 1;
+      openCurrentStep(state, procedure);
+      return OK;
+    }
+    return endRound(state, dice, procedure);
+  }
+  newRound(state, procedure);
+  return OK;
+}
+
+/* ----------------------------------------------------------------- damage */
+
+/**
+ * Damage taken now. While resolving it lands at the current step; before the
+ * round is planned it threatens only castings carried over from the last
+ * round; after the last step it lands after every step.
+ */
+function hit(state: FlowState, input: Extract<FlowInput, { t: 'hit' }>, procedure: P): Applied {
+  const target = typeof input.target === 'string' ? combatantOf(state, input.target) : undefined;
+  if (!target || !state.states[target.id]) return refuse('UnknownCombatant', { id: String(input.target) });
+  if (typeof input.amount !== 'number' || !Number.isFinite(input.amount)) return refuse('NumberInvalid', { name: target.name, field: 'amount' });
+  let schedule: Schedule;
+  let k: number;
+  if (state.stage === 'declare' || !state.schedule) {
+    // Only castings carried over are under way: a schedule of no steps in which they can be broken from the start.
+    schedule = {
+      procedure: state.procedure,
+      round: state.round,
+      steps: [],
+      castings: state.carry.map((c) => ({ ...c, lossFrom: c.device ? NEVER : 0, preventFrom: c.device ? NEVER : 0, completeStep: null })),
+      carryOut: [],
+    };
+    for (const c of schedule.castings) state.status[c.id] ??= 'pending';
+    k = 0;
+  } else {
+    schedule = state.schedule;
+    k = state.stage === 'resolve' ? state.step : schedule.steps.length;
+  }
+  const landed = landHit(procedure, state, schedule, k, target, input);
+  // Healing keeps the engine's health in step with the actor; it is no hit.
+  if (input.amount >= 0) state.hits.push(landed.hit);
+  for (const i of landed.interruptions) state.interruptions.push(i);
+  return { ok: true, detail: { hit: landed.hit, interruptions: landed.interruptions } };
+}
+
+/** The GM undoes an interruption (from its chat card): the casting goes on and the spell is restored. */
+function restore(state: FlowState, castingId: string): Applied {
+  const at = state.interruptions.findIndex((i) => i.casting === castingId && i.round === state.round);
+  if (at < 0) return refuse('NoInterruption');
+  const record = state.interruptions[at];
+  state.interruptions.splice(at, 1);
+  state.status[castingId] = 'pending';
+  if (record.expended) {
+    const list = state.states[record.caster].expended;
+    const i = list.lastIndexOf(record.spell);
+    if (i >= 0) list.splice(i, 1);
+  }
+  return OK;
+}
+
+/**
+ * The caster elects not to complete a casting ("may elect not to cast the
+ * spell"). Entries of that casting in the step being played show it.
+ */
+function cancel(state: FlowState, castingId: string): Applied {
+  const casting = state.schedule ? castingById(state.schedule, castingId) : undefined;
+  if (!casting || state.status[castingId] !== 'pending') return refuse('NoCasting');
+  state.status[castingId] = 'cancelled';
+  state.cancelled.push(castingId);
+  const step = state.stage === 'resolve' ? state.schedule?.steps[state.step] : undefined;
+  const outcomes = state.outcomes[state.step];
+  if (step && outcomes) step.entries.forEach((e, i) => e.casting === castingId && (outcomes[i] = 'cancelled'));
+  return OK;
+}
+
+/* ------------------------------------------------------------ combatants */
+
+/** The sides with `side` added when it is new; a problem when the id names no side and none is given. */
+function sidesWith(state: FlowState, id: string, side: Side | undefined, name: string): { ok: true; sides: Side[] } | { ok: false; problem: Problem } {
+  if (state.encounter.sides.some((s) => s.id === id)) return { ok: true, sides: state.encounter.sides };
+  if (!side || side.id !== id) return refuse('UnknownSide', { name, side: id });
+  return { ok: true, sides: [...state.encounter.sides, structuredClone(side)] };
+}
+
+/** A combatant joins: a late joiner while the round is played, else planned with the others. */
+function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: Dice, procedure: P): Applied {
+  const c = input.c;
+  if (!c || typeof c !== 'object' || typeof c.id !== 'string' || typeof c.side !== 'string') return refuse('MalformedRequest');
+  if (combatantOf(state, c.id)) return refuse('AlreadyInCombat', { name: c.name });
+  const sides = sidesWith(state, c.side, input.side, c.name);
+  if (!sides.ok) return sides;
+  if (input.d) {
+    if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });
+    const problem = procedure.validateDeclaration(input.d, c, state.options);
+    if (problem) return { ok: false, problem };
+  }
+  const newcomer = structuredClone(c);
+  const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
+  const late = state.stage === 'resolve' && state.schedule !== null;
+  const decided = asking((): { joined: LateJoinResult | null; base: Record<string, number> } =>
+    late
+      ? {
+          joined: procedure.lateJoin(
+            encounter,
+            newcomer,
+            { round: state.round, schedule: state.schedule as Schedule, currentStep: state.step, declaration: input.d, baseInitiative: state.baseInitiative },
+            dice,
+            state.options,
+          ),
+          base: {},
+        }
+      : { joined: null, base: procedure.rollCombatInitiative(encounter, [newcomer], dice, state.options) },
+  );
+  if (!decided.ok) return decided;
+  const { joined, base } = decided.value;
+  state.encounter = encounter;
+  state.states[c.id] = initialState(newcomer);
+  if (joined) state.roundStart[c.id] = initialState(newcomer);
+  state.surprise.surprised[c.id] = 0;
+  if (input.d) state.declarations[c.id] = structuredClone(input.d);
+  Object.assign(state.baseInitiative, base);
+  if (joined) {
+    for (const casting of joined.schedule.castings) state.status[casting.id] ??= 'pending';
+    state.schedule = joined.schedule;
+    if (joined.baseInitiative !== undefined) state.baseInitiative[c.id] = joined.baseInitiative;
+    if (joined.owedNextRound !== undefined) state.owed[c.id] = joined.owedNextRound;
+    state.joins.push({ combatant: c.id, step: state.step });
+  }
+  return OK;
+}
+
+/** A combatant leaves: its state is kept (the recap names it), it acts no more. */
+function leave(state: FlowState, id: string): Applied {
+  if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
+  state.encounter = { sides: state.encounter.sides, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
+  delete state.declarations[id];
+  if (state.states[id]) state.states[id] = { ...state.states[id], condition: 'fled' };
+  return OK;
+}
+
+function move(state: FlowState, input: Extract<FlowInput, { t: 'move' }>): Applied {
+  const c = typeof input.c === 'string' ? combatantOf(state, input.c) : undefined;
+  if (!c) return refuse('UnknownCombatant', { id: String(input.c) });
+  const sides = sidesWith(state, input.side, input.add, c.name);
+  if (!sides.ok) return sides;
+  state.encounter.sides = sides.sides;
+  c.side = input.side;
+  return OK;
+}
+
+/**
+ * Before round 1 is played: the window of addict's phase 4 (opening morale),
+ * after the surprise check and before the surprise segments.
+ */
+export function beforeFirstRound(state: FlowState): boolean {
+  if (state.stage !== 'declare') return false;
+  if (state.round === 0) return true;
+  return state.round === 1 && !Object.values(state.surprise.surprised).some((n) => n > 0);
+}
+
+function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice, procedure: P): Applied {
+  if (!Array.isArray(requests) || requests.length === 0) return refuse('MalformedRequest');
+  for (const r of requests) {
+    if (!r || typeof r.combatant !== 'string' || !combatantOf(state, r.combatant)) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+  }
+  const copies = requests.map((r) => structuredClone(r));
+  if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
+    const opening = procedure.openingMorale;
+    const checked = asking(() => opening(state.encounter, copies, state.states, dice, state.options));
+    if (!checked.ok) return checked;
+    const states: FlowState['states'] = {};
+    for (const id of Object.keys(checked.value.states)) states[id] = copyState(checked.value.states[id]);
+    state.states = states;
+    state.opening = checked.value.events;
+    return OK;
+  }
+  for (const r of copies) state.moraleRequests.push(r);
+  return OK;
+}
+
+/* ------------------------------------------------------------------ apply */
+
+/**
+ * Carry out one input on `state` in place, or refuse it (a Problem, nothing
+ * changed). The dice are asked for whatever the transition rolls.
+ */
+export function applyInput(state: FlowState, input: FlowInput, dice: Dice, procedure: P = getProcedure(state.procedure)): Applied {
+  switch (input?.t) {
+    case 'declare': {
+      const problem = declarationProblem(state, input.d, procedure);
+      if (problem) return { ok: false, problem };
+      state.declarations[input.d.combatant] = structuredClone(input.d);
+      return OK;
+    }
+    case 'withdraw':
+      if (state.stage !== 'declare') return refuse('NotDeclaring');
+      if (typeof input.c !== 'string' || !state.declarations[input.c]) return refuse('NoDeclaration', { name: combatantOf(state, input.c)?.name ?? String(input.c) });
+      delete state.declarations[input.c];
+      return OK;
+    case 'begin': {
+      if (state.stage !== 'declare') return refuse('NotDeclaring');
+      const held = input.d ?? {};
+      // Held declarations are checked together, before any is recorded: all or none.
+      for (const id of Object.keys(held)) {
+        const problem = held[id]?.combatant === id ? declarationProblem(state, held[id], procedure) : { key: 'DeclarationWrongCombatant', data: { name: id } };
+        if (problem) return { ok: false, problem };
+      }
+      const before = { ...state.declarations };
+      for (const id of Object.keys(held)) state.declarations[id] = structuredClone(held[id]);
+      const begun = beginRound(state, dice, procedure);
+      if (!begun.ok) state.declarations = before;
+      return begun;
+    }
+    case 'next':
+      return next(state, dice, procedure);
+    case 'hit':
+      return hit(state, input, procedure);
+    case 'cancel':
+      return cancel(state, input.casting);
+    case 'restore':
+      return restore(state, input.casting);
+    case 'join':
+      return join(state, input, dice, procedure);
+    case 'leave':
+      return leave(state, input.c);
+    case 'move':
+      return move(state, input);
+    case 'morale':
+      return morale(state, input.requests, dice, procedure);
+    default:
+      return refuse('MalformedRequest');
+  }
+}
+
+/** The same on a copy: `state` is never changed. */
+export function apply(state: FlowState, input: FlowInput, dice: Dice, procedure?: P): FlowResult<AppliedDetail> {
+  const copy = structuredClone(state);
+  const done = applyInput(copy, input, dice, procedure);
+  return done.ok ? { ok: true, state: copy, detail: done.detail } : done;
+}
+
+/** Castings of this round's schedule by `caster`, still pending. */
+export function pendingCastingsOf(state: FlowState, caster: string): Casting[] {
+  return (state.schedule?.castings ?? []).filter((c) => c.caster === caster && state.status[c.id] === 'pending');
+}

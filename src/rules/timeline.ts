@@ -1,0 +1,291 @@
+/**
+ * The round as a GM reads it: a pure view of the flow's state for one viewer.
+ * Every screen renders it — the scenario runner's text and JSON, the combat
+ * tracker, the declaration status, the recap card — so none of them reads the
+ * flow itself. Shape: README.md, "The timeline view".
+ *
+ * A GM sees everything. A player sees every step played so far and what
+ * happened in it; of what is still to come, and of the declarations, only
+ * their own side's; health as a condition only, except on their own side.
+ */
+import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
+import type { Casting, EndEvent, EntryKind, InitiativeResult, Schedule, StepEntry } from './procedure';
+import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+
+export interface Viewer {
+  gm: boolean;
+  /** The sides whose plans the viewer may see (a player: their characters' sides). */
+  sides?: readonly string[];
+  /** Combatants hidden from players (Foundry's hidden combatants). */
+  hidden?: readonly string[];
+}
+
+export const GM_VIEW: Viewer = { gm: true };
+
+export interface SideView {
+  id: string;
+  name: string;
+  /** The side's initiative die this round, where sides roll. */
+  initiative?: number;
+  /** HIGH / LOW (high-low) or the procedure's other label for the side. */
+  label?: string;
+  /** The side's surprise die, if it rolled one. */
+  surpriseRoll?: number;
+  alerted?: boolean;
+  winner: boolean;
+}
+
+export interface CastingView {
+  casting: string;
+  caster: string;
+  spell: string;
+  device: boolean;
+  castingTime: number;
+  beganRound: number;
+  /** Segments still to run at the end of the round (carried out). */
+  remaining: number;
+  status: CastingStatus;
+}
+
+export interface CombatantView {
+  id: string;
+  name: string;
+  side: string;
+  condition: Condition;
+  routed: boolean;
+  delayed: boolean;
+  /** Exact health: the GM's view, or a player's own side. */
+  health?: { hp: number; maxHp?: number; stress?: number; woundPoints?: number };
+  /** Surprise: segments (segment procedures) or 1 for a lost round; 0 = not surprised. */
+  surprised: number;
+  /** Still surprised at this moment (cannot act yet because of surprise). */
+  stillSurprised: boolean;
+  /** Able to act and expected to declare this round. */
+  mayDeclare: boolean;
+  declared: boolean;
+  /** The declaration, where the viewer may see it. */
+  declaration?: Declaration;
+  /** The combatant's own surprise die, where combatants roll their own. */
+  surpriseRoll?: number;
+  /** A label the procedure gives the combatant this round (HIGH / LOW…). */
+  label?: string;
+  /** Initiative count this round (individual initiative), or base initiative (individual-speed). */
+  initiative?: number;
+  baseInitiative?: number;
+  /** Joined while this round was played. */
+  joined?: boolean;
+}
+
+export interface EntryView {
+  combatant: string;
+  kind: EntryKind;
+  action: ActionKind;
+  routine?: number;
+  target?: string;
+  casting?: string;
+  spell?: string;
+  device?: boolean;
+  castingTime?: number;
+  reason?: string;
+  /** Decided once the step is played; absent for steps to come. */
+  outcome?: EntryOutcome;
+}
+
+export interface StepView {
+  index: number;
+  phase: string;
+  segment?: number;
+  count?: number;
+  /** Played, being played, or to come. */
+  when: 'done' | 'current' | 'next';
+  entries: EntryView[];
+  damage: { target: string; amount: number; wounds: number; by?: string; critical?: boolean }[];
+  interruptions: { casting: string; caster: string; spell: string; outcome: 'interrupted' | 'prevented'; expended: boolean }[];
+  fallen: { combatant: string; condition: Condition }[];
+  /** Combatants who joined just before this step was played. */
+  joins: string[];
+}
+
+export interface TimelineView {
+  procedure: ProcedureId;
+  round: number;
+  kind: 'surprise' | 'round';
+  stage: FlowStage;
+  /** Index of the step being played, or null. */
+  current: number | null;
+  sides: SideView[];
+  combatants: CombatantView[];
+  surprise: { unit: 'segments' | 'round'; anyone: boolean };
+  /** Opening morale (addict phase 4), once rolled. */
+  opening: EndEvent[] | null;
+  initiative: (Pick<InitiativeResult, 'winner'> & { tie: boolean }) | null;
+  /** Castings carried into this round from an earlier one. */
+  carryIn: CastingView[];
+  steps: StepView[];
+  /** Castings still running at the end of the round. */
+  carryOut: CastingView[];
+  /** The end of the round (bleeding, deaths, morale), once it is over. */
+  end: EndEvent[] | null;
+}
+
+function castingView(c: Casting, status: CastingStatus): CastingView {
+  return {
+    casting: c.id,
+    caster: c.caster,
+    spell: c.spell,
+    device: c.device,
+    castingTime: c.castingTime,
+    beganRound: c.beganRound,
+    remaining: c.remaining,
+    status,
+  };
+}
+
+/** Is a combatant still kept from acting by surprise now? */
+function stillSurprised(state: FlowState, id: string, segment: number | undefined): boolean {
+  const s = state.surprise.surprised[id] ?? 0;
+  if (s <= 0) return false;
+  if (state.surprise.unit === 'segments') return state.round === 0 && s >= (segment ?? 1);
+  // A lost round: the surprise round (round 0) where there is one, else round 1.
+  return state.round === 0 || (state.round === 1 && state.firstRound === 1);
+}
+
+function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome | undefined): EntryView {
+  const v: EntryView = { combatant: entry.combatant, kind: entry.kind, action: entry.action };
+  if (entry.routine !== undefined) v.routine = entry.routine;
+  if (entry.target !== undefined) v.target = entry.target;
+  if (entry.casting !== undefined) {
+    v.casting = entry.casting;
+    const c = schedule.castings.find((x) => x.id === entry.casting);
+    if (c) {
+      v.spell = c.spell;
+      v.device = c.device;
+      v.castingTime = c.castingTime;
+    }
+  }
+  if (entry.reason !== undefined) v.reason = entry.reason;
+  if (outcome !== undefined) v.outcome = outcome;
+  return v;
+}
+
+/** The round of `state` as `viewer` may see it. */
+export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineView {
+  const gm = viewer.gm;
+  const own = new Set(viewer.sides ?? []);
+  const hidden = new Set(gm ? [] : (viewer.hidden ?? []));
+  const sideOf = new Map(state.encounter.combatants.map((c) => [c.id, c.side]));
+  const mine = (id: string) => gm || own.has(sideOf.get(id) ?? '');
+  const shown = (id: string) => !hidden.has(id);
+  const schedule = state.schedule;
+  const current = state.stage === 'resolve' && schedule && state.step < schedule.steps.length ? state.step : null;
+  const currentSegment = current !== null ? schedule?.steps[current].segment : undefined;
+  const labels = state.initiative?.labels ?? {};
+  const surprisedAnyone = Object.values(state.surprise.surprised).some((n) => n > 0);
+
+  const sides: SideView[] = state.encounter.sides.map((s: Side) => {
+    const v: SideView = { id: s.id, name: s.name, winner: state.initiative?.winner === s.id };
+    const die = state.initiative?.sides[s.id];
+    if (die !== undefined) v.initiative = die;
+    if (labels[s.id] !== undefined) v.label = labels[s.id];
+    const roll = state.surprise.rolls[s.id];
+    if (roll !== undefined) v.surpriseRoll = roll;
+    if (s.alerted) v.alerted = true;
+    return v;
+  });
+
+  const combatants: CombatantView[] = [];
+  for (const c of state.encounter.combatants) {
+    if (!shown(c.id)) continue;
+    const s: CombatantState | undefined = state.states[c.id];
+    const condition = s?.condition ?? 'ok';
+    const decl = state.declarations[c.id];
+    const still = stillSurprised(state, c.id, currentSegment);
+    const v: CombatantView = {
+      id: c.id,
+      name: c.name,
+      side: c.side,
+      condition,
+      routed: !!s?.routed,
+      delayed: !!s?.delayed,
+      surprised: state.surprise.surprised[c.id] ?? 0,
+      stillSurprised: still,
+      mayDeclare: condition === 'ok' || condition === 'incapacitated' || condition === 'dying' ? !(still && state.surprise.unit === 'round') : false,
+      declared: decl !== undefined,
+    };
+    if (mine(c.id) && s) {
+      v.health = { hp: s.hp };
+      if (c.maxHp !== undefined) v.health.maxHp = c.maxHp;
+      if (s.stress !== undefined) v.health.stress = s.stress;
+      if (s.woundPoints !== undefined) v.health.woundPoints = s.woundPoints;
+    }
+    if (decl && mine(c.id)) v.declaration = structuredClone(decl);
+    if (state.surprise.rolls[c.id] !== undefined) v.surpriseRoll = state.surprise.rolls[c.id];
+    if (labels[c.id] !== undefined) v.label = labels[c.id];
+    const count = state.initiative?.individuals[c.id];
+    if (count !== undefined) v.initiative = count;
+    if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
+    if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
+    combatants.push(v);
+  }
+
+  const status = (id: string): CastingStatus => state.status[id] ?? 'pending';
+  const carryIn: CastingView[] = (schedule?.castings ?? (state.stage === 'declare' ? state.carry : []))
+    .filter((c) => (c.beginStep ?? -1) < 0 && c.beganRound < state.round && shown(c.caster))
+    .map((c) => castingView(c, status(c.id)));
+
+  const steps: StepView[] = [];
+  (schedule?.steps ?? []).forEach((step, k) => {
+    const when: StepView['when'] = current === null ? (state.stage === 'end-of-round' ? 'done' : 'next') : k < current ? 'done' : k === current ? 'current' : 'next';
+    const played = when !== 'next';
+    const entries = step.entries
+      .map((e, i) => ({ e, outcome: played ? state.outcomes[k]?.[i] : undefined }))
+      .filter(({ e }) => shown(e.combatant) && (played || mine(e.combatant)))
+      .map(({ e, outcome }) => entryView(e, schedule as Schedule, outcome));
+    if (!played && entries.length === 0) return;
+    const hits = state.hits.filter((h) => h.step === k && shown(h.target));
+    const first = new Map<string, Condition>();
+    const last = new Map<string, Condition>();
+    for (const h of hits) {
+      if (!first.has(h.target)) first.set(h.target, h.before);
+      last.set(h.target, h.after);
+    }
+    const v: StepView = {
+      index: k,
+      phase: step.phase,
+      when,
+      entries,
+      damage: hits.map((h) => {
+        const d: StepView['damage'][number] = { target: h.target, amount: h.amount, wounds: h.wounds };
+        if (h.by !== undefined) d.by = h.by;
+        if (h.critical) d.critical = true;
+        return d;
+      }),
+      interruptions: state.interruptions
+        .filter((i) => i.step === k && shown(i.caster))
+        .map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
+      fallen: [...first].filter(([id, before]) => last.get(id) !== before).map(([id]) => ({ combatant: id, condition: last.get(id) as Condition })),
+      joins: state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant),
+    };
+    if (step.segment !== undefined) v.segment = step.segment;
+    if (step.count !== undefined) v.count = step.count;
+    steps.push(v);
+  });
+
+  const ini = state.initiative;
+  return {
+    procedure: state.procedure,
+    round: state.round,
+    kind: state.round === 0 ? 'surprise' : 'round',
+    stage: state.stage,
+    current,
+    sides,
+    combatants,
+    surprise: { unit: state.surprise.unit, anyone: surprisedAnyone },
+    opening: state.opening ? structuredClone(state.opening) : null,
+    initiative: ini ? { winner: ini.winner, tie: ini.winner === null && new Set(Object.values(ini.sides)).size === 1 && Object.keys(ini.sides).length > 1 } : null,
+    carryIn,
+    steps,
+    carryOut: state.stage === 'end-of-round' ? state.carry.filter((c) => shown(c.caster)).map((c) => castingView(c, 'pending')) : [],
+    end: state.end ? structuredClone(state.end) : null,
+  };
+}

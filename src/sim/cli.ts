@@ -1,0 +1,251 @@
+/**
+ * The scenario runner: `npm run sim -- <file> [--json] [--seed N]
+ * [--procedure <id>] [--rounds N]`.
+ *
+ * Reads a scenario (YAML or JSON), validates it (scenario/), plays it through
+ * the one driver and prints the round-by-round timeline a GM reads, or the
+ * same as JSON (README.md, Scenario runner), from the timeline view model
+ * (text.ts). Every word printed comes from the language file (lang/en.json).
+ *
+ * Exit codes: 0 played; 1 the engine failed; 2 a broken scenario or bad flags
+ * (nothing is played, no stack trace).
+ *
+ * Built once by esbuild into build/sim.mjs (scripts/build-cli.mjs), which
+ * `npm run sim` and the tests run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { RandomDice } from '../rules/dice';
+import type { Problem } from '../rules/model';
+import { PROCEDURE_IDS } from '../rules/model';
+import { MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
+import { buildTimeline } from './text';
+import { loadStrings, Strings } from './strings';
+
+/** The repository: lang files and the bundled example (this file is in src/sim, the built runner in build/). */
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const ROOT = existsSync(join(HERE, '..', 'lang')) ? resolve(HERE, '..') : resolve(HERE, '..', '..');
+export const EXAMPLE = join('src', 'scenarios', 'example.yaml');
+
+/* ------------------------------------------------------------------ flags */
+
+export interface SimFlags {
+  file?: string;
+  json: boolean;
+  seed?: number;
+  procedure?: string;
+  rounds?: number;
+  help: boolean;
+}
+
+export function parseFlags(argv: readonly string[]): { flags: SimFlags; problems: Problem[] } {
+  const flags: SimFlags = { json: false, help: false };
+  const problems: Problem[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (): string | undefined => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) return undefined;
+      i++;
+      return next;
+    };
+    const whole = (flag: string, min: number, max: number): number | undefined => {
+      const v = value();
+      if (v === undefined) {
+        problems.push({ key: 'FlagNeedsValue', path: flag, data: { flag } });
+        return undefined;
+      }
+      if (!/^-?\d+$/.test(v.trim()) || Number(v) < min || Number(v) > max) {
+        problems.push({ key: 'FlagBadNumber', path: flag, data: { flag, value: v, min, max } });
+        return undefined;
+      }
+      return Number(v);
+    };
+    switch (name) {
+      case '--json':
+        flags.json = true;
+        break;
+      case '--help':
+      case '-h':
+        flags.help = true;
+        break;
+      case '--seed':
+        flags.seed = whole('--seed', 0, 4294967295);
+        break;
+      case '--rounds':
+        flags.rounds = whole('--rounds', 1, MAX_ROUNDS);
+        break;
+      case '--procedure': {
+        const v = value();
+        if (v === undefined) problems.push({ key: 'FlagNeedsValue', path: '--procedure', data: { flag: '--procedure' } });
+        else flags.procedure = v;
+        break;
+      }
+      default:
+        if (arg.startsWith('-') && arg !== '-') problems.push({ key: 'UnknownFlag', path: arg, data: { flag: arg } });
+        else files.push(arg);
+    }
+  }
+  if (files.length > 1) problems.push({ key: 'TooManyFiles', data: { files: files.join(', ') } });
+  else if (files.length === 1) flags.file = files[0];
+  return { flags, problems };
+}
+
+/* ---------------------------------------------------------- file and lines */
+
+interface Located {
+  value: unknown;
+  /** Line and column (1-based) of the field a path names, where the file gives one. */
+  locate(path: string | undefined): { line: number; column: number } | undefined;
+  syntax: { line: number; column: number; detail: string }[];
+}
+
+/** "declarations.1[0].castingTime" → ['declarations', '1', 0, 'castingTime'] */
+export function pathSegments(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const m of path.matchAll(/\[(\d+)\]|([^.[\]]+)/g)) out.push(m[1] !== undefined ? Number(m[1]) : (m[2] as string));
+  return out;
+}
+
+/** Parse YAML (JSON is YAML too), keeping positions for error messages. */
+export function parseScenarioText(text: string): Located {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const syntax = doc.errors.map((e) => {
+    const pos = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
+    return { line: pos.line, column: pos.col, detail: `${e.code}: ${e.message.split('\n')[0]}` };
+  });
+  const value = syntax.length > 0 ? undefined : doc.toJS({ maxAliasCount: 1000 });
+  const locate = (path: string | undefined) => {
+    if (!path || path.startsWith('--')) return undefined;
+    let node: unknown = doc.contents;
+    let at: number | undefined = (doc.contents as { range?: number[] } | null)?.range?.[0];
+    for (const seg of pathSegments(path)) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
+        if (!pair) break;
+        const keyRange = (pair.key as { range?: number[] } | null)?.range;
+        if (keyRange) at = keyRange[0];
+        node = pair.value;
+      } else if (isSeq(node) && typeof seg === 'number') {
+        const item = node.items[seg] as { range?: number[] } | undefined;
+        if (!item) break;
+        if (item.range) at = item.range[0];
+        node = item;
+      } else break;
+    }
+    if (at === undefined) return undefined;
+    const p = lines.linePos(at);
+    return { line: p.line, column: p.col };
+  };
+  return { value, locate, syntax };
+}
+
+/* ------------------------------------------------------------------ main */
+
+export interface SimIO {
+  /** Where relative file names are resolved (the directory `npm run` was called from). */
+  cwd: string;
+  /** Repository root: lang files and the bundled example. */
+  root: string;
+  /** Seed used when --seed is not given. */
+  defaultSeed: () => number;
+}
+
+export interface SimResult {
+  code: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+function defaultIO(): SimIO {
+  return {
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+    root: ROOT,
+    defaultSeed: () => (Date.now() ^ (process.pid << 8)) >>> 0,
+  };
+}
+
+/** Run the CLI on arguments; returns what to print and the exit code (no process side effects). */
+export function simulate(argv: readonly string[], procedures: ProcedureTable, ioIn: Partial<SimIO> = {}): SimResult {
+  const io: SimIO = { ...defaultIO(), ...ioIn };
+  const t = new Strings(loadStrings(io.root));
+  const { flags, problems: flagProblems } = parseFlags(argv);
+
+  type Positioned = Problem & { at?: { line: number; column: number } };
+  const report = (problems: Positioned[], file: string | null, located?: Located, code: 1 | 2 = 2): SimResult => {
+    const items = problems.map((p) => {
+      const message = t.format(`TENSEG.Error.${p.key}`, p.data ?? {});
+      const pos = p.at ?? located?.locate(p.path);
+      const where = file ?? '';
+      const base = { key: p.key, data: p.data ?? {}, path: p.path ?? null, line: pos?.line ?? null, column: pos?.column ?? null };
+      const text = p.path?.startsWith('-')
+        ? t.format('TENSEG.Sim.ProblemFlag', { message })
+        : pos
+          ? p.path
+            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path: p.path, message })
+            : t.format('TENSEG.Sim.ProblemLineOnly', { file: where, line: pos.line, column: pos.column, message })
+          : p.path
+            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path: p.path, message })
+            : file === null
+              ? t.format('TENSEG.Sim.ProblemFlag', { message })
+              : t.format('TENSEG.Sim.ProblemPlain', { file, message });
+      return { ...base, text };
+    });
+    // Flag problems: nothing was read, so no summary about a file.
+    const summary = file === null ? null : t.format('TENSEG.Sim.Broken', { file, count: problems.length });
+    if (flags.json) {
+      return { code, stdout: JSON.stringify({ ok: false, file, problems: items, summary }, null, 2) + '\n', stderr: '' };
+    }
+    const out = items.map((i) => i.text);
+    if (summary) out.push(summary);
+    return { code, stdout: '', stderr: out.join('\n') + '\n' };
+  };
+
+  if (flags.help) {
+    return { code: flagProblems.length > 0 ? 2 : 0, stdout: t.format('TENSEG.Sim.Usage', { ids: PROCEDURE_IDS.join(', ') }) + '\n', stderr: '' };
+  }
+  if (flagProblems.length > 0) {
+    const r = report(flagProblems, null);
+    return { ...r, stderr: r.stderr + (flags.json ? '' : t.format('TENSEG.Sim.Usage', { ids: PROCEDURE_IDS.join(', ') }) + '\n') };
+  }
+
+  const path = flags.file ? resolve(io.cwd, flags.file) : join(io.root, EXAMPLE);
+  const shown = flags.file ?? relative(io.cwd, path) ?? EXAMPLE;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    return report([{ key: 'FileUnreadable', data: { reason } }], shown);
+  }
+  const located = parseScenarioText(text);
+  if (located.syntax.length > 0) {
+    const problems: Positioned[] = located.syntax.map((x) => ({
+      key: 'YamlSyntax',
+      data: { detail: x.detail },
+      at: { line: x.line, column: x.column },
+    }));
+    return report(problems, shown);
+  }
+
+  const validation = validateScenario(located.value, procedures, { procedure: flags.procedure, rounds: flags.rounds });
+  if (!validation.ok) return report(validation.problems, shown, located);
+
+  const seed = flags.seed ?? io.defaultSeed();
+  const result = runScenario(validation.scenario, new RandomDice(seed));
+  if (!result.ok) return report(result.problems, shown, located, result.internal ? 1 : 2);
+
+  const timeline = buildTimeline(validation.scenario, result.log, result.dice, seed, shown, t);
+  if (flags.json) return { code: 0, stdout: JSON.stringify(timeline, null, 2) + '\n', stderr: '' };
+  return { code: 0, stdout: timeline.lines.join('\n') + '\n', stderr: '' };
+}
+
+

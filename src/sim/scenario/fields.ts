@@ -1,0 +1,131 @@
+/** The fields a scenario file may have, section by section, and the dice the seed texts fix. */
+import type { DiePurpose } from '../../rules/dice';
+import type { ProcedureId } from '../../rules/model';
+import { ACTION_KINDS } from '../../rules/model';
+import { MAX_ROUNDS } from './types';
+
+export type Spec =
+  | { t: 'string'; required?: boolean }
+  | { t: 'number'; int?: boolean; min?: number; max?: number; required?: boolean }
+  | { t: 'boolean'; required?: boolean }
+  | { t: 'strings'; required?: boolean }
+  | { t: 'enum'; values: readonly string[]; required?: boolean }
+  | { t: 'hitDice'; required?: boolean }
+  | { t: 'weapon'; required?: boolean };
+
+export const str: Spec = { t: 'string' };
+export const req: Spec = { t: 'string', required: true };
+export const bool: Spec = { t: 'boolean' };
+export const int = (min?: number, max?: number, required = false): Spec => ({ t: 'number', int: true, min, max, required });
+export const num = (min?: number, max?: number): Spec => ({ t: 'number', min, max });
+
+export const DIE_PURPOSES: readonly DiePurpose[] = ['surprise', 'initiative', 'morale', 'attack', 'damage', 'other'];
+
+export const WEAPON_FIELDS: Record<string, Spec> = {
+  name: str,
+  speed: int(-20, 30),
+  length: num(0, 100),
+  space: num(0, 100),
+  missile: bool,
+  rate: num(0.01, 20),
+};
+
+export const COMBATANT_FIELDS: Record<string, Spec> = {
+  id: req,
+  name: str,
+  side: req,
+  kind: { t: 'enum', values: ['character', 'monster'] },
+  hp: int(-1000, 100000, true),
+  maxHp: int(1, 100000),
+  routines: int(0, 20),
+  surpriseAdjustment: int(-10, 10),
+  initiativeAdjustment: int(-10, 10),
+  missileBonus: int(-10, 10),
+  surprisedOn: int(0, 12),
+  surprisesOn: int(0, 12),
+  surprisesOthersAdjust: int(-12, 12),
+  surprisedAdjust: int(-12, 12),
+  neverSurprised: bool,
+  className: str,
+  level: int(0, 40),
+  hitDice: { t: 'hitDice' },
+  agilityModifier: int(-10, 10),
+  insightModifier: int(-10, 10),
+  strength: int(1, 100),
+  stress: int(0, 100000),
+  maxStress: int(0, 100000),
+  woundPoints: int(-1000, 100000),
+  maxWoundPoints: int(1, 100000),
+  morale: int(-100, 100),
+  movement: num(0, 10000),
+  chargeMovement: num(0, 10000),
+  weapon: { t: 'weapon' },
+  spells: { t: 'strings' },
+  initiativeGroup: str,
+};
+
+export const DECLARATION_FIELDS: Record<string, Spec> = {
+  combatant: str,
+  action: { t: 'enum', values: ACTION_KINDS, required: true },
+  target: str,
+  weapon: { t: 'weapon' },
+  spell: str,
+  castingTime: int(1, 100),
+  speed: num(-100, 100),
+  routines: int(0, 20),
+  hesitation: int(0, 10),
+  distance: num(0, 10000),
+  readied: bool,
+  delayed: bool,
+  note: str,
+};
+
+export const SIDE_FIELDS: Record<string, Spec> = { id: req, name: str, alerted: bool, surprised: bool };
+
+export const DAMAGE_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  target: req,
+  amount: int(0, 100000, true),
+  by: str,
+  routine: int(1, 20),
+  spell: bool,
+  critical: bool,
+  step: int(0, 1000000),
+  segment: int(1, 100),
+  count: num(-1000, 1000),
+};
+
+export const DIE_FIELDS: Record<string, Spec> = {
+  purpose: { t: 'enum', values: DIE_PURPOSES, required: true },
+  side: str,
+  combatant: str,
+  round: int(0, MAX_ROUNDS),
+  result: int(undefined, undefined, true),
+};
+
+export const MORALE_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  combatant: req,
+  trigger: str,
+  opposed: num(-1000, 1000),
+};
+
+export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
+
+export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
+
+export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel'];
+
+/**
+ * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group
+ * initiative; 002: d12 surprise and initiative; 003: d12 base initiative, 3d6
+ * morale; 004: d6): a scripted result they cannot show is refused at once.
+ * Other rolls are checked when the engine asks for them.
+ */
+export const KNOWN_DICE: Record<ProcedureId, Partial<Record<DiePurpose, { count: number; faces: number }>>> = {
+  'segment-d6': { surprise: { count: 1, faces: 6 }, initiative: { count: 1, faces: 6 } },
+  'high-low': { initiative: { count: 1, faces: 6 } },
+  'd12-ascending': { surprise: { count: 1, faces: 12 }, initiative: { count: 1, faces: 12 } },
+  'individual-speed': { initiative: { count: 1, faces: 12 }, morale: { count: 3, faces: 6 } },
+  addict: { surprise: { count: 1, faces: 6 }, initiative: { count: 1, faces: 6 } },
+};

@@ -1,0 +1,56 @@
+/**
+ * A validated scenario played through the one driver (src/rules/play.ts).
+ * What the file format adds to the flow's own rules:
+ *  - a round with an entry in `declarations` replaces the whole set; a round
+ *    without one is "same as last round" (the flow's rule);
+ *  - round 0 without an entry uses round 1's, so the side that surprises does
+ *    what it would have done anyway.
+ */
+import type { Dice } from '../../rules/dice';
+import type { Declaration, Problem } from '../../rules/model';
+import { RulesError } from '../../rules/model';
+import type { CombatLog, CombatScript } from '../../rules/play';
+import { playCombat } from '../../rules/play';
+import { show } from './check';
+import { ScenarioDice } from './dice';
+import type { ValidScenario } from './types';
+
+/** The declarations a round's entry gives, or null for "same as last round". */
+export function declarationsFor(scenario: ValidScenario, round: number): Record<string, Declaration> | null {
+  const explicit = scenario.declarations;
+  if (round === 0) return { ...(explicit.get(0) ?? explicit.get(1) ?? {}) };
+  const set = explicit.get(round);
+  return set ? { ...set } : null;
+}
+
+/** The script the player feeds to the flow. */
+export function scriptOf(scenario: ValidScenario): CombatScript {
+  return {
+    rounds: scenario.rounds,
+    declarations: (round) => declarationsFor(scenario, round),
+    damage: scenario.damage,
+    moraleRequests: scenario.morale.map((m) => ({ ...m })),
+    joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
+    cancelled: scenario.cancels.map((c) => ({ ...c })),
+  };
+}
+
+export type RunResult = { ok: true; log: CombatLog; dice: ScenarioDice } | { ok: false; problems: Problem[]; internal?: boolean };
+
+/**
+ * Play a validated scenario. A RulesError (an impossible scripted die, a
+ * declaration the engine refuses) comes back as a problem; any other error is
+ * an engine fault, reported as `internal` with its message.
+ */
+export function runScenario(scenario: ValidScenario, fallback: Dice): RunResult {
+  const dice = new ScenarioDice(scenario.dice, fallback);
+  try {
+    const encounter = { sides: scenario.encounter.sides, combatants: [...scenario.encounter.combatants] };
+    const log = playCombat(scenario.procedure, encounter, scenario.options, dice, scriptOf(scenario));
+    return { ok: true, log, dice };
+  } catch (e) {
+    if (e instanceof RulesError) return { ok: false, problems: [e.problem] };
+    const message = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+    return { ok: false, internal: true, problems: [{ key: 'EngineFault', data: { message, procedure: scenario.procedure.id } }] };
+  }
+}

@@ -1,0 +1,76 @@
+/** What a validated scenario is: everything the runner needs to play it through the flow. */
+import type { DiePurpose } from '../../rules/dice';
+import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
+import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
+import type { DamageEvent } from '../../rules/play';
+
+export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
+
+/** Something the GM should know that is not an error; key is a full localization key. */
+export interface ScenarioNote {
+  key: string;
+  data?: Record<string, string | number>;
+  path?: string;
+}
+
+/** A scripted roll, remembering where it was written (for error paths). */
+export interface ScriptedDie {
+  index: number;
+  purpose: DiePurpose;
+  side?: string;
+  combatant?: string;
+  round?: number;
+  result: number;
+}
+
+export interface ScenarioJoin {
+  round: number;
+  step: number;
+  combatant: Combatant;
+  declaration?: Declaration;
+}
+
+export interface ScenarioMorale {
+  round: number;
+  combatant: string;
+  trigger: string;
+  opposed?: number;
+}
+
+/** A caster elects not to complete a casting: by caster (any casting of theirs that round) or by casting id. */
+export interface ScenarioCancel {
+  round: number;
+  combatant?: string;
+  casting?: string;
+}
+
+export interface ValidScenario {
+  title?: string;
+  description?: string;
+  procedure: Procedure<ProcedureOptions>;
+  /** The procedure the file names (differs from procedure.id after an override). */
+  originalProcedure: ProcedureId;
+  options: ProcedureOptions;
+  encounter: Encounter;
+  rounds: number;
+  /** Explicit declarations by round (0 = surprise). */
+  declarations: Map<number, Record<string, Declaration>>;
+  dice: ScriptedDie[];
+  damage: DamageEvent[];
+  joins: ScenarioJoin[];
+  morale: ScenarioMorale[];
+  cancels: ScenarioCancel[];
+  notes: ScenarioNote[];
+}
+
+export type ValidationResult = { ok: true; scenario: ValidScenario } | { ok: false; problems: Problem[]; notes: ScenarioNote[] };
+
+export interface ValidateOverrides {
+  /** Run the same encounter under another procedure (--procedure). */
+  procedure?: string;
+  /** Play this many rounds instead (--rounds). */
+  rounds?: number;
+}
+
+/** Largest number of rounds a scenario may ask for. */
+export const MAX_ROUNDS = 1000;

@@ -1,0 +1,476 @@
+/**
+ * Validating a scenario file (already parsed into plain values). Nothing is
+ * run: the result is a ready scenario or every problem found, each naming its
+ * field. The file is read section by section, in the order a reader writes
+ * it; each section is a method of ScenarioReader.
+ *
+ * Shape (README.md, "The scenario file", has an example):
+ *   title?, description?, procedure, options?, rounds?
+ *   sides: [{ id, name?, alerted?, surprised? }]
+ *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
+ *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
+ *   dice?, damage?, joins?, morale?, cancel?
+ */
+import type { DiePurpose } from '../../rules/dice';
+import { isPossibleTotal } from '../../rules/dice';
+import type { Combatant, Declaration, Problem, ProcedureId, Side } from '../../rules/model';
+import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
+import type { Procedure, ProcedureOptions } from '../../rules/procedure';
+import { resolveOptions } from '../../rules/procedure';
+import type { DamageEvent } from '../../rules/play';
+import { checkObject, checkValue, Collector, isRecord, join, listAt, show, suggest } from './check';
+import {
+  CANCEL_FIELDS,
+  COMBATANT_FIELDS,
+  DAMAGE_FIELDS,
+  DECLARATION_FIELDS,
+  DIE_FIELDS,
+  int,
+  JOIN_FIELDS,
+  KNOWN_DICE,
+  MORALE_FIELDS,
+  SIDE_FIELDS,
+  str,
+  TOP_FIELDS,
+} from './fields';
+import {
+  MAX_ROUNDS,
+  type ProcedureTable,
+  type ScenarioCancel,
+  type ScenarioJoin,
+  type ScenarioMorale,
+  type ScenarioNote,
+  type ScriptedDie,
+  type ValidateOverrides,
+  type ValidationResult,
+} from './types';
+
+/** Round keys of `declarations`: "surprise" or 0 for round 0, then 1, 2, … */
+function roundOfKey(key: string): number | null {
+  if (key === 'surprise') return 0;
+  if (!/^\d+$/.test(key)) return null;
+  const n = Number(key);
+  return n <= MAX_ROUNDS ? n : null;
+}
+
+const SCALAR_OPTION = ['boolean', 'number', 'string'];
+
+class ScenarioReader {
+  readonly out = new Collector();
+  readonly notes: ScenarioNote[] = [];
+  originalId: ProcedureId | null = null;
+  original: Procedure<ProcedureOptions> | undefined;
+  procedure: Procedure<ProcedureOptions> | undefined;
+  switched = false;
+  options: ProcedureOptions = {};
+  readonly sides: Side[] = [];
+  readonly sideIds = new Set<string>();
+  /** Every combatant id (joiners too), where it was written and the round it joins. */
+  readonly ids = new Map<string, { path: string; joinRound?: number }>();
+  readonly combatants: Combatant[] = [];
+  readonly byId = new Map<string, Combatant>();
+  joinerCombatants: (Combatant | undefined)[] = [];
+  explicitRounds: number | undefined;
+  impliedRounds = 1;
+  /** Declarations to check against the procedure once everything is read. */
+  readonly toCheck: { decl: Declaration; path: string }[] = [];
+
+  constructor(
+    readonly raw: Record<string, unknown>,
+    private readonly procedures: ProcedureTable,
+    private readonly overrides: ValidateOverrides,
+  ) {}
+
+  /* -------------------------------------------------- procedure and options */
+
+  readProcedure(): void {
+    const { raw, out } = this;
+    if (raw.procedure === undefined || raw.procedure === null) out.add('FieldMissing', 'procedure', { field: 'procedure' });
+    else if (!isProcedureId(raw.procedure)) {
+      const s = typeof raw.procedure === 'string' ? suggest(raw.procedure, PROCEDURE_IDS) : undefined;
+      out.add(s ? 'UnknownProcedureDidYouMean' : 'UnknownProcedure', 'procedure', {
+        id: show(raw.procedure),
+        ...(s ? { suggestion: s } : { allowed: PROCEDURE_IDS.join(', ') }),
+      });
+    } else this.originalId = raw.procedure;
+
+    let procedureId: ProcedureId | null = this.originalId;
+    if (this.overrides.procedure !== undefined) {
+      if (!isProcedureId(this.overrides.procedure)) {
+        out.add('UnknownProcedure', '--procedure', { id: this.overrides.procedure, allowed: PROCEDURE_IDS.join(', ') });
+        procedureId = null;
+      } else procedureId = this.overrides.procedure;
+    }
+    this.original = this.originalId ? this.procedures[this.originalId] : undefined;
+    this.procedure = procedureId ? this.procedures[procedureId] : undefined;
+    if (this.originalId && !this.original) out.add('ProcedureUnavailable', 'procedure', { id: this.originalId });
+    if (procedureId && procedureId !== this.originalId && !this.procedure) out.add('ProcedureUnavailable', '--procedure', { id: procedureId });
+    this.switched = procedureId !== null && this.originalId !== null && procedureId !== this.originalId;
+    this.options = this.procedure ? { ...this.procedure.defaults } : {};
+  }
+
+  /** The options belong to the procedure the file names; under --procedure they are dropped, with a note. */
+  readOptions(): void {
+    const { raw, out } = this;
+    if (raw.options === undefined || raw.options === null) return;
+    if (!isRecord(raw.options)) return out.add('ExpectedObject', 'options', { field: 'options' });
+    if (!this.original) return;
+    const given = raw.options;
+    for (const [k, v] of Object.entries(given)) {
+      if (!SCALAR_OPTION.includes(typeof v)) out.add('BadOption', join('options', k), { option: k, procedure: this.original.id, value: show(v) });
+    }
+    const clean = Object.fromEntries(Object.entries(given).filter(([, v]) => SCALAR_OPTION.includes(typeof v)));
+    const r = resolveOptions(this.original, clean as ProcedureOptions);
+    for (const p of r.problems) out.problems.push({ ...p, path: join('options', String(p.data?.option ?? '')) });
+    if (!this.switched) this.options = r.options;
+    else if (Object.keys(given).length > 0) {
+      this.notes.push({ key: 'TENSEG.Sim.Note.OptionsDropped', data: { options: Object.keys(given).join(', '), from: this.originalId as string, to: this.procedure?.id ?? '' } });
+    }
+  }
+
+  /* ------------------------------------------------- sides and combatants */
+
+  readSides(): void {
+    const { raw, out } = this;
+    listAt(raw, 'sides', out).forEach((s, i) => {
+      const path = `sides[${i}]`;
+      const o = checkObject(s, SIDE_FIELDS, path, out);
+      const id = isRecord(s) && typeof s.id === 'string' ? s.id : undefined;
+      if (id !== undefined) {
+        if (this.sideIds.has(id)) out.add('DuplicateId', join(path, 'id'), { id });
+        this.sideIds.add(id);
+      }
+      if (!o) return;
+      const side: Side = { id: o.id as string, name: (o.name as string | undefined) ?? (o.id as string) };
+      if (o.alerted !== undefined) side.alerted = o.alerted as boolean;
+      if (o.surprised !== undefined) side.surprised = o.surprised as boolean;
+      this.sides.push(side);
+    });
+    if (raw.sides === undefined) out.add('FieldMissing', 'sides', { field: 'sides' });
+    else if (Array.isArray(raw.sides) && raw.sides.length < 2) out.add('TooFewSides', 'sides', { count: raw.sides.length });
+  }
+
+  private checkCombatant(value: unknown, path: string, joinRound?: number): Combatant | undefined {
+    const { out } = this;
+    const o = checkObject(value, COMBATANT_FIELDS, path, out);
+    const id = isRecord(value) && typeof value.id === 'string' ? value.id : undefined;
+    if (id !== undefined) {
+      if (this.ids.has(id)) out.add('DuplicateId', join(path, 'id'), { id });
+      else this.ids.set(id, { path, joinRound });
+    }
+    if (isRecord(value) && typeof value.side === 'string' && !this.sideIds.has(value.side)) {
+      out.add('UnknownSide', join(path, 'side'), { name: show(value.name ?? value.id ?? ''), side: value.side });
+      return undefined;
+    }
+    if (!o) return undefined;
+    return { ...o, name: (o.name as string | undefined) ?? (o.id as string) } as unknown as Combatant;
+  }
+
+  /** The combatants, and the joiners (they share the id space), so later sections may name them. */
+  readCombatants(): void {
+    const { raw, out } = this;
+    listAt(raw, 'combatants', out).forEach((c, i) => {
+      const checked = this.checkCombatant(c, `combatants[${i}]`);
+      if (checked) this.combatants.push(checked);
+    });
+    if (raw.combatants === undefined) out.add('FieldMissing', 'combatants', { field: 'combatants' });
+    else if (Array.isArray(raw.combatants) && raw.combatants.length === 0) out.add('NoCombatants', 'combatants');
+    this.joinerCombatants = listAt(raw, 'joins', out).map((j, i) => {
+      if (!isRecord(j)) return undefined;
+      const round = typeof j.round === 'number' && Number.isInteger(j.round) ? j.round : undefined;
+      return j.combatant === undefined ? undefined : this.checkCombatant(j.combatant, join(`joins[${i}]`, 'combatant'), round);
+    });
+    for (const c of this.combatants) this.byId.set(c.id, c);
+    for (const c of this.joinerCombatants) if (c) this.byId.set(c.id, c);
+  }
+
+  knownCombatant(id: unknown, path: string): boolean {
+    if (typeof id !== 'string') return false;
+    if (this.ids.has(id)) return true;
+    const s = suggest(id, [...this.ids.keys()]);
+    this.out.add(s ? 'UnknownCombatantDidYouMean' : 'UnknownCombatant', path, s ? { id, suggestion: s } : { id });
+    return false;
+  }
+
+  knownSide(id: unknown, path: string): boolean {
+    if (typeof id !== 'string') return false;
+    if (this.sideIds.has(id)) return true;
+    this.out.add('UnknownSideId', path, { side: id });
+    return false;
+  }
+
+  /* --------------------------------------------------------------- rounds */
+
+  readRounds(): void {
+    const { raw, out } = this;
+    if (raw.rounds === undefined || raw.rounds === null) return;
+    const r = checkValue(raw.rounds, int(1, MAX_ROUNDS), 'rounds', 'rounds', out);
+    if (typeof r === 'number') this.explicitRounds = r;
+  }
+
+  /** A round an entry names: it makes the scenario at least that long, and may not be past an explicit `rounds`. */
+  roundRef(round: unknown, path: string): void {
+    if (typeof round !== 'number' || !Number.isInteger(round)) return;
+    this.impliedRounds = Math.max(this.impliedRounds, round);
+    if (this.explicitRounds !== undefined && round > this.explicitRounds) this.out.add('RoundBeyondEnd', path, { round, rounds: this.explicitRounds });
+  }
+
+  /* --------------------------------------------------------- declarations */
+
+  private checkDeclaration(value: unknown, path: string, impliedCombatant: string | undefined, round: number | null): Declaration | undefined {
+    const { out } = this;
+    const o = checkObject(value, DECLARATION_FIELDS, path, out);
+    if (!isRecord(value)) return undefined;
+    let id = impliedCombatant;
+    if (value.combatant !== undefined) {
+      if (impliedCombatant !== undefined && value.combatant !== impliedCombatant) {
+        out.add('DeclarationCombatantMismatch', join(path, 'combatant'), { key: impliedCombatant, combatant: show(value.combatant) });
+        return undefined;
+      }
+      id = typeof value.combatant === 'string' ? value.combatant : undefined;
+    }
+    if (id === undefined) {
+      if (value.combatant === undefined) out.add('FieldMissing', join(path, 'combatant'), { field: 'combatant' });
+      return undefined;
+    }
+    const idPath = impliedCombatant !== undefined ? path : join(path, 'combatant');
+    if (!this.knownCombatant(id, idPath)) return undefined;
+    const joined = this.ids.get(id)?.joinRound;
+    if (round !== null && joined !== undefined && round <= joined) {
+      out.add('DeclarationBeforeJoin', idPath, { id, round, joinRound: joined });
+      return undefined;
+    }
+    if (value.target !== undefined && typeof value.target === 'string') this.knownCombatant(value.target, join(path, 'target'));
+    if (!o) return undefined;
+    const decl = { ...o, combatant: id } as unknown as Declaration;
+    this.toCheck.push({ decl, path });
+    return decl;
+  }
+
+  readDeclarations(): Map<number, Record<string, Declaration>> {
+    const { raw, out } = this;
+    const declarations = new Map<number, Record<string, Declaration>>();
+    if (raw.declarations === undefined || raw.declarations === null) return declarations;
+    if (!isRecord(raw.declarations)) {
+      out.add('ExpectedObject', 'declarations', { field: 'declarations' });
+      return declarations;
+    }
+    for (const [key, entry] of Object.entries(raw.declarations)) {
+      const path = join('declarations', key);
+      const round = roundOfKey(key);
+      if (round === null) {
+        out.add('BadRoundKey', path, { key });
+        continue;
+      }
+      if (declarations.has(round)) {
+        out.add('DuplicateRound', path, { round });
+        continue;
+      }
+      this.roundRef(round, path);
+      const set: Record<string, Declaration> = {};
+      const put = (d: Declaration | undefined, p: string) => {
+        if (!d) return;
+        if (set[d.combatant]) out.add('DuplicateDeclaration', p, { id: d.combatant, round });
+        else set[d.combatant] = d;
+      };
+      if (entry === null || entry === undefined) {
+        // An explicit empty entry: nobody declares anything this round.
+      } else if (Array.isArray(entry)) entry.forEach((d, i) => put(this.checkDeclaration(d, join(path, i), undefined, round), join(path, i)));
+      else if (isRecord(entry)) for (const [cid, d] of Object.entries(entry)) put(this.checkDeclaration(d, join(path, cid), cid, round), join(path, cid));
+      else out.add('ExpectedList', path, { field: key });
+      declarations.set(round, set);
+    }
+    return declarations;
+  }
+
+  /* ---------------------------------------------------------------- joins */
+
+  readJoins(): ScenarioJoin[] {
+    const { raw, out } = this;
+    const joins: ScenarioJoin[] = [];
+    listAt(raw, 'joins', out).forEach((j, i) => {
+      const path = `joins[${i}]`;
+      if (!isRecord(j)) {
+        out.add('ExpectedObject', path, { field: path });
+        return;
+      }
+      for (const key of Object.keys(j)) if (!JOIN_FIELDS.includes(key)) out.unknownField(key, path, JOIN_FIELDS);
+      let round: unknown;
+      if (j.round === undefined || j.round === null) out.add('FieldMissing', join(path, 'round'), { field: 'round' });
+      else round = checkValue(j.round, int(1, MAX_ROUNDS, true), join(path, 'round'), 'round', out);
+      const step = j.step === undefined ? 0 : checkValue(j.step, int(0, 1000000), join(path, 'step'), 'step', out);
+      if (j.combatant === undefined) out.add('FieldMissing', join(path, 'combatant'), { field: 'combatant' });
+      this.roundRef(round, join(path, 'round'));
+      const c = this.joinerCombatants[i];
+      let declaration: Declaration | undefined;
+      if (j.declaration !== undefined && j.declaration !== null) {
+        const cid = c?.id ?? (isRecord(j.combatant) && typeof j.combatant.id === 'string' ? j.combatant.id : undefined);
+        declaration = this.checkDeclaration(j.declaration, join(path, 'declaration'), cid, null);
+      }
+      if (c && typeof round === 'number' && typeof step === 'number') {
+        const entry: ScenarioJoin = { round, step, combatant: c };
+        if (declaration) entry.declaration = declaration;
+        joins.push(entry);
+      }
+    });
+    return joins;
+  }
+
+  /* ----------------------------------------------------------------- dice */
+
+  readDice(): ScriptedDie[] {
+    const { raw, out } = this;
+    const dice: ScriptedDie[] = [];
+    listAt(raw, 'dice', out).forEach((d, i) => {
+      const path = `dice[${i}]`;
+      const o = checkObject(d, DIE_FIELDS, path, out);
+      if (!isRecord(d)) return;
+      if (d.side !== undefined) this.knownSide(d.side, join(path, 'side'));
+      if (d.combatant !== undefined) this.knownCombatant(d.combatant, join(path, 'combatant'));
+      this.roundRef(d.round, join(path, 'round'));
+      if (!o) return;
+      const die: ScriptedDie = { index: i, purpose: o.purpose as DiePurpose, result: o.result as number };
+      if (o.side !== undefined) die.side = o.side as string;
+      if (o.combatant !== undefined) die.combatant = o.combatant as string;
+      if (o.round !== undefined) die.round = o.round as number;
+      const known = this.originalId ? KNOWN_DICE[this.originalId][die.purpose] : undefined;
+      if (die.result < 1 || (known && !isPossibleTotal({ purpose: die.purpose, ...known }, die.result))) {
+        out.add('ScriptedDieImpossible', join(path, 'result'), { result: die.result, purpose: die.purpose, dice: known ? `${known.count}d${known.faces}` : '?' });
+        return;
+      }
+      dice.push(die);
+    });
+    // Die sizes and meanings differ between procedures: under --procedure every die is rolled.
+    if (this.switched && dice.length > 0) {
+      this.notes.push({ key: 'TENSEG.Sim.Note.DiceDropped', data: { count: dice.length, from: this.originalId as string, to: this.procedure?.id ?? '' } });
+      dice.length = 0;
+    }
+    return dice;
+  }
+
+  /* --------------------------------------------------------------- damage */
+
+  readDamage(): DamageEvent[] {
+    const { raw, out } = this;
+    const damage: DamageEvent[] = [];
+    listAt(raw, 'damage', out).forEach((d, i) => {
+      const path = `damage[${i}]`;
+      const o = checkObject(d, DAMAGE_FIELDS, path, out);
+      if (!isRecord(d)) return;
+      if (d.target !== undefined) this.knownCombatant(d.target, join(path, 'target'));
+      if (d.by !== undefined) this.knownCombatant(d.by, join(path, 'by'));
+      this.roundRef(d.round, join(path, 'round'));
+      if (!o) return;
+      const placements = ['by', 'step', 'segment', 'count'].filter((k) => o[k] !== undefined);
+      if (placements.length === 0) return out.add('DamageNoPlacement', path, {});
+      if (placements.length > 1) return out.add('DamagePlacementConflict', path, { fields: placements.join(', ') });
+      if ((o.spell !== undefined || o.routine !== undefined) && o.by === undefined) return out.add('DamageNeedsBy', path, { field: o.spell !== undefined ? 'spell' : 'routine' });
+      if (o.spell === true && o.routine !== undefined) return out.add('DamageSpellRoutine', path, {});
+      damage.push(o as unknown as DamageEvent);
+    });
+    return damage;
+  }
+
+  /* ------------------------------------------------------ morale, cancels */
+
+  readMorale(): ScenarioMorale[] {
+    const { raw, out } = this;
+    const morale: ScenarioMorale[] = [];
+    listAt(raw, 'morale', out).forEach((m, i) => {
+      const path = `morale[${i}]`;
+      const o = checkObject(m, MORALE_FIELDS, path, out);
+      if (!isRecord(m)) return;
+      if (m.combatant !== undefined) this.knownCombatant(m.combatant, join(path, 'combatant'));
+      this.roundRef(m.round, join(path, 'round'));
+      if (!o) return;
+      const req: ScenarioMorale = { round: o.round as number, combatant: o.combatant as string, trigger: (o.trigger as string | undefined) ?? 'gm' };
+      if (o.opposed !== undefined) req.opposed = o.opposed as number;
+      morale.push(req);
+    });
+    return morale;
+  }
+
+  readCancels(): ScenarioCancel[] {
+    const { raw, out } = this;
+    const cancels: ScenarioCancel[] = [];
+    listAt(raw, 'cancel', out).forEach((c, i) => {
+      const path = `cancel[${i}]`;
+      const o = checkObject(c, CANCEL_FIELDS, path, out);
+      if (!isRecord(c)) return;
+      if (c.combatant !== undefined) this.knownCombatant(c.combatant, join(path, 'combatant'));
+      this.roundRef(c.round, join(path, 'round'));
+      if (!o) return;
+      if ((o.combatant === undefined) === (o.casting === undefined)) return out.add('CancelNeedsOne', path, {});
+      cancels.push(o as unknown as ScenarioCancel);
+    });
+    return cancels;
+  }
+
+  /* -------------------------------------- legality under the procedure played */
+
+  checkLegality(): void {
+    if (!this.procedure) return;
+    for (const { decl, path } of this.toCheck) {
+      const c = this.byId.get(decl.combatant);
+      if (!c) continue;
+      let problem: Problem | null;
+      try {
+        problem = this.procedure.validateDeclaration(decl, c, this.options);
+      } catch (e) {
+        problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : show(e) } };
+      }
+      if (problem) this.out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
+    }
+  }
+}
+
+/**
+ * Validate a parsed scenario. Nothing is run: the result is either a ready
+ * scenario or every problem found, each naming its field.
+ */
+export function validateScenario(raw: unknown, procedures: ProcedureTable, overrides: ValidateOverrides = {}): ValidationResult {
+  if (!isRecord(raw)) {
+    const out = new Collector();
+    out.add('ScenarioNotObject', '');
+    return { ok: false, problems: out.problems, notes: [] };
+  }
+  const r = new ScenarioReader(raw, procedures, overrides);
+  for (const key of Object.keys(raw)) if (!TOP_FIELDS.includes(key)) r.out.unknownField(key, '', TOP_FIELDS);
+  const title = raw.title === undefined ? undefined : checkValue(raw.title, str, 'title', 'title', r.out);
+  const description = raw.description === undefined ? undefined : checkValue(raw.description, str, 'description', 'description', r.out);
+  r.readProcedure();
+  r.readOptions();
+  r.readSides();
+  r.readCombatants();
+  r.readRounds();
+  const declarations = r.readDeclarations();
+  const joins = r.readJoins();
+  const dice = r.readDice();
+  const damage = r.readDamage();
+  const morale = r.readMorale();
+  const cancels = r.readCancels();
+  r.checkLegality();
+
+  if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
+  if (r.switched) r.notes.unshift({ key: 'TENSEG.Sim.Note.ProcedureSwitched', data: { from: r.originalId, to: r.procedure.id } });
+  const scenario: ValidationResult & { ok: true } = {
+    ok: true,
+    scenario: {
+      procedure: r.procedure,
+      originalProcedure: r.originalId,
+      options: r.options,
+      encounter: { sides: r.sides, combatants: r.combatants },
+      rounds: overrides.rounds ?? r.explicitRounds ?? r.impliedRounds,
+      declarations,
+      dice,
+      damage,
+      joins,
+      morale,
+      cancels,
+      notes: r.notes,
+    },
+  };
+  if (typeof title === 'string') scenario.scenario.title = title;
+  if (typeof description === 'string') scenario.scenario.description = description;
+  return scenario;
+}

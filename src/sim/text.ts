@@ -1,0 +1,410 @@
+/**
+ * The runner's output: the timeline a GM reads, as lines of text and as one
+ * JSON document (README.md, "--json"), both printed from the timeline view
+ * model of each round (src/rules/timeline.ts) plus what only the runner
+ * knows (its notes, the damage whose moment never came, the dice it rolled).
+ */
+import type { CombatantState } from '../rules/model';
+import type { EndEvent } from '../rules/procedure';
+import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
+import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../rules/timeline';
+import type { ScenarioDice, ScenarioNote, ValidScenario } from './scenario';
+import type { Data, Strings } from './strings';
+
+export interface TimelineText {
+  key: string;
+  data?: Data;
+  text: string;
+}
+
+export interface TimelineEntry {
+  combatant: string;
+  name: string;
+  kind: EntryView['kind'];
+  action: EntryView['action'];
+  routine?: number;
+  target?: string;
+  casting?: string;
+  spell?: string;
+  reason?: string;
+  outcome: string;
+  text: string;
+}
+
+export interface TimelineStep {
+  index: number;
+  phase: string;
+  segment?: number;
+  count?: number;
+  heading: string;
+  entries: TimelineEntry[];
+  damage: (StepView['damage'][number] & { text: string })[];
+  interruptions: (StepView['interruptions'][number] & { text: string })[];
+  fallen: (StepView['fallen'][number] & { text: string })[];
+}
+
+export interface TimelineRound {
+  round: number;
+  kind: 'surprise' | 'round';
+  heading: string;
+  joins: TimelineText[];
+  initiative: { round: number; sides: Record<string, number>; individuals: Record<string, number>; winner: string | null; labels?: Record<string, string>; lines: string[] } | null;
+  carryIn: TimelineText[];
+  steps: TimelineStep[];
+  unapplied: (DamageEvent & { text: string })[];
+  carryOut: { casting: string; caster: string; spell: string; remaining: number; text: string }[];
+  /** Last round's declarations "same as last round" could not carry into this one (a spell with no copy left). */
+  notCarried: TimelineText[];
+  end: (EndEvent & { text: string })[];
+  standing: TimelineText[];
+  states: Record<string, CombatantState>;
+}
+
+export interface Timeline {
+  ok: true;
+  version: 1;
+  file: string;
+  title?: string;
+  description?: string;
+  procedure: string;
+  procedureName: string;
+  originalProcedure: string;
+  options: Record<string, string | number | boolean>;
+  seed: number;
+  rounds: number;
+  notes: TimelineText[];
+  sides: { id: string; name: string }[];
+  combatants: { id: string; name: string; side: string; joins?: number }[];
+  openingMorale: (EndEvent & { text: string })[] | null;
+  baseInitiative: Record<string, number>;
+  surprise: { unit: string; rolls: Record<string, number>; surprised: Record<string, number>; lines: string[] };
+  timeline: TimelineRound[];
+  final: { states: Record<string, CombatantState>; standing: TimelineText[] };
+  dice: { purpose: string; count: number; faces: number; side?: string; combatant?: string; round?: number; result: number; scripted: boolean; index?: number }[];
+  lines: string[];
+}
+
+const BEGIN_KEYS: Record<string, string> = { cancelled: 'Cancelled', interrupted: 'BeginInterrupted', prevented: 'BeginPrevented', 'cannot-act': 'CannotBegin' };
+const COMPLETE_KEYS: Record<string, string> = { 'goes-off': 'GoesOff', cancelled: 'Cancelled', interrupted: 'AlreadyInterrupted', prevented: 'AlreadyPrevented', 'cannot-act': 'CannotComplete' };
+
+/** Writes the lines of the text output while the JSON is built. */
+class Writer {
+  readonly lines: string[] = [];
+  constructor(readonly t: Strings) {}
+  say(indent: number, text: string): string {
+    this.lines.push('  '.repeat(indent) + text);
+    return text;
+  }
+  txt(key: string, data: Data = {}): TimelineText {
+    return { key, data, text: this.t.format(key, data) };
+  }
+}
+
+/** Names of combatants (joiners too) and sides. */
+function namesOf(scenario: ValidScenario): (id: string | undefined) => string {
+  const names = new Map<string, string>();
+  for (const s of scenario.encounter.sides) names.set(s.id, s.name);
+  for (const c of scenario.encounter.combatants) names.set(c.id, c.name);
+  for (const j of scenario.joins) names.set(j.combatant.id, j.combatant.name);
+  return (id) => (id === undefined ? '' : (names.get(id) ?? id));
+}
+
+function endEventText(w: Writer, nameOf: (id: string | undefined) => string, e: EndEvent): EndEvent & { text: string } {
+  const { t } = w;
+  const name = nameOf(e.combatant);
+  let text: string;
+  if (e.kind === 'bleed') text = t.format('TENSEG.Sim.End.Bleed', { name, amount: e.amount });
+  else if (e.kind === 'death') text = t.format('TENSEG.Sim.End.Death', { name });
+  else {
+    const trigger = t.has(`TENSEG.MoraleTrigger.${e.trigger}`) ? t.format(`TENSEG.MoraleTrigger.${e.trigger}`) : t.maybe(`TENSEG.Sim.Trigger.${e.trigger}`, e.trigger);
+    const data = { name, trigger, roll: e.roll, total: e.total, target: e.target };
+    text = !e.passed && e.roll === 0 ? t.format('TENSEG.Sim.End.MoraleAutomatic', data) : t.format(e.passed ? 'TENSEG.Sim.End.MoraleHolds' : 'TENSEG.Sim.End.MoraleBreaks', data);
+  }
+  return { ...e, text };
+}
+
+/** Each side's combatants with their health and condition, from a view. */
+function standingOf(w: Writer, view: TimelineView): TimelineText[] {
+  const { t } = w;
+  const bySide = new Map<string, string[]>();
+  for (const c of view.combatants) {
+    const h = c.health ?? { hp: 0 };
+    let one =
+      h.woundPoints !== undefined
+        ? t.format('TENSEG.Sim.StandingWounds', { name: c.name, stress: h.stress ?? 0, wounds: h.woundPoints })
+        : h.maxHp !== undefined
+          ? t.format('TENSEG.Sim.StandingHp', { name: c.name, hp: h.hp, max: h.maxHp })
+          : t.format('TENSEG.Sim.StandingHpNoMax', { name: c.name, hp: h.hp });
+    const marks: string[] = [];
+    if (c.condition !== 'ok') marks.push(t.format(`TENSEG.Sim.Condition.${c.condition}`));
+    if (c.routed) marks.push(t.format('TENSEG.Sim.Condition.routed'));
+    if (marks.length > 0) one = t.format('TENSEG.Sim.StandingCondition', { text: one, condition: marks.join(', ') });
+    bySide.set(c.side, [...(bySide.get(c.side) ?? []), one]);
+  }
+  return view.sides.filter((s) => bySide.has(s.id)).map((s) => w.txt('TENSEG.Sim.Standing', { side: s.name, list: (bySide.get(s.id) as string[]).join(', ') }));
+}
+
+/** The surprise lines: each side's roll, who is surprised and for how long. */
+function surpriseLines(w: Writer, view: TimelineView): string[] {
+  const { t } = w;
+  const out: string[] = [];
+  const segments = view.surprise.unit === 'segments';
+  for (const side of view.sides) {
+    if (side.surpriseRoll !== undefined) out.push(w.say(1, t.format('TENSEG.Sim.SurpriseRoll', { side: side.name, roll: side.surpriseRoll })));
+    else if (segments) out.push(w.say(1, t.format('TENSEG.Sim.SurpriseNoRoll', { side: side.name })));
+  }
+  if (!view.combatants.some((c) => c.surprised > 0)) {
+    out.push(w.say(1, t.format('TENSEG.Sim.NobodySurprised')));
+    return out;
+  }
+  for (const side of view.sides) {
+    const groups = new Map<number, string[]>();
+    for (const c of view.combatants) if (c.side === side.id) groups.set(c.surprised, [...(groups.get(c.surprised) ?? []), c.name]);
+    for (const [v, names] of [...groups.entries()].sort((a, b) => b[0] - a[0])) {
+      const list = names.join(', ');
+      const text =
+        v === 0
+          ? t.format('TENSEG.Sim.NotSurprised', { names: list })
+          : segments
+            ? t.format('TENSEG.Sim.SurprisedSegments', { segments: v, names: list })
+            : t.format('TENSEG.Sim.SurprisedRound', { names: list });
+      out.push(w.say(1, text));
+    }
+  }
+  return out;
+}
+
+function initiativeOf(w: Writer, log: RoundLog, view: TimelineView, nameOf: (id: string | undefined) => string): TimelineRound['initiative'] {
+  const ini = log.initiative;
+  if (!ini) return null;
+  const { t } = w;
+  const lines: string[] = [];
+  const labels = ini.labels ?? {};
+  const label = (id: string) => (labels[id] !== undefined ? t.maybe(`TENSEG.Sim.Label.${labels[id]}`, labels[id]) : undefined);
+  const sideIds = Object.keys(ini.sides);
+  if (sideIds.length > 0) {
+    const items = sideIds.map((id) => {
+      const l = label(id);
+      const data = { side: nameOf(id), roll: ini.sides[id] };
+      return l ? t.format('TENSEG.Sim.InitiativeSideLabel', { ...data, label: l }) : t.format('TENSEG.Sim.InitiativeSide', data);
+    });
+    lines.push(w.say(1, t.format('TENSEG.Sim.Initiative', { list: items.join(', ') })));
+    if (ini.winner) lines.push(w.say(1, t.format('TENSEG.Sim.InitiativeWinner', { side: nameOf(ini.winner) })));
+    else if (view.initiative?.tie) lines.push(w.say(1, t.format('TENSEG.Sim.InitiativeTie')));
+  }
+  const individuals = Object.keys(ini.individuals);
+  if (individuals.length > 0) {
+    const items = individuals
+      .sort((a, b) => ini.individuals[a] - ini.individuals[b] || nameOf(a).localeCompare(nameOf(b)))
+      .map((id) => {
+        const l = label(id);
+        const data = { name: nameOf(id), value: ini.individuals[id] };
+        return l ? t.format('TENSEG.Sim.InitiativeIndividualLabel', { ...data, label: l }) : t.format('TENSEG.Sim.InitiativeIndividual', data);
+      });
+    lines.push(w.say(1, t.format('TENSEG.Sim.InitiativeIndividuals', { list: items.join(', ') })));
+  }
+  const other = Object.keys(labels).filter((id) => !(id in ini.sides) && !(id in ini.individuals));
+  if (other.length > 0) {
+    const items = other.map((id) => t.format('TENSEG.Sim.InitiativeLabel', { name: nameOf(id), label: label(id) as string }));
+    lines.push(w.say(1, t.format('TENSEG.Sim.InitiativeLabels', { list: items.join(', ') })));
+  }
+  return { ...structuredClone(ini), lines };
+}
+
+function spellName(w: Writer, spell: string | undefined, device: boolean | undefined): string {
+  return spell || w.t.format(device ? 'TENSEG.Sim.UnnamedDevice' : 'TENSEG.Sim.UnnamedSpell');
+}
+
+function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => string, routines: Map<string, number>): string {
+  const { t } = w;
+  const name = nameOf(e.combatant);
+  const outcome = e.outcome ?? 'cannot-act';
+  const actionText = t.format(`TENSEG.Sim.Action.${e.action}`);
+  let text: string;
+  if (e.kind === 'cast-begin' || e.kind === 'cast-complete') {
+    const time = e.castingTime ?? '?';
+    const data = { name, spell: spellName(w, e.spell, e.device || e.action === 'device'), time };
+    const timed = typeof time === 'number' && time > 0;
+    const key = e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome];
+    text = t.format(`TENSEG.Sim.Entry.${key ?? 'CannotComplete'}`, data);
+  } else if (outcome === 'acts') {
+    text = e.target !== undefined ? t.format('TENSEG.Sim.Entry.ActsTarget', { name, action: actionText, target: nameOf(e.target) }) : t.format('TENSEG.Sim.Entry.Acts', { name, action: actionText });
+    const extras: string[] = [];
+    if (e.routine !== undefined && ((routines.get(e.combatant) ?? 0) > 1 || e.routine > 1)) extras.push(t.format('TENSEG.Sim.Entry.Routine', { routine: e.routine }));
+    if (e.kind === 'late-join') extras.push(t.format('TENSEG.Sim.Entry.LateJoin'));
+    if (extras.length > 0) text = t.format('TENSEG.Sim.Entry.Extra', { text, extra: extras.join(', ') });
+  } else text = t.format('TENSEG.Sim.Entry.CannotAct', { name, action: actionText });
+  // The reason explains a placement: shown only for what actually happens.
+  const happened = outcome === 'acts' || outcome === 'begins' || outcome === 'goes-off';
+  if (happened && e.reason && t.has(`TENSEG.Reason.${e.reason}`)) text = t.format('TENSEG.Sim.Entry.Why', { text, reason: t.format(`TENSEG.Reason.${e.reason}`) });
+  return text;
+}
+
+function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, showPhase: boolean): TimelineStep {
+  const { t } = w;
+  const phase = t.maybe(`TENSEG.Phase.${st.phase}`, st.phase);
+  const only = showPhase ? '' : 'Only';
+  const heading =
+    st.segment !== undefined
+      ? t.format(`${view.kind === 'surprise' ? 'TENSEG.Sim.StepSurpriseSegment' : 'TENSEG.Sim.StepSegment'}${only}`, { segment: st.segment, phase })
+      : st.count !== undefined
+        ? t.format(`TENSEG.Sim.StepCount${only}`, { count: st.count, phase })
+        : t.format('TENSEG.Sim.StepPhase', { phase });
+  w.say(1, heading);
+  const entries: TimelineEntry[] = st.entries.map((e) => {
+    const text = w.say(2, entryText(w, e, nameOf, routines));
+    const out: TimelineEntry = { combatant: e.combatant, name: nameOf(e.combatant), kind: e.kind, action: e.action, outcome: e.outcome ?? 'cannot-act', text };
+    if (e.routine !== undefined) out.routine = e.routine;
+    if (e.target !== undefined) out.target = e.target;
+    if (e.casting !== undefined) out.casting = e.casting;
+    if (e.spell !== undefined) out.spell = e.spell;
+    if (e.reason !== undefined) out.reason = e.reason;
+    return out;
+  });
+  const damage = st.damage.map((d) => {
+    const data: Data = { target: nameOf(d.target), amount: d.amount, by: nameOf(d.by), wounds: d.wounds, stress: d.amount - d.wounds };
+    const split = d.wounds !== d.amount;
+    const key = split ? (d.by !== undefined ? 'TENSEG.Sim.DamageSplit' : 'TENSEG.Sim.DamageSplitNoSource') : d.by !== undefined ? 'TENSEG.Sim.Damage' : 'TENSEG.Sim.DamageNoSource';
+    return { ...d, text: w.say(3, t.format(key, data)) };
+  });
+  const interruptions = st.interruptions.map((x) => {
+    const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell') };
+    const key = x.outcome === 'prevented' ? 'TENSEG.Sim.Prevented' : x.expended ? 'TENSEG.Sim.Interrupted' : 'TENSEG.Sim.InterruptedKept';
+    return { ...x, text: w.say(3, t.format(key, data)) };
+  });
+  const fallen = st.fallen.map((f) => ({ ...f, text: w.say(3, t.format(`TENSEG.Sim.Falls.${f.condition}`, { name: nameOf(f.combatant) })) }));
+  const step: TimelineStep = { index: st.index, phase: st.phase, heading, entries, damage, interruptions, fallen };
+  if (st.segment !== undefined) step.segment = st.segment;
+  if (st.count !== undefined) step.count = st.count;
+  return step;
+}
+
+function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id: string | undefined) => string): TimelineRound {
+  const { t } = w;
+  const view = log.view;
+  const surprise = view.kind === 'surprise';
+  w.say(0, '');
+  const heading = surprise
+    ? w.say(0, t.format(view.surprise.unit === 'segments' ? 'TENSEG.Sim.SurpriseSegments' : 'TENSEG.Sim.SurpriseRound'))
+    : w.say(0, t.format('TENSEG.Sim.Round', { round: view.round }));
+  const joins = surprise
+    ? []
+    : scenario.joins.filter((j) => j.round === view.round).map((j) => w.txt('TENSEG.Sim.Joins', { name: j.combatant.name, side: nameOf(j.combatant.side), step: j.step }));
+  for (const j of joins) w.say(1, j.text);
+  const notCarried = log.notCarried.map((d) => w.txt('TENSEG.Sim.NotCarried', { name: nameOf(d.combatant), spell: d.declaration.spell ?? '' }));
+  for (const d of notCarried) w.say(1, d.text);
+  const initiative = initiativeOf(w, log, view, nameOf);
+  const carryIn = view.carryIn.map((c) => w.txt('TENSEG.Sim.CarryIn', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), round: c.beganRound }));
+  for (const c of carryIn) w.say(1, c.text);
+  const routines = new Map<string, number>();
+  for (const st of view.steps) for (const e of st.entries) if (e.routine !== undefined) routines.set(e.combatant, (routines.get(e.combatant) ?? 0) + 1);
+  // The phase is named only where it tells something: when the round's steps are in more than one phase.
+  const showPhase = new Set(view.steps.map((st) => st.phase)).size > 1;
+  const steps = view.steps.map((st) => stepOf(w, st, view, nameOf, routines, showPhase));
+  const unapplied = log.unapplied.map((d) => {
+    const data = { amount: d.amount, target: nameOf(d.target), by: nameOf(d.by) };
+    return { ...d, text: w.say(1, t.format(d.by !== undefined ? 'TENSEG.Sim.Unapplied' : 'TENSEG.Sim.UnappliedPlaced', data)) };
+  });
+  const carryOut = view.carryOut.map((c: CastingView) => ({
+    casting: c.casting,
+    caster: c.caster,
+    spell: c.spell,
+    remaining: c.remaining,
+    text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining })),
+  }));
+  const end = (view.end ?? []).map((e) => endEventText(w, nameOf, e));
+  const standing = standingOf(w, view);
+  w.say(1, t.format('TENSEG.Sim.EndOfRound'));
+  for (const e of end) w.say(2, e.text);
+  for (const x of standing) w.say(2, x.text);
+  return { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+}
+
+/** Build the timeline (JSON form) and, in the same pass, the lines a GM reads. */
+export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: ScenarioDice, seed: number, file: string, t: Strings): Timeline {
+  const w = new Writer(t);
+  const nameOf = namesOf(scenario);
+  const procedureLabel = (id: string) => t.maybe(`TENSEG.Procedure.${id}.Name`, id);
+  const procedureName = procedureLabel(scenario.procedure.id);
+
+  if (scenario.title) w.say(0, t.format('TENSEG.Sim.Title', { title: scenario.title }));
+  if (scenario.description) w.say(0, t.format('TENSEG.Sim.Description', { description: scenario.description.trim() }));
+  w.say(0, t.format('TENSEG.Sim.Header', { procedure: `${scenario.procedure.id} — ${procedureName}`, rounds: scenario.rounds }));
+  w.say(0, t.format('TENSEG.Sim.Seed', { seed }));
+  const notes: TimelineText[] = scenario.notes.map((n: ScenarioNote) => {
+    const data: Data = { ...(n.data ?? {}) };
+    for (const k of ['from', 'to']) if (typeof data[k] === 'string') data[k] = procedureLabel(data[k] as string);
+    return { key: n.key, data: n.data ?? {}, text: t.format(n.key, data) };
+  });
+  for (const u of dice.unused()) notes.push(w.txt('TENSEG.Sim.Note.UnusedDie', { index: u.index, purpose: u.purpose, result: u.result }));
+  for (const r of log.refused) notes.push(w.txt('TENSEG.Sim.Note.DeclarationRefused', { round: r.round, name: nameOf(r.combatant), reason: t.format(`TENSEG.Error.${r.problem.key}`, r.problem.data ?? {}) }));
+  for (const n of notes) w.say(0, n.text);
+
+  let openingMorale: Timeline['openingMorale'] = null;
+  if (log.openingMorale) {
+    w.say(0, '');
+    w.say(0, t.format('TENSEG.Sim.OpeningMorale'));
+    openingMorale = log.openingMorale.events.map((e) => endEventText(w, nameOf, e));
+    for (const e of openingMorale) w.say(1, e.text);
+  }
+
+  // Surprise and base initiative, as the first round the combat played shows them.
+  const first: TimelineView = (log.surpriseRound ?? log.rounds[0])?.view ?? log.view;
+  w.say(0, '');
+  w.say(0, t.format('TENSEG.Sim.Surprise'));
+  const surprise = surpriseLines(w, { ...first, combatants: first.combatants.filter((c) => scenario.encounter.combatants.some((x) => x.id === c.id)) });
+  // Base initiative of everyone who fought, joiners too (they roll when they join).
+  const based = log.view.combatants.filter((c: CombatantView) => c.baseInitiative !== undefined);
+  if (based.length > 0) {
+    const items = based
+      .sort((a, b) => (a.baseInitiative as number) - (b.baseInitiative as number) || a.name.localeCompare(b.name))
+      .map((c) => t.format('TENSEG.Sim.InitiativeIndividual', { name: c.name, value: c.baseInitiative as number }));
+    w.say(1, t.format('TENSEG.Sim.BaseInitiative', { list: items.join(', ') }));
+  }
+
+  const rounds: TimelineRound[] = [];
+  if (log.surpriseRound) rounds.push(roundOf(w, log.surpriseRound, scenario, nameOf));
+  for (const r of log.rounds) rounds.push(roundOf(w, r, scenario, nameOf));
+
+  const finalStanding = standingOf(w, log.view);
+  if (rounds.length === 0) {
+    w.say(0, '');
+    w.say(0, t.format('TENSEG.Sim.Final', { round: 0 }));
+    for (const x of finalStanding) w.say(1, x.text);
+  }
+
+  const timeline: Timeline = {
+    ok: true,
+    version: 1,
+    file,
+    procedure: scenario.procedure.id,
+    procedureName,
+    originalProcedure: scenario.originalProcedure,
+    options: scenario.options,
+    seed,
+    rounds: scenario.rounds,
+    notes,
+    sides: scenario.encounter.sides.map((x) => ({ id: x.id, name: x.name })),
+    combatants: [
+      ...scenario.encounter.combatants.map((c) => ({ id: c.id, name: c.name, side: c.side })),
+      ...scenario.joins.map((j) => ({ id: j.combatant.id, name: j.combatant.name, side: j.combatant.side, joins: j.round })),
+    ],
+    openingMorale,
+    baseInitiative: log.baseInitiative,
+    surprise: { unit: log.surprise.unit, rolls: log.surprise.rolls, surprised: log.surprise.surprised, lines: surprise },
+    timeline: rounds,
+    final: { states: log.states, standing: finalStanding },
+    dice: dice.log.map((d) => {
+      const out: Timeline['dice'][number] = { purpose: d.request.purpose, count: d.request.count, faces: d.request.faces, result: d.result, scripted: d.scripted };
+      if (d.request.side !== undefined) out.side = d.request.side;
+      if (d.request.combatant !== undefined) out.combatant = d.request.combatant;
+      if (d.request.round !== undefined) out.round = d.request.round;
+      if (d.index !== undefined) out.index = d.index;
+      return out;
+    }),
+    lines: w.lines,
+  };
+  if (scenario.title) timeline.title = scenario.title;
+  if (scenario.description) timeline.description = scenario.description;
+  return timeline;
+}
