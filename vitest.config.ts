@@ -23,6 +23,9 @@ if (typeof (Map as unknown as { groupBy?: unknown }).groupBy !== 'function') {
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    setupFiles: ['tests/setup.ts'],
+    // The scenario runner is built once (build/sim.mjs) for the tests that run it as a GM does.
+    globalSetup: ['tests/global-setup.ts'],
     environment: 'node',
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },

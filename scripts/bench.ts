@@ -27,7 +27,7 @@ import { PROCEDURE_IDS } from '../src/rules/model';
 import type { Encounter, Procedure, ProcedureOptions, RoundInput } from '../src/rules/procedure';
 import { initialStates } from '../src/rules/common';
 import { resolveRound, type DamageEvent } from '../src/rules/resolve';
-import { PROCEDURES } from '../src/rules/registry';
+import { PROCEDURES } from '../src/rules/procedures/all';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SIZES = [10, 100, 1_000, 10_000];

@@ -7,6 +7,7 @@ import { compilePack } from '@foundryvtt/foundryvtt-cli';
 import JSZip from 'jszip';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { buildCli } from './build-cli.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const dist = join(root, 'dist');
@@ -71,6 +72,9 @@ for (const f of await files(dist)) {
 const buffer = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 await writeFile(join(release, 'ten-segments.zip'), buffer);
 await writeFile(join(release, 'system.json'), JSON.stringify(manifest, null, 2) + '\n');
+
+// 5. The scenario runner, built once (npm run sim).
+await buildCli({ force: true });
 
 const bundle = await stat(join(dist, 'ten-segments.js'));
 console.log(`built dist/ (bundle ${bundle.size} bytes) and release/ten-segments.zip (${buffer.length} bytes)`);

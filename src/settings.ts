@@ -4,6 +4,7 @@
  * procedure and options frozen into it when it started.
  */
 import { PROCEDURE_IDS, type ProcedureId } from './rules/model';
+import { loadProcedure } from './rules/registry';
 
 export const SYSTEM_ID = 'ten-segments';
 
@@ -12,6 +13,7 @@ declare module 'fvtt-types/configuration' {
     'ten-segments.procedure': string;
     'ten-segments.procedureOptions': Record<string, Record<string, boolean | number | string>>;
     'ten-segments.schemaVersion': number;
+    'ten-segments.heldDeclarations': Record<string, Record<string, import('./rules/model').Declaration | null>>;
   }
 }
 
@@ -27,9 +29,18 @@ export function registerSettings(): void {
     type: String,
     choices,
     default: 'segment-d6',
+    // The new procedure's rules are loaded now, so the next combat starts without waiting.
+    onChange: (value) => void loadProcedure(value).catch(() => undefined),
   });
   game.settings!.register(SYSTEM_ID, 'procedureOptions', {
     scope: 'world',
+    config: false,
+    type: Object,
+    default: {},
+  });
+  // The GM's declarations for combatants no player owns, held on the GM's client until initiative (documents/combat.ts).
+  game.settings!.register(SYSTEM_ID, 'heldDeclarations', {
+    scope: 'client',
     config: false,
     type: Object,
     default: {},

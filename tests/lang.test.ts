@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROCEDURES } from '../src/rules/registry';
+import { PROCEDURES } from '../src/rules/procedures/all';
 import { PROCEDURE_IDS, type ProcedureId } from '../src/rules/model';
 import { RandomDice } from '../src/rules/dice';
-import { runCombat } from '../src/rules/resolve';
+import { playCombat } from '../src/rules/play';
 
 const en: Record<string, string> = JSON.parse(readFileSync('lang/en.json', 'utf8'));
 
@@ -88,7 +88,7 @@ describe('lang/en.json', () => {
           return [c.id, { combatant: c.id, action, target, castingTime: 1 + (i % 4), speed: 2, spell: 'Bolt', distance: 20 }];
         }),
       );
-      const log = runCombat(p, { sides, combatants }, { ...p.defaults }, new RandomDice(seed), {
+      const log = playCombat(p, { sides, combatants }, { ...p.defaults }, new RandomDice(seed), {
         rounds: 2,
         declarations: () => Object.fromEntries(Object.entries(decls).filter(([id, d]) => p.validateDeclaration(d as never, combatants.find((c) => c.id === id)!, p.defaults) === null)) as never,
         damage: [],

@@ -7,8 +7,8 @@
  */
 import type { OptionSpec, ProcedureOptions } from '../rules/procedure';
 import { resolveOptions } from '../rules/procedure';
-import { getProcedure } from '../rules/registry';
-import type { Problem, ProcedureId } from '../rules/model';
+import { getProcedure, loadProcedure } from '../rules/registry';
+import { isProcedureId, RulesError, type Problem, type ProcedureId } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem } from '../documents/problems';
 
@@ -24,7 +24,7 @@ export interface OptionField {
   choices?: { value: string; label: string; selected: boolean }[];
 }
 
-/** The form's fields for a procedure and its saved options (pure: labels are keys). */
+/** The form's fields for a procedure (loaded) and its saved options (pure: labels are keys). */
 export function optionFields(procedureId: ProcedureId, saved: ProcedureOptions = {}): OptionField[] {
   const procedure = getProcedure(procedureId);
   const { options } = resolveOptions(procedure, saved);
@@ -77,11 +77,14 @@ export class ProcedureOptionsApp extends HandlebarsApplicationMixin(ApplicationV
   };
 
   get procedureId(): ProcedureId {
-    return getProcedure(game.settings!.get(SYSTEM_ID, 'procedure')).id;
+    const id = game.settings!.get(SYSTEM_ID, 'procedure');
+    if (!isProcedureId(id)) throw new RulesError({ key: 'UnknownProcedure', data: { id: String(id) } });
+    return id;
   }
 
   override async _prepareContext(options: foundry.applications.api.ApplicationV2.RenderOptions) {
     const context = await super._prepareContext(options);
+    await loadProcedure(this.procedureId);
     const saved = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
     return Object.assign(context, {
       procedure: `TENSEG.Procedure.${this.procedureId}.Name`,
@@ -97,6 +100,7 @@ export class ProcedureOptionsApp extends HandlebarsApplicationMixin(ApplicationV
 
 /** Check and save one procedure's options (GM). Throws, saving nothing, on a refused value. */
 export async function saveProcedureOptions(procedureId: ProcedureId, form: Record<string, unknown>): Promise<ProcedureOptions> {
+  await loadProcedure(procedureId);
   const flat: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(form)) flat[k.startsWith('options.') ? k.slice('options.'.length) : k] = v;
   const { options, problems } = readOptions(procedureId, flat);

@@ -1,35 +1,21 @@
 /**
  * System data of Combat, Combatant and CombatantGroup (type `base` in v13).
  *
- * Combat: the engine's flow state as JSON and its undo stack (see
- * combat-state.ts for why strings), with read-only views of the parts the
- * tracker shows. Combatant: its declaration, routines used, spells expended.
- * CombatantGroup: the engine side it stands for and its dice.
+ * Combat: `schema` and `log`, the combat as its log of transitions
+ * (combat-log.ts, src/rules/flow/log.ts); the Combat document replays it.
+ * Combatant: the declaration it waits with before the combat starts, and the
+ * group of monsters it shares an initiative roll with. CombatantGroup: the
+ * engine side it stands for, alerted or surprised by the GM's ruling.
  */
-import type { FlowState } from '../rules/flow';
 import { isActionKind } from '../rules/model';
-import { fields, boolField, checkedBy, intField, textField } from './fields';
-import { isHistoryEntry, parseFlow, summarize, type FlowSummary } from './combat-state';
+import { fields, boolField, checkedBy, textField } from './fields';
+import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem, logFromSchema1 } from './combat-log';
 
 function combatSchema() {
-  const { ArrayField, StringField } = fields();
+  const { NumberField, ObjectField, TypedObjectField } = fields();
   return {
-    flow: new StringField({
-      required: true,
-      blank: true,
-      initial: '',
-      validate: checkedBy((value) => {
-        const r = parseFlow(value);
-        return r.ok ? null : r.problem;
-      }),
-    }),
-    history: new ArrayField(
-      new StringField({
-        required: true,
-        blank: false,
-        validate: checkedBy((value) => (isHistoryEntry(value) ? null : { key: 'CombatHistoryInvalid' })),
-      }),
-    ),
+    schema: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: COMBAT_SCHEMA }),
+    log: new TypedObjectField(new ObjectField({ validate: checkedBy(entryProblem) }), { validateKey: (k: string) => ENTRY_KEY.test(k) }),
   };
 }
 
@@ -42,25 +28,17 @@ export class CombatData extends foundry.abstract.TypeDataModel<CombatSchema, Com
     return combatSchema();
   }
 
-  #parsed: { raw: string; state: FlowState | null } | null = null;
-
-  /** The stored flow state, or null before the combat starts (or if unreadable). */
-  get state(): FlowState | null {
-    const raw = this.flow;
-    if (this.#parsed?.raw !== raw) {
-      const r = parseFlow(raw);
-      this.#parsed = { raw, state: r.ok ? r.value : null };
+  /** A combat stored by schema 1 (the flow as JSON text and its reverse patches) is read as its log. */
+  static override migrateData(source: Record<string, unknown>): Record<string, unknown> {
+    if (source && ('flow' in source || 'history' in source)) {
+      try {
+        if (!source.log || Object.keys(source.log as object).length === 0) source.log = logFromSchema1(source.flow, source.history);
+        source.schema = COMBAT_SCHEMA;
+      } catch {
+        // Unreadable: left as it was; the world migration reports it.
+      }
     }
-    return this.#parsed.state;
-  }
-
-  /** Phase, round, step, procedure, schedule, surprise, initiative… of the stored flow. */
-  get summary(): FlowSummary {
-    return summarize(this.state, this.history.length);
-  }
-
-  get started(): boolean {
-    return this.state !== null;
+    return super.migrateData(source) as Record<string, unknown>;
   }
 }
 
@@ -73,7 +51,7 @@ function actionOf(value: unknown): string {
 }
 
 function combatantSchema() {
-  const { ArrayField, ObjectField, StringField } = fields();
+  const { ObjectField } = fields();
   return {
     declaration: new ObjectField({
       required: true,
@@ -83,8 +61,6 @@ function combatantSchema() {
         value === null || isDeclarationLike(value) ? null : { key: 'ActionUnknown', data: { action: actionOf(value) } },
       ),
     }),
-    routinesUsed: intField({ min: 0, max: 100 }, 0),
-    spellsExpended: new ArrayField(new StringField({ required: true, blank: false })),
     initiativeGroup: textField(''),
   };
 }
@@ -100,14 +76,10 @@ export class CombatantData extends foundry.abstract.TypeDataModel<CombatantSchem
 }
 
 function combatantGroupSchema() {
-  const { NumberField } = fields();
-  const die = () => new NumberField({ required: true, nullable: true, integer: true, min: 1, max: 100, initial: null });
   return {
     side: textField(''),
     alerted: boolField(false),
     surprised: boolField(false),
-    surpriseRoll: die(),
-    initiativeRoll: die(),
   };
 }
 

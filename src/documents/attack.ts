@@ -24,7 +24,7 @@ import { ATTACKER_OPTION } from './damage';
 import { engineCombatant, groupIdOf } from './encounter';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
-import { askGM, senderOf, serialize, whenIdle, type QueryContext } from './queries';
+import { askGM, senderOf, serialize, whenIdle, type QueryContext } from './requests';
 
 export const QUERY_ATTACK = `${SYSTEM_ID}.attack`;
 
@@ -207,7 +207,7 @@ export async function applyDamageToCombatant(combat: TenSegmentsCombat, target: 
   const built = engineCombatant(target, groupIdOf(target) ?? '');
   if (state && !('problem' in built)) {
     const procedure = getProcedure(state.procedure);
-    const current = state.progress.states[target.id as string];
+    const current = state.states[target.id as string];
     if (current) {
       const { state: after } = procedure.applyDamage(built.combatant, { ...current, hp: built.combatant.hp, stress: built.combatant.stress, woundPoints: built.combatant.woundPoints }, amount, state.options);
       const data: Record<string, number> = { 'system.hp.value': after.hp };

@@ -26,7 +26,7 @@ export function eventLines(state: FlowState, events: readonly EndEvent[]): EndOf
 
 /** The end-of-round events of a flow state, as lines a template can show (pure). */
 export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
-  return eventLines(state, state.end?.events ?? []);
+  return eventLines(state, state.end ?? []);
 }
 
 async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {

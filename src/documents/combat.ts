@@ -1,170 +1,279 @@
 /**
  * The Combat of Ten Segments: core turn order is replaced by the procedure's
- * schedule. The combat flow (src/rules/flow.ts) lives in system data as JSON,
- * with its undo history as reverse patches; every transition is one update
- * of this document. round and turn are mirrored so core features that read
- * `combat.combatant` see the first actor of the current step.
+ * schedule.
+ *
+ * What is stored: `system.log`, the combat as its log of transitions
+ * (src/rules/flow/log.ts) — the start, then each input with the dice it
+ * rolled, one keyed entry per transition, a checkpoint of what changed with
+ * the entry that opens each round. Every client replays the log with the
+ * engine (kept between reads, so a new entry replays only itself); the GM's
+ * client alone writes it, one update per transition, carrying only the new
+ * entries and core's `round` and `turn` (kept in step so core's hooks, turn
+ * marker and clock work). Previous deletes the last entry.
+ *
+ * The GM's declarations for combatants no player owns are held on the GM's
+ * client until initiative is rolled, then enter the log with it (seed 004,
+ * phase 6: the DM "privately notes" them).
  *
  * Core's hooks fire as core fires them: `combatStart` before the start is
- * written, `combatTurn` / `combatRound` (with `{direction, worldTime: {delta}}`)
- * before a step or round change is written. The world clock advances with
- * the round (one minute a round, the surprise segments six seconds each).
- * Transitions of one combat run one after another (see queries.ts
- * `serialize`), so a declaration arriving while the GM presses Next cannot
+ * written, `combatTurn` / `combatRound` (with `{direction, worldTime:
+ * {delta}}`) before a step or round change is written. The world clock
+ * advances with the round (a minute a round, the surprise segments six
+ * seconds each). Transitions of one combat run one after another
+ * (`exclusive`), so a declaration arriving while the GM presses Next cannot
  * overwrite it.
  */
 import type { Declaration, Problem } from '../rules/model';
-import type { FlowJournal, FlowResult, FlowState } from '../rules/flow';
-import * as flow from '../rules/flow';
-import type { Hit, HitResult } from '../rules/resolve';
-import { SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../rules/model';
-import { getProcedure } from '../rules/registry';
+import { RulesError } from '../rules/model';
+import {
+  applyInput,
+  currentActors,
+  declarationProblem,
+  entriesOf,
+  entryKey,
+  FLOW_VERSION,
+  FlowLog,
+  opensRound,
+  RecordingDice,
+  secondsBeforeRound,
+  startCombat,
+  type AppliedDetail,
+  type FlowInput,
+  type FlowState,
+  type InputEntry,
+  type KeyedLog,
+  type LogEntry,
+  type MoraleRequest,
+} from '../rules/flow';
+import { diff, type Json, type PatchOp } from '../rules/journal';
+import { getProcedure, isLoaded, loadProcedure } from '../rules/registry';
+import type { ProcedureId } from '../rules/model';
+import { isProcedureId } from '../rules/model';
 import { withRolls } from './dice';
-import type { Dice } from '../rules/dice';
-import { turnChangeOptions } from './compat';
+import { deletionUpdate, turnChangeOptions } from './compat';
 import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { notifyProblem } from './problems';
 import { authorize } from './permissions';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
-import { serialize } from './queries';
+import { serialize } from './requests';
 
-/** What the Combat keeps in system data (see src/data for the schema). */
-export interface CombatSystem {
-  /** The flow state as JSON, "" before the combat starts. */
-  flow: string;
-  /** Reverse patches, oldest first, as JSON. */
-  history: string[];
-}
+export type { MoraleRequest } from '../rules/flow';
 
-type Transition = (state: FlowState, dice: Dice) => FlowResult;
-
-/** A morale check the GM calls for (intimidation, overwhelming fear…). */
-export interface MoraleRequest {
-  combatant: string;
-  trigger: string;
-  opposed?: number;
-}
-
-interface CommitOptions {
+interface TransactOptions {
   /** 1 forward, -1 back (Previous). */
   direction?: 1 | -1;
   /** A move through the round (step or round change): core's combatTurn / combatRound hook and the world clock. */
   navigate?: boolean;
   /** Combatants whose actors already show the health the flow now has (a hit just taken). */
   skipHealthOf?: readonly string[];
-  /** End-of-round states passed through, oldest first: each gets its chat card. */
-  ended?: readonly FlowState[];
 }
 
-/** Core's combat hooks, with the update data and options this system sends (core's own {round, turn} plus system data). */
+/** What a transaction did: the state after it and the detail of each input. */
+export interface Transacted {
+  state: FlowState;
+  details: AppliedDetail[];
+}
+
+/** Core's combat hooks, with the update data and options this system sends (core's own {round, turn} plus the log). */
 function callHook(hook: 'combatStart' | 'combatTurn' | 'combatRound', ...args: unknown[]): void {
   (Hooks.callAll as unknown as (hook: string, ...args: unknown[]) => void)(hook, ...args);
 }
 
-const SECONDS_PER_ROUND = SEGMENTS_PER_ROUND * SECONDS_PER_SEGMENT;
+/** The procedure a log plays (its start), if any. */
+function procedureOfLog(entries: readonly (readonly [string, LogEntry])[]): ProcedureId | null {
+  for (const [, e] of entries) {
+    if (e.t === 'start' && isProcedureId(e.s.procedure)) return e.s.procedure;
+    if (e.t === 'snapshot' && isProcedureId(e.s.procedure)) return e.s.procedure;
+  }
+  return null;
+}
 
-/**
- * Seconds of combat before `state`'s round begins: the surprise segments (six
- * seconds each) or surprise round, then a minute a round. Only differences
- * are used, so a procedure without round 0 never needs its length.
- */
-export function secondsBeforeRound(state: FlowState | null): number {
-  if (!state || state.round <= 0) return 0;
-  const surprised = Object.values(state.surprise?.surprised ?? {});
-  const surprise =
-    state.surprise?.unit === 'segments'
-      ? Math.min(SEGMENTS_PER_ROUND, Math.max(0, ...surprised.filter((n) => Number.isFinite(n)))) * SECONDS_PER_SEGMENT
-      : SECONDS_PER_ROUND;
-  return surprise + (state.round - 1) * SECONDS_PER_ROUND;
+/** A declaration rolls nothing. */
+const NO_DICE = {
+  roll(): number {
+    throw new Error('a declaration rolls no dice');
+  },
+};
+
+/** GM client: held declarations by combat, kept in a client setting so a reload does not lose them. */
+type HeldStore = Record<string, Record<string, Declaration | null>>;
+
+function heldStore(): HeldStore {
+  try {
+    return structuredClone(game.settings!.get(SYSTEM_ID, 'heldDeclarations') ?? {});
+  } catch {
+    return {};
+  }
 }
 
 export class TenSegmentsCombat extends Combat {
-  #cache: { raw: string; history: string[]; journal: FlowJournal } | null = null;
+  /*
+   * The replay and its last result. Declared, not initialised: Foundry builds
+   * the turns (and so reads the flow) while the document is still being
+   * constructed, before a class field would exist; they are made on first use.
+   */
+  private declare tensegReplay?: FlowLog;
+  private declare tensegCache?: { signature: string; state: FlowState | null } | null;
 
-  get tensegSystem(): CombatSystem {
-    return this.system as unknown as CombatSystem;
+  private get replay(): FlowLog {
+    return (this.tensegReplay ??= new FlowLog());
   }
 
-  /** The flow and its history, or null before the combat starts. */
-  get journal(): FlowJournal | null {
-    const sys = this.tensegSystem;
-    if (!sys?.flow) return null;
-    if (this.#cache?.raw !== sys.flow || this.#cache.history !== sys.history) {
-      this.#cache = {
-        raw: sys.flow,
-        history: sys.history,
-        journal: { state: JSON.parse(sys.flow) as FlowState, history: (sys.history ?? []).map((h) => JSON.parse(h)) },
-      };
-    }
-    return this.#cache.journal;
+  /** The stored log (keyed entries). */
+  get log(): KeyedLog {
+    return ((this.system as unknown as { log?: KeyedLog })?.log ?? {}) as KeyedLog;
   }
 
+  /** The log's entries in order. */
+  get entries(): [string, LogEntry][] {
+    return entriesOf(this.log);
+  }
+
+  /**
+   * The flow's state, replayed from the log: the same on every client; null
+   * before the combat starts (and while the procedure's rules are loading).
+   */
   get flowState(): FlowState | null {
-    return this.journal?.state ?? null;
+    const entries = this.entries;
+    const last = entries[entries.length - 1]?.[0] ?? '';
+    const signature = `${entries.length}:${last}`;
+    if (this.tensegCache?.signature === signature) return this.tensegCache.state;
+    if (entries.length === 0) return null;
+    const procedure = procedureOfLog(entries);
+    if (procedure && !isLoaded(procedure)) {
+      void loadProcedure(procedure).then(() => {
+        this.tensegCache = null;
+        ui.combat?.render();
+      });
+      return null;
+    }
+    const { state, problems } = this.replay.read(entries);
+    for (const { problem } of problems) console.warn(`Ten Segments | combat ${this.id}:`, problem);
+    this.tensegCache = { signature, state };
+    return state;
+  }
+
+  /* --------------------------------------------------- held declarations */
+
+  /** Declarations the GM holds back until initiative (this client only): combatant id → declaration, or null to withdraw. */
+  get held(): Record<string, Declaration | null> {
+    return heldStore()[this.id as string] ?? {};
+  }
+
+  private async setHeld(held: Record<string, Declaration | null>): Promise<void> {
+    const store = heldStore();
+    if (Object.keys(held).length === 0) delete store[this.id as string];
+    else store[this.id as string] = held;
+    await game.settings!.set(SYSTEM_ID, 'heldDeclarations', store);
+  }
+
+  /** The declarations as this client sees them: those in the log, with the ones the GM holds (on the GM's client). */
+  get gmDeclarations(): Record<string, Declaration> {
+    const out: Record<string, Declaration> = { ...(this.flowState?.declarations ?? {}) };
+    for (const [id, d] of Object.entries(this.held)) {
+      if (d) out[id] = d;
+      else delete out[id];
+    }
+    return out;
+  }
+
+  /** Is a declaration for this combatant held back when the GM makes it (nobody but the GM plays it)? */
+  holdsFor(combatantId: string): boolean {
+    const combatant = this.combatants.get(combatantId);
+    return !!game.user?.isGM && !!combatant && !combatant.hasPlayerOwner;
   }
 
   /* ------------------------------------------------------------ writing */
 
   /** Combatant ids (documents) acting in the current step, first one first. */
   currentActorIds(state: FlowState | null = this.flowState): string[] {
-    return state ? flow.currentActors(state) : [];
+    return state ? currentActors(state) : [];
   }
 
-  /**
-   * The update that stores a journal: one write, round and turn mirrored.
-   * `turn` points at the first actor of the current step in core's order;
-   * null while nobody acts (declarations, end of round, a step of nobody).
-   */
-  updateDataFor(journal: FlowJournal): Record<string, unknown> {
-    const state = journal.state;
+  /** Core's round and turn for a flow state: `turn` points at the first actor of the current step; null while nobody acts. */
+  turnDataFor(state: FlowState): { round: number; turn: number | null } {
     const turns = this.orderedCombatants(state);
     const first = this.currentActorIds(state).find((id) => turns.some((c) => c.id === id));
-    const turn = first ? turns.findIndex((c) => c.id === first) : null;
-    return {
-      round: Math.max(1, state.round),
-      turn,
-      'system.flow': JSON.stringify(state),
-      'system.history': journal.history.map((h) => JSON.stringify(h)),
-    };
+    return { round: Math.max(1, state.round), turn: first ? turns.findIndex((c) => c.id === first) : null };
   }
 
   /**
-   * Store a new journal in one update, then copy onto actors and combatants
-   * what the engine changed (spells expended, health the flow changed,
-   * defeated), and post the end-of-round card of every round that ended.
+   * Run inputs on the replayed state as one transaction: each input checked
+   * and carried out by the engine (dice rolled as real Foundry rolls and
+   * recorded), then one update appending an entry per input, a checkpoint
+   * with the entry that opens a round; then what the engine changed is copied
+   * onto actors and combatants, and chat cards posted. `plan` gives the
+   * inputs one at a time (it may look at the state between them); a refusal
+   * writes nothing. The caller holds the combat's queue (`exclusive`).
    */
-  async commit(journal: FlowJournal, options: CommitOptions = {}): Promise<this> {
-    const { direction = 1, navigate = false, skipHealthOf = [] } = options;
+  async transact(plan: (state: FlowState, give: (input: FlowInput) => AppliedDetail | Problem) => Problem | null | void, options: TransactOptions = {}): Promise<{ problem: Problem } | Transacted> {
     const before = this.flowState;
-    const data = this.updateDataFor(journal);
+    if (!before) return { problem: { key: 'CombatNotStarted' } };
+    await loadProcedure(before.procedure);
+    const base = this.replay.checkpointState();
+    const { result } = await withRolls((dice) => {
+      const state = structuredClone(before);
+      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; opened: boolean }[] = [];
+      let checkpoint: FlowState | null = base;
+      const give = (input: FlowInput): AppliedDetail | Problem => {
+        const recording = new RecordingDice(dice);
+        const { stage, round, opening } = state;
+        const done = applyInput(state, input, recording);
+        if (!done.ok) return done.problem;
+        const entry: InputEntry = { ...structuredClone(input) };
+        if (recording.totals.length > 0) entry.r = recording.totals;
+        if (opensRound({ stage, round } as FlowState, state) && checkpoint) {
+          entry.cp = diff(checkpoint as unknown as Json, state as unknown as Json) as PatchOp[];
+          entry.v = FLOW_VERSION;
+          checkpoint = structuredClone(state);
+        }
+        const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
+        made.push({ entry, detail: done.detail ?? {}, ended, opened: opening === null && state.opening !== null });
+        return done.detail ?? {};
+      };
+      let problem: Problem | null = null;
+      try {
+        problem = plan(state, give) ?? null;
+      } catch (err) {
+        if (!(err instanceof RulesError)) throw err;
+        problem = err.problem;
+      }
+      return { problem, state, made };
+    });
+    if (result.problem) return { problem: result.problem };
+    if (result.made.length === 0) return { state: before, details: [] };
+    const after = result.state;
+    const start = this.entries.length;
+    const data: Record<string, unknown> = { ...this.turnDataFor(after) };
+    result.made.forEach((m, i) => (data[`system.log.${entryKey(start + i)}`] = m.entry));
+    await this.write(data, before, after, options);
+    for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
+    if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
+    return { state: after, details: result.made.map((m) => m.detail) };
+  }
+
+  /** One update of the combat (with core's hooks when it moves through the round), then the sync of actors. */
+  private async write(data: Record<string, unknown>, before: FlowState | null, after: FlowState, options: TransactOptions): Promise<void> {
+    const { direction = 1, navigate = false, skipHealthOf = [] } = options;
     let updateOptions: Record<string, unknown> = {};
     if (navigate) {
-      updateOptions = turnChangeOptions(direction, secondsBeforeRound(journal.state) - secondsBeforeRound(before));
+      updateOptions = turnChangeOptions(direction, secondsBeforeRound(after) - secondsBeforeRound(before));
       // Core announces the change before writing it; a hook may still adjust the update.
       callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
     }
     await this.update(data as never, updateOptions as never);
-    await applySync(this, planSync(before, journal.state, skipHealthOf));
-    if (direction === 1) {
-      const ended = options.ended ?? (journal.state.stage === 'end-of-round' && before?.stage !== 'end-of-round' ? [journal.state] : []);
-      for (const state of ended) await postEndOfRoundCard(this, state);
-    }
-    return this;
+    await applySync(this, planSync(before, after, skipHealthOf));
   }
 
-  /**
-   * Run a transition on the current flow; a refusal is returned and nothing
-   * is written. The caller holds the combat's queue (see `exclusive`).
-   */
-  async transition(step: Transition, direction: 1 | -1 = 1, navigate = false): Promise<Problem | null> {
-    const journal = this.journal;
-    if (!journal) return { key: 'CombatNotStarted' };
-    const { result: recorded } = await withRolls((dice) => flow.record(journal, step(journal.state, dice)));
-    if (!recorded.ok) return recorded.problem;
-    await this.commit(recorded.journal, { direction, navigate });
-    return null;
+  /** Run a single input as a transaction; a refusal is returned and nothing is written. */
+  async transition(input: FlowInput, options: TransactOptions = {}): Promise<Problem | null> {
+    const done = await this.transact((_, give) => {
+      const r = give(input);
+      return 'key' in r ? (r as Problem) : null;
+    }, options);
+    return 'problem' in done ? done.problem : null;
   }
 
   /** Run `task` after every other transition of this combat (declarations, hits, the GM's buttons). */
@@ -182,7 +291,6 @@ export class TenSegmentsCombat extends Combat {
   protected override _canChangeTurn(user: User.Implementation): boolean {
     return authorize('changeStep', user) === null;
   }
-
 
   /** Core order: combatants by their first appearance in this round's schedule, the rest after. */
   orderedCombatants(state: FlowState | null = this.flowState): Combatant.Implementation[] {
@@ -208,10 +316,10 @@ export class TenSegmentsCombat extends Combat {
     return turns;
   }
 
-  /** A new flow may reorder the combatants: core only re-sorts when combatants change, so sort before core reads `combatant`. */
+  /** A new entry may reorder the combatants: core only re-sorts when combatants change, so sort before core reads `combatant`. */
   protected override _onUpdate(...args: Parameters<Combat['_onUpdate']>): void {
     const [changed] = args;
-    if (foundry.utils.hasProperty(changed as object, 'system.flow')) this.turns = this.orderedCombatants();
+    if (foundry.utils.hasProperty(changed as object, 'system.log')) this.turns = this.orderedCombatants();
     super._onUpdate(...args);
   }
 
@@ -220,35 +328,58 @@ export class TenSegmentsCombat extends Combat {
     const denied = authorize('manage', game.user);
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
-      if (this.journal) return this.refuse({ key: 'CombatAlreadyStarted' });
+      if (this.entries.length > 0) return this.refuse({ key: 'CombatAlreadyStarted' });
       const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
       const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
+      try {
+        await loadProcedure(procedure);
+      } catch (err) {
+        if (err instanceof RulesError) return this.refuse(err.problem);
+        throw err;
+      }
       const built = buildEncounter(this);
       if ('problem' in built) return this.refuse(built.problem);
-      const { result } = await withRolls((dice) => flow.startFlow(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
+      const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
       if (!result.ok) return this.refuse(result.problem);
-      // Declarations made before the start survive it.
-      let state = result.state;
+      const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
+      const state = new FlowLog().read([[entryKey(0), startEntry]]).state as FlowState;
+      const data: Record<string, unknown> = { [`system.log.${entryKey(0)}`]: startEntry };
+      // Declarations made before the start (players', kept on their combatants) survive it.
+      let n = 1;
       for (const c of this.combatants) {
         const decl = (c.system as unknown as { declaration?: Declaration | null })?.declaration;
         if (!decl) continue;
-        const declared = flow.declare(state, { ...decl, combatant: c.id as string });
-        if (declared.ok) state = declared.state;
-        else notifyProblem(declared.problem);
+        const input: FlowInput = { t: 'declare', d: { ...decl, combatant: c.id as string } };
+        const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
+        if (!done.ok) {
+          notifyProblem(done.problem);
+          continue;
+        }
+        data[`system.log.${entryKey(n++)}`] = input;
       }
-      const journal = { state, history: [] };
-      const data = this.updateDataFor(journal);
+      Object.assign(data, this.turnDataFor(state));
       callHook('combatStart', this, data);
       await this.update(data as never);
       return this;
     });
   }
 
+  /** The inputs that begin the round: the held declarations with initiative. */
+  private async beginWithHeld(): Promise<Problem | null> {
+    const held = this.held;
+    const d = Object.keys(held).length > 0 ? held : undefined;
+    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true });
+    if (!problem && d) await this.setHeld({});
+    return problem;
+  }
+
   override async nextTurn(): Promise<this> {
     const denied = authorize('changeStep', game.user);
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
-      const problem = await this.transition((s, d) => flow.next(s, d), 1, true);
+      const state = this.flowState;
+      if (!state) return this.refuse({ key: 'CombatNotStarted' });
+      const problem = state.stage === 'declare' ? await this.beginWithHeld() : await this.transition({ t: 'next' }, { navigate: true });
       return problem ? this.refuse(problem) : this;
     });
   }
@@ -257,12 +388,8 @@ export class TenSegmentsCombat extends Combat {
     const denied = authorize('changeStep', game.user);
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
-      const journal = this.journal;
-      if (!journal) return this.refuse({ key: 'CombatNotStarted' });
-      const back = flow.previous(journal);
-      if (!back.ok) return this.refuse(back.problem);
-      await this.commit(back.journal, { direction: -1, navigate: true });
-      return this;
+      const problem = await this.undo((entries) => entries.length - 1);
+      return problem ? this.refuse(problem) : this;
     });
   }
 
@@ -271,23 +398,23 @@ export class TenSegmentsCombat extends Combat {
     const denied = authorize('changeStep', game.user);
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
-      const start = this.journal;
+      const start = this.flowState;
       if (!start) return this.refuse({ key: 'CombatNotStarted' });
-      const startRound = start.state.round;
-      const { result } = await withRolls((dice) => {
-        let j = start;
-        const ended: FlowState[] = [];
-        for (let guard = 0; guard < 10_000; guard++) {
-          const recorded = flow.record(j, flow.next(j.state, dice));
-          if (!recorded.ok) return recorded;
-          j = recorded.journal;
-          if (j.state.stage === 'end-of-round') ended.push(j.state);
-          if (j.state.round > startRound && j.state.stage === 'declare') break;
-        }
-        return { ok: true as const, journal: j, ended };
-      });
-      if (!result.ok) return this.refuse(result.problem);
-      await this.commit(result.journal, { navigate: true, ended: result.ended });
+      const held = this.held;
+      const done = await this.transact(
+        (state, give) => {
+          for (let guard = 0; guard < 10_000; guard++) {
+            const input: FlowInput = state.stage === 'declare' && guard === 0 && Object.keys(held).length > 0 ? { t: 'begin', d: held } : { t: 'next' };
+            const r = give(input);
+            if ('key' in r) return r as Problem;
+            if (state.round > start.round && state.stage === 'declare') return null;
+          }
+          return null;
+        },
+        { navigate: true },
+      );
+      if ('problem' in done) return this.refuse(done.problem);
+      if (Object.keys(held).length > 0 && start.stage === 'declare') await this.setHeld({});
       return this;
     });
   }
@@ -297,21 +424,42 @@ export class TenSegmentsCombat extends Combat {
     const denied = authorize('changeStep', game.user);
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
-      let journal = this.journal;
-      if (!journal) return this.refuse({ key: 'CombatNotStarted' });
-      const target = journal.state.stage === 'declare' ? journal.state.round - 1 : journal.state.round;
-      let moved = false;
-      while (journal.history.length > 0) {
-        const back = flow.previous(journal);
-        if (!back.ok) break;
-        journal = back.journal;
-        moved = true;
-        if (journal.state.round <= target && journal.state.stage === 'declare') break;
-      }
-      if (!moved) return this.refuse({ key: 'NothingToUndo' });
-      await this.commit(journal, { direction: -1, navigate: true });
-      return this;
+      const state = this.flowState;
+      if (!state) return this.refuse({ key: 'CombatNotStarted' });
+      const target = state.stage === 'declare' ? state.round - 1 : state.round;
+      const problem = await this.undo((entries) => {
+        // The longest earlier log whose state is the declarations of the target round (or earlier).
+        for (let k = entries.length - 1; k >= 1; k--) {
+          const s = new FlowLog().read(entries.slice(0, k)).state;
+          if (s && s.stage === 'declare' && s.round <= target) return k;
+        }
+        return 1;
+      });
+      return problem ? this.refuse(problem) : this;
     });
+  }
+
+  /**
+   * Undo: keep the first `keep(entries)` entries, delete the rest in one
+   * write (the start always stays), restore on actors what they changed, and
+   * give the GM back the declarations a deleted initiative had taken.
+   */
+  private async undo(keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
+    const entries = this.entries;
+    const before = this.flowState;
+    if (!before) return { key: 'CombatNotStarted' };
+    const k = Math.max(1, keep(entries));
+    if (k >= entries.length) return { key: 'NothingToUndo' };
+    const after = new FlowLog().read(entries.slice(0, k)).state as FlowState;
+    const data: Record<string, unknown> = { ...this.turnDataFor(after) };
+    const back: Record<string, Declaration | null> = {};
+    for (const [key, entry] of entries.slice(k)) {
+      Object.assign(data, deletionUpdate('system.log', key));
+      if (entry.t === 'begin' && entry.d) Object.assign(back, entry.d);
+    }
+    await this.write(data, before, after, { direction: -1, navigate: true });
+    if (Object.keys(back).length > 0 && after.stage === 'declare') await this.setHeld({ ...back, ...this.held });
+    return null;
   }
 
   /** Initiative is rolled for sides (or everyone) by the procedure, never per combatant. */
@@ -322,7 +470,7 @@ export class TenSegmentsCombat extends Combat {
       const state = this.flowState;
       if (!state) return this.refuse({ key: 'CombatNotStarted' });
       if (state.stage !== 'declare') return this.refuse({ key: 'NotDeclaring' });
-      const problem = await this.transition((s, d) => flow.beginRound(s, d), 1, true);
+      const problem = await this.beginWithHeld();
       return problem ? this.refuse(problem) : this;
     });
   }
@@ -337,27 +485,40 @@ export class TenSegmentsCombat extends Combat {
 
   /* -------------------------------------------------- GM-side operations */
 
-  /** Record a declaration (already authorised; the caller holds the queue). */
+  /**
+   * Record a declaration (already authorised; the caller holds the queue).
+   * The GM's declaration for a combatant no player owns is held back until
+   * initiative, after the same checks.
+   */
   async recordDeclaration(combatantId: string, declaration: Declaration): Promise<Problem | null> {
-    return this.transition((s) => flow.declare(s, { ...declaration, combatant: combatantId }));
+    const d = { ...declaration, combatant: combatantId };
+    if (!this.holdsFor(combatantId)) return this.transition({ t: 'declare', d });
+    const state = this.flowState;
+    if (state) {
+      await loadProcedure(state.procedure);
+      const problem = declarationProblem(state, d);
+      if (problem) return problem;
+    }
+    await this.setHeld({ ...this.held, [combatantId]: d });
+    return null;
   }
 
-  /** Damage taken by a combatant now: returns what the engine decided (interruptions, falls). The caller holds the queue. */
-  async recordHit(hit: Hit): Promise<{ problem: Problem } | { result: HitResult }> {
-    const journal = this.journal;
-    if (!journal) return { problem: { key: 'CombatNotStarted' } };
-    const res = flow.damage(journal.state, hit);
-    if (!res.ok) return { problem: res.problem };
-    const recorded = flow.record(journal, res);
-    if (!recorded.ok) return { problem: recorded.problem };
+  /** Damage taken by a combatant now: what the engine decided (interruptions, falls). The caller holds the queue. */
+  async recordHit(hit: { target: string; amount: number; by?: string; critical?: boolean }): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
     // The actor already shows the damage: copy everything but its health.
-    await this.commit(recorded.journal, { skipHealthOf: [hit.target] });
-    return { result: res.detail as HitResult };
+    const done = await this.transact(
+      (_, give) => {
+        const r = give({ t: 'hit', ...hit });
+        return 'key' in r ? (r as Problem) : null;
+      },
+      { skipHealthOf: [hit.target] },
+    );
+    return 'problem' in done ? done : { detail: done.details[0] ?? {} };
   }
 
   /** The caller holds the queue (damage.ts undoFromCard). */
   async undoInterruption(castingId: string): Promise<Problem | null> {
-    return this.transition((s) => flow.undoInterruption(s, castingId));
+    return this.transition({ t: 'restore', casting: castingId });
   }
 
   /** The GM moves a combatant to another side (a CombatantGroup); the engine counts it from the next planning. */
@@ -371,16 +532,9 @@ export class TenSegmentsCombat extends Combat {
       if (!group) return this.report({ key: 'UnknownSide', data: { name: combatant.name ?? '', side: groupId } });
       const state = this.flowState;
       if (state?.encounter.combatants.some((c) => c.id === combatantId)) {
-        let base = state;
-        if (!state.encounter.sides.some((s) => s.id === groupId)) {
-          const added = flow.addSide(state, sideOf(group));
-          if (!added.ok) return this.report(added.problem);
-          base = added.state;
-        }
-        const moved = flow.moveToSide(base, combatantId, groupId);
-        if (!moved.ok) return this.report(moved.problem);
-        await combatant.update({ group: groupId } as never);
-        return this.report(await this.transition(() => moved));
+        const side = sideOf(group);
+        const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) });
+        if (problem) return this.report(problem);
       }
       await combatant.update({ group: groupId } as never);
       return null;
@@ -388,9 +542,9 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /**
-   * A combatant added while the combat runs joins the flow (late joiner),
-   * with the declaration it was created with (`system.declaration`), if any.
-   * The caller holds the queue (combatant.ts).
+   * A combatant added while the combat runs joins the flow (a late joiner
+   * while a round is played), with the declaration it was created with
+   * (`system.declaration`), if any. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
     const state = this.flowState;
@@ -398,53 +552,32 @@ export class TenSegmentsCombat extends Combat {
     const groupId = groupIdOf(combatant);
     const group = groupId ? this.groups.get(groupId) : undefined;
     const side = group ? sideOf(group) : null;
-    let base = state;
-    if (side && !state.encounter.sides.some((s) => s.id === side.id)) {
-      const added = flow.addSide(state, side);
-      if (!added.ok) return added.problem;
-      base = added.state;
-    }
     const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
     const stored = (combatant.system as unknown as { declaration?: Declaration | null }).declaration;
-    const declaration = stored ? { ...stored, combatant: combatant.id as string } : undefined;
-    return this.transition((_, dice) => flow.addCombatant(base, engine.combatant, dice, declaration));
+    const input: FlowInput = { t: 'join', c: engine.combatant };
+    if (stored) input.d = { ...stored, combatant: combatant.id as string };
+    if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
+    return this.transition(input);
+  }
+
+  /** A combatant removed while the combat runs stops acting (its past stays in the flow). The caller holds the queue. */
+  async leaveFlow(combatantId: string): Promise<Problem | null> {
+    const state = this.flowState;
+    if (!state?.encounter.combatants.some((c) => c.id === combatantId)) return null;
+    return this.transition({ t: 'leave', c: combatantId });
   }
 
   /**
    * The GM calls for a morale check. Before round 1 of a procedure with an
    * opening morale check (addict phase 4) it is rolled at once and shown in
-   * a chat card; otherwise it is rolled with the end of this round's steps.
+   * a chat card; otherwise it is rolled with the end of the round.
    */
   async requestMorale(request: MoraleRequest | MoraleRequest[]): Promise<Problem | null> {
     const denied = authorize('manage', game.user);
     if (denied) return this.report(denied);
     const requests = Array.isArray(request) ? request : [request];
-    return this.exclusive(async () => {
-      const journal = this.journal;
-      if (!journal) return this.report({ key: 'CombatNotStarted' });
-      const state = journal.state;
-      if (getProcedure(state.procedure).openingMorale && flow.beforeFirstRound(state)) {
-        const { result } = await withRolls((dice) => {
-          const checked = flow.openingMorale(state, requests, dice);
-          return checked.ok ? { checked, recorded: flow.record(journal, checked) } : { checked, recorded: null };
-        });
-        if (!result.checked.ok) return this.report(result.checked.problem);
-        if (!result.recorded?.ok) return this.report(result.recorded ? result.recorded.problem : { key: 'NoOpeningMorale' });
-        await this.commit(result.recorded.journal);
-        await postMoraleCard(this, result.recorded.journal.state, result.checked.detail ?? []);
-        return null;
-      }
-      // The surprise segments (round 0) have no end of round: flow.ts would drop the request.
-      if (state.round === 0) return this.report({ key: 'MoraleInSurprise' });
-      let next: FlowResult = { ok: true, state };
-      for (const r of requests) {
-        next = next.ok ? flow.requestMorale(next.state, r) : next;
-      }
-      if (!next.ok) return this.report(next.problem);
-      const done = next;
-      return this.report(await this.transition(() => done));
-    });
+    return this.exclusive(async () => this.report(await this.transition({ t: 'morale', requests })));
   }
 
   private refuse(problem: Problem): this {

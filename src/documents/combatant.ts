@@ -5,7 +5,6 @@
  * joins the flow as a late joiner; one removed stops acting.
  */
 import type { Declaration } from '../rules/model';
-import { removeCombatant } from '../rules/flow';
 import type { TenSegmentsCombat } from './combat';
 import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
@@ -73,9 +72,7 @@ export function onCombatantDeleted(combatant: Combatant.Implementation): Promise
   const combat = combatant.parent as TenSegmentsCombat | null;
   if (!combat || !game.combats?.has(combat.id as string)) return; // the whole combat is being deleted
   return combat.exclusive(async () => {
-    const state = combat.flowState;
-    if (!state?.encounter.combatants.some((c) => c.id === combatant.id)) return;
-    const problem = await combat.transition((s) => removeCombatant(s, combatant.id as string));
+    const problem = await combat.leaveFlow(combatant.id as string);
     if (problem) notifyProblem(problem);
   });
 }

@@ -97,7 +97,7 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
           const res = await combat.recordHit(hit);
           if ('problem' in res) return notifyProblem(res.problem);
           const now = combat.flowState as FlowState;
-          for (const i of res.result.interruptions) await postInterruptionCard(combat, now, i);
+          for (const i of res.detail.interruptions ?? []) await postInterruptionCard(combat, now, i);
         }),
       );
     }

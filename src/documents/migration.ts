@@ -19,16 +19,17 @@
  * migrated. Running again changes nothing already migrated.
  */
 import { migrateActorSource } from '../data/migrations';
+import { COMBAT_SCHEMA, logFromSchema1 } from '../data/combat-log';
 import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
 import { deletionUpdate } from './compat';
 
 /** The schema this build writes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 type Source = Record<string, unknown>;
 type SourceMigration = (source: Source) => Source;
-export type MigratedKind = 'Actor' | 'Item' | 'Combat' | 'Combatant';
+export type MigratedKind = 'Actor' | 'Item' | 'Combat' | 'Combatant' | 'CombatantGroup';
 
 interface Migration {
   /** The version a world has after this step. */
@@ -38,6 +39,7 @@ interface Migration {
   Item?: SourceMigration;
   Combat?: SourceMigration;
   Combatant?: SourceMigration;
+  CombatantGroup?: SourceMigration;
 }
 
 function isRecord(v: unknown): v is Source {
@@ -69,7 +71,32 @@ const MIGRATIONS: Migration[] = [
       return { ...source, system: { ...system, declaration }, flags: { ...flags, [SYSTEM_ID]: rest } };
     },
   },
+  {
+    /**
+     * Version 2: the combat is stored as its log of transitions
+     * (src/data/combat-log.ts): a running combat's flow and undo history
+     * become a snapshot and one patch entry per transition, so play and
+     * Previous go on as before. Fields nothing ever wrote are dropped:
+     * combatants' `routinesUsed` and `spellsExpended`, sides' `surpriseRoll`
+     * and `initiativeRoll`.
+     */
+    version: 2,
+    Combat: (source) => {
+      const system = isRecord(source.system) ? source.system : {};
+      if (!('flow' in system) && !('history' in system)) return source;
+      const { flow, history, ...rest } = system;
+      return { ...source, system: { ...rest, schema: COMBAT_SCHEMA, log: logFromSchema1(flow, history) } };
+    },
+    Combatant: (source) => withoutSystemKeys(source, ['routinesUsed', 'spellsExpended']),
+    CombatantGroup: (source) => withoutSystemKeys(source, ['surpriseRoll', 'initiativeRoll']),
+  },
 ];
+
+function withoutSystemKeys(source: Source, keys: readonly string[]): Source {
+  const system = isRecord(source.system) ? source.system : null;
+  if (!system || !keys.some((k) => k in system)) return source;
+  return { ...source, system: Object.fromEntries(Object.entries(system).filter(([k]) => !keys.includes(k))) };
+}
 
 /** The embedded collections of each migrated document, migrated on their own. */
 const EMBEDDED: Partial<Record<MigratedKind, string[]>> = { Actor: ['items', 'effects'], Item: ['effects'], Combat: ['combatants', 'groups'] };
@@ -170,6 +197,7 @@ export interface MigrationReport {
   items: number;
   combats: number;
   combatants: number;
+  groups: number;
   failed: MigrationFailure[];
 }
 
@@ -205,7 +233,7 @@ function text(key: string, data: Record<string, unknown> = {}): string {
 class Run {
   readonly report: MigrationReport;
   constructor(readonly from: number) {
-    this.report = { from, to: SCHEMA_VERSION, actors: 0, items: 0, combats: 0, combatants: 0, failed: [] };
+    this.report = { from, to: SCHEMA_VERSION, actors: 0, items: 0, combats: 0, combatants: 0, groups: 0, failed: [] };
   }
 
   fail(kind: MigratedKind, raw: Source, reason: MigrationFailure['reason'], parent?: Source, extra: Record<string, unknown> = {}): void {
@@ -229,7 +257,13 @@ class Run {
    */
   plan(kind: MigratedKind, raw: Source, live: LiveDocument | undefined, parent?: Source): Planned | null {
     if (written.has(raw)) return null;
-    const migrated = migrateSource(kind, raw, this.from);
+    let migrated: Source;
+    try {
+      migrated = migrateSource(kind, raw, this.from);
+    } catch (err) {
+      this.fail(kind, raw, 'Unreadable', parent, { error: lastLine(err) });
+      return null;
+    }
     const update = updateFor(raw, migrated);
     if (!update) return null;
     if (!live) {
@@ -333,6 +367,7 @@ async function runMigration(from: number): Promise<MigrationReport> {
   const worldItemPlans = (raw.items ?? []).map((i) => run.plan('Item', i, liveIn(items, i))).filter((p): p is Planned => p !== null);
   const combatPlans: Planned[] = [];
   const combatantPlans: { combat: Source; live: LiveDocument; plans: Planned[] }[] = [];
+  const groupPlans: { combat: Source; live: LiveDocument; plans: Planned[] }[] = [];
   for (const source of raw.combats ?? []) {
     const live = liveIn(combats, source);
     const own = run.plan('Combat', source, live);
@@ -343,9 +378,15 @@ async function runMigration(from: number): Promise<MigrationReport> {
       .map((c) => run.plan('Combatant', c, liveIn(liveCombatants, c), source))
       .filter((p): p is Planned => p !== null);
     if (plans.length > 0) combatantPlans.push({ combat: source, live, plans });
+    const liveGroups = embedded(live, 'groups');
+    const groups = ((source.groups ?? []) as Source[])
+      .map((g) => run.plan('CombatantGroup', g, liveIn(liveGroups, g), source))
+      .filter((p): p is Planned => p !== null);
+    if (groups.length > 0) groupPlans.push({ combat: source, live, plans: groups });
   }
 
-  const total = actorPlans.length + worldItemPlans.length + combatPlans.length + [...itemPlansByActor, ...combatantPlans].reduce((n, e) => n + e.plans.length, 0);
+  const total =
+    actorPlans.length + worldItemPlans.length + combatPlans.length + [...itemPlansByActor, ...combatantPlans, ...groupPlans].reduce((n, e) => n + e.plans.length, 0);
   if (total > 0) ui.notifications?.info(text('Begin', { version: String(SCHEMA_VERSION) }));
 
   const ActorClass = Actor as unknown as { updateDocuments: UpdateMany };
@@ -356,6 +397,7 @@ async function runMigration(from: number): Promise<MigrationReport> {
   report.items += await run.send('Item', worldItemPlans, (u, o) => ItemClass.updateDocuments(u, o));
   report.combats = await run.send('Combat', combatPlans, (u, o) => CombatClass.updateDocuments(u, o));
   for (const { combat, live, plans } of combatantPlans) report.combatants += await run.send('Combatant', plans, embeddedUpdater(live, 'Combatant'), combat);
+  for (const { combat, live, plans } of groupPlans) report.groups += await run.send('CombatantGroup', plans, embeddedUpdater(live, 'CombatantGroup'), combat);
 
   if (report.failed.length === 0) {
     await game.settings!.set(SYSTEM_ID, 'schemaVersion', SCHEMA_VERSION);

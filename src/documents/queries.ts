@@ -1,41 +1,31 @@
 /**
- * Players cannot update a Combat they do not control, nor an actor they do
- * not own (the target of their attack), so their requests go to the active
- * GM as v13 queries. The GM's handler checks the request's shape, who asks
- * (`authorize`, permissions.ts), and what the engine says, then writes; a
- * refusal comes back with a localized reason and nothing changes. Requests
- * for one combat are handled one after another, in the same queue as the
- * combat's own transitions (`TenSegmentsCombat#exclusive`), so two players
+ * The GM's handlers of players' requests: declarations, and the GM-only
+ * combat controls a client may ask for. Players cannot update a Combat they
+ * do not control, so their requests go to the active GM as v13 queries
+ * (requests.ts sends them and says who asks). A handler checks the
+ * request's shape, who asks (`authorize`, permissions.ts) and what the
+ * engine says, then writes; a refusal comes back with a localized reason
+ * and nothing changes. Requests for one combat are handled one after
+ * another, in the same queue as the combat's own transitions, so two players
  * declaring at once both keep theirs and a declaration racing the GM's Next
- * is either applied or refused, never lost; requests for different combats
- * do not wait for each other.
- *
- * Who asks. Foundry v13 calls a query handler as `handler(queryData,
- * {timeout})`: core knows the sender (from the socket) but does not pass it
- * on, so the sender's id travels in the payload and a client could forge it.
- * Foundry 14.352 and later pass the sender as `{timeout, user}`; when it is
- * there it is used and a payload naming someone else is refused. Without it
- * (v13) the payload's user is believed, except that it is never taken for a
- * GM: a GM's own requests are handled on the GM's client and never arrive as
- * queries, so a query claiming a GM is forged.
+ * is either applied or refused, never lost.
  */
 import type { Declaration, Problem } from '../rules/model';
-import { getProcedure } from '../rules/registry';
+import { loadProcedure } from '../rules/registry';
 import { resolveOptions } from '../rules/procedure';
 import { RulesError } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { authorize, type CombatAction } from './permissions';
-import { localizeProblem } from './problems';
 import type { TenSegmentsCombat } from './combat';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
 import { engineCombatant, groupIdOf } from './encounter';
 import { handleAttack, QUERY_ATTACK } from './attack';
+import { answer, askGM, senderOf, serialize, type QueryAnswer, type QueryContext } from './requests';
+
+export { serialize, whenIdle, type QueryAnswer, type QueryContext } from './requests';
 
 export const QUERY_DECLARE = `${SYSTEM_ID}.declare`;
 export const QUERY_COMBAT = `${SYSTEM_ID}.combat`;
-
-/** How long a player's client waits for the GM's answer. */
-export const QUERY_TIMEOUT = 10_000;
 
 export interface DeclareQuery {
   combatId: string;
@@ -56,76 +46,8 @@ export interface CombatActionQuery {
   userId: string;
 }
 
-export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
-
-/**
- * What Foundry hands a query handler besides the data: `{timeout}` in v13,
- * `{timeout, user}` (the sender) from 14.352. The GM's own client passes
- * `{user: game.user}` when it handles its own request.
- */
-export interface QueryContext {
-  timeout?: number;
-  user?: unknown;
-}
-
-const queues = new Map<string, Promise<unknown>>();
-
-/** Run `task` after every earlier task for the same key has finished. */
-export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const before = queues.get(key) ?? Promise.resolve();
-  const run = before.then(task, task);
-  const tail = run.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
-}
-
-/** Resolves once every queued task (for `key`, or for all keys) has finished. */
-export async function whenIdle(key?: string): Promise<void> {
-  for (;;) {
-    const pending = key === undefined ? [...queues.values()] : queues.has(key) ? [queues.get(key)!] : [];
-    if (pending.length === 0) return;
-    await Promise.all(pending);
-  }
-}
-
-export function refusal(problem: Problem): { ok: false; key: string; message: string } {
-  return { ok: false, key: problem.key, message: localizeProblem(problem) };
-}
-
-function answer(problem: Problem | null): QueryAnswer {
-  return problem ? refusal(problem) : { ok: true };
-}
-
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
-
-/**
- * The user a request comes from: the sender Foundry vouches for when it
- * passes one (a payload naming another user is refused), else the user the
- * payload names, never a GM (see the header).
- */
-export function senderOf(claimed: unknown, context: QueryContext | undefined): { user: User.Implementation } | { problem: Problem } {
-  const given = context?.user;
-  if (given !== undefined && given !== null) {
-    const id = typeof given === 'string' ? given : (given as { id?: unknown }).id;
-    if (typeof id !== 'string') return { problem: { key: 'UnknownUser' } };
-    if (id !== claimed) return { problem: { key: 'SenderMismatch' } };
-    const user = game.users?.get(id);
-    return user ? { user } : { problem: { key: 'UnknownUser' } };
-  }
-  const user = typeof claimed === 'string' ? game.users?.get(claimed) : undefined;
-  if (!user) return { problem: { key: 'UnknownUser' } };
-  if (user.isGM) return { problem: { key: 'SenderUnverified' } };
-  return { user };
-}
-
-/** The context the GM's client gives its own requests: the sender is itself. */
-export function localContext(): QueryContext {
-  return { user: game.user };
-}
 
 function isDeclareQuery(data: unknown): data is DeclareQuery {
   if (!isRecord(data)) return false;
@@ -135,11 +57,11 @@ function isDeclareQuery(data: unknown): data is DeclareQuery {
 /* ------------------------------------------------------------ declare */
 
 /** Before the combat starts: the world's procedure decides whether the declaration would be legal. */
-function checkBeforeStart(combatant: Combatant.Implementation, declaration: Declaration): Problem | null {
+async function checkBeforeStart(combatant: Combatant.Implementation, declaration: Declaration): Promise<Problem | null> {
   const id = game.settings!.get(SYSTEM_ID, 'procedure');
   let procedure;
   try {
-    procedure = getProcedure(id);
+    procedure = await loadProcedure(id);
   } catch (err) {
     if (err instanceof RulesError) return err.problem;
     throw err;
@@ -166,9 +88,11 @@ export async function handleDeclare(data: unknown, context?: QueryContext): Prom
     if (denied) return answer(denied);
     const built = declarationFromRequest(combatant, data.declaration);
     if ('problem' in built) return answer(built.problem);
-    if (!combat.journal) {
-      const illegal = checkBeforeStart(combatant, built.declaration);
+    if (!combat.flowState) {
+      const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
+      // The GM's plan for a combatant no player owns is held until initiative.
+      if (combat.holdsFor(combatant.id as string)) return answer(await combat.recordDeclaration(combatant.id as string, built.declaration));
       // Before the combat starts the declaration waits on the combatant. An
       // update would merge a new declaration into the earlier one (keeping
       // its other fields) and validate only what changed, so an earlier one
@@ -211,25 +135,26 @@ function isCombatActionQuery(data: unknown): data is CombatActionQuery {
  * the asker's: only a GM gets this far.
  */
 async function runStep(combat: TenSegmentsCombat, req: CombatActionQuery): Promise<Problem | null> {
-  const journal = combat.journal;
-  if (!journal) return { key: 'CombatNotStarted' };
+  const state = combat.flowState;
+  if (!state) return { key: 'CombatNotStarted' };
+  const undoable = combat.entries.length > 1;
   switch (req.action) {
     case 'nextTurn':
       await combat.nextTurn();
       return null;
     case 'previousTurn':
-      if (journal.history.length === 0) return { key: 'NothingToUndo' };
+      if (!undoable) return { key: 'NothingToUndo' };
       await combat.previousTurn();
       return null;
     case 'nextRound':
       await combat.nextRound();
       return null;
     case 'previousRound':
-      if (journal.history.length === 0) return { key: 'NothingToUndo' };
+      if (!undoable) return { key: 'NothingToUndo' };
       await combat.previousRound();
       return null;
     case 'rollInitiative':
-      if (journal.state.stage !== 'declare') return { key: 'NotDeclaring' };
+      if (state.stage !== 'declare') return { key: 'NotDeclaring' };
       await combat.rollInitiative();
       return null;
     case 'undoInterruption':
@@ -262,23 +187,6 @@ export function registerQueries(): void {
 }
 
 /* ------------------------------------------------------- client side */
-
-/**
- * Send `payload` to the active GM and return the answer; a GM handles it on
- * their own client. A missing GM or a query that fails (timeout, GM gone)
- * is an answer too, never an exception.
- */
-export async function askGM<A>(name: string, payload: object, local: (data: unknown, context: QueryContext) => Promise<A>, noGM: Problem): Promise<A | { ok: false; key: string; message: string }> {
-  if (game.user?.isGM) return local(payload, localContext());
-  const gm = game.users?.activeGM;
-  if (!gm) return refusal(noGM);
-  const send = gm.query as unknown as (name: string, data: unknown, options?: { timeout?: number }) => Promise<A>;
-  try {
-    return await send.call(gm, name, payload, { timeout: QUERY_TIMEOUT });
-  } catch (err) {
-    return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.message : String(err) } });
-  }
-}
 
 /** A user's side: declare for a combatant, directly when GM, else through the active GM. */
 export async function requestDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {

@@ -34,8 +34,8 @@ export interface SyncPlan {
 
 export function planSync(before: FlowState | null, after: FlowState, skipHealthOf: readonly string[] = []): SyncPlan {
   const plan: SyncPlan = { spells: {}, health: {}, defeated: {} };
-  for (const [id, now] of Object.entries(after.progress.states)) {
-    const prev: CombatantState | undefined = before?.progress.states[id];
+  for (const [id, now] of Object.entries(after.states)) {
+    const prev: CombatantState | undefined = before?.states[id];
     if (!prev) continue;
     const a = count(prev.expended);
     const b = count(now.expended);

@@ -10,7 +10,8 @@ import type { Combatant, CombatantState, Declaration, Problem } from './model';
 import { RulesError } from './model';
 import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry, SurpriseResult } from './procedure';
 import { copyState } from './round';
-import { applyInput, startFlow, type Applied, type EntryOutcome, type FlowInput, type FlowState, type MoraleRequest } from './flow';
+import { applyInput, flowFrom, startFlow, type Applied, type EntryOutcome, type FlowInput, type FlowState, type MoraleRequest } from './flow';
+import { openStep } from './flow/step';
 import { timeline, type TimelineView } from './timeline';
 
 /** Damage that happens during a round (scripted, or reported by the table). */
@@ -141,85 +142,87 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
   return out;
 }
 
-/**
- * Play a combat from its script: surprise, then `script.rounds` rounds with
- * their end-of-round steps. A refusal the script could not have foreseen (a
- * declaration for a combatant who fell, a spell whose last copy is gone) is
- * noted in `refused`; anything else the flow refuses is a RulesError.
- */
-export function playCombat(
-  procedure: Procedure<ProcedureOptions>,
-  encounter: Encounter,
-  options: ProcedureOptions,
-  dice: Dice,
-  script: CombatScript,
-): CombatLog {
-  const started = startFlow(procedure, options, encounter, dice);
-  if (!started.ok) throw new RulesError(started.problem);
-  const state = started.state;
-  const refused: CombatLog['refused'] = [];
-  const give = (input: FlowInput): Applied => applyInput(state, input, dice, procedure);
-  const must = (input: FlowInput, path: string): void => {
-    const done = give(input);
-    if (!done.ok) throw new RulesError({ ...done.problem, path: done.problem.path ?? path });
-  };
+/** Feeds a script to the flow, one input at a time, and reads back what happened. */
+class Player {
+  readonly refused: CombatLog['refused'] = [];
+  /** Declarations "same as last round" could not carry into the round being declared. */
+  notCarried: RoundLog['notCarried'] = [];
 
-  const opening = (script.moraleRequests ?? []).filter((m) => m.round === 0);
-  let openingMorale: EndOfRoundResult | null = null;
-  if (opening.length > 0 && procedure.openingMorale) {
-    must({ t: 'morale', requests: opening.map(({ round: _r, ...m }) => m) }, 'morale');
-    if (state.opening) openingMorale = { states: copyStates(state.states), events: structuredClone(state.opening) };
+  constructor(
+    readonly state: FlowState,
+    private readonly procedure: Procedure<ProcedureOptions>,
+    private readonly dice: Dice,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled'>,
+  ) {}
+
+  give(input: FlowInput): Applied {
+    return applyInput(this.state, input, this.dice, this.procedure);
   }
 
-  let notCarried: RoundLog['notCarried'] = [];
-  const declareFor = (round: number): void => {
-    const set = script.declarations(round, state);
+  /** An input the script cannot do without: a refusal stops the play (a RulesError). */
+  must(input: FlowInput, path: string): void {
+    const done = this.give(input);
+    if (!done.ok) throw new RulesError({ ...done.problem, path: done.problem.path ?? path });
+  }
+
+  /** A round's declarations: a whole set replaces the last round's (null: same as last round). */
+  declare(round: number, set: Record<string, Declaration> | null): void {
     if (set === null) return;
     // A whole new set: what "same as last round" would have carried does not matter.
-    notCarried = [];
-    for (const id of Object.keys(state.declarations)) if (!set[id]) give({ t: 'withdraw', c: id });
+    this.notCarried = [];
+    const state = this.state;
+    for (const id of Object.keys(state.declarations)) if (!set[id]) this.give({ t: 'withdraw', c: id });
     for (const [id, d] of Object.entries(set)) {
-      const done = give({ t: 'declare', d: { ...d, combatant: id } });
-      if (!done.ok) {
-        if (done.problem.key !== 'CombatantCannotAct' && done.problem.key !== 'SpellNotMemorized' && done.problem.key !== 'UnknownCombatant') {
-          throw new RulesError({ ...done.problem, path: done.problem.path ?? `round ${round}, ${id}` });
-        }
-        delete state.declarations[id];
-        refused.push({ round, combatant: id, problem: done.problem });
-      }
+      const done = this.give({ t: 'declare', d: { ...d, combatant: id } });
+      if (done.ok) continue;
+      if (!TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `round ${round}, ${id}` });
+      delete state.declarations[id];
+      this.refused.push({ round, combatant: id, problem: done.problem });
     }
-  };
+  }
 
-  const cancelsOf = (round: number) => (script.cancelled ?? []).filter((c) => c.round === round);
-  const cancelNow = (round: number): void => {
-    for (const c of cancelsOf(round)) {
+  /** The joiners due at a round's start (step 0: before initiative). */
+  joinAtStart(round: number): void {
+    (this.script.joins ?? []).forEach((j, i) => {
+      if (j.round === round && j.step <= 0) this.must(joinInput(j), `joins[${i}]`);
+    });
+  }
+
+  /** Castings the script cancels this round, once they are in the schedule and still pending. */
+  cancelNow(round: number): void {
+    const state = this.state;
+    for (const c of (this.script.cancelled ?? []).filter((x) => x.round === round)) {
       for (const casting of state.schedule?.castings ?? []) {
-        if ((c.casting !== undefined && casting.id === c.casting) || (c.combatant !== undefined && casting.caster === c.combatant)) {
-          if (state.status[casting.id] === 'pending') give({ t: 'cancel', casting: casting.id });
-        }
+        const named = (c.casting !== undefined && casting.id === c.casting) || (c.combatant !== undefined && casting.caster === c.combatant);
+        if (named && state.status[casting.id] === 'pending') this.give({ t: 'cancel', casting: casting.id });
       }
     }
-  };
+  }
 
-  /** Every step of the round being played, with its damage, joiners and cancels, to the end of the round. */
-  const playSteps = (round: number): DamageEvent[] => {
-    const events = (script.damage ?? []).filter((d) => d.round === round);
+  /**
+   * Every step of the round being played, each with its damage, then the
+   * joiners due before the next; with `end`, the end of the round too.
+   * Returns the damage whose moment never came.
+   */
+  playSteps(round: number, end: boolean): DamageEvent[] {
+    const state = this.state;
+    const events = (this.script.damage ?? []).filter((d) => d.round === round);
     const used = new Set<number>();
+    const attacks = new Map<string, number>();
+    const joins = (this.script.joins ?? []).map((j, i) => ({ j, i })).filter(({ j }) => j.round === round && j.step > 0);
+    const joined = new Set<number>();
     const take = (j: number, landing: number[]) => {
       used.add(j);
       landing.push(j);
     };
-    const attacks = new Map<string, number>();
-    const joins = (script.joins ?? []).filter((j) => j.round === round && j.step > 0);
-    const joined = new Set<number>();
     /** Joiners due before step `k` (after the step before it was played). */
     const joinBefore = (k: number) => {
-      joins.forEach((j, i) => {
-        if (joined.has(i) || j.step > k) return;
+      for (const { j, i } of joins) {
+        if (joined.has(i) || j.step > k) continue;
         joined.add(i);
-        must({ t: 'join', c: j.combatant, ...(j.declaration ? { d: { ...j.declaration, combatant: j.combatant.id } } : {}) }, `joins[${i}]`);
-        cancelNow(round);
-      });
+        this.must(joinInput(j), `joins[${i}]`);
+        this.cancelNow(round);
+      }
     };
     /** The damage of step k: each attacker's n-th attack, spells going off, then what is placed at the step. */
     const landAt = (k: number) => {
@@ -252,59 +255,94 @@ export function playCombat(
       });
       for (const j of landing) {
         const ev = events[j];
-        give({ t: 'hit', target: ev.target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}) });
+        this.give({ t: 'hit', target: ev.target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}) });
       }
     };
-    cancelNow(round);
+    this.cancelNow(round);
     for (;;) {
       landAt(state.step);
-      const count = (state.schedule as Schedule).steps.length;
       // Joiners due before the next step, or, after the last one, every joiner left.
-      joinBefore(state.step + 1 < count ? state.step + 1 : Infinity);
-      const last = (state.schedule as Schedule).steps.length - 1;
-      must({ t: 'next' }, `round ${round}`);
-      if (state.stage !== 'resolve' || state.step > last) return events.filter((_, j) => !used.has(j));
+      joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
+      if (state.step + 1 >= (state.schedule as Schedule).steps.length && !end) return events.filter((_, j) => !used.has(j));
+      this.must({ t: 'next' }, `round ${round}`);
+      if (state.stage !== 'resolve') return events.filter((_, j) => !used.has(j));
     }
-  };
+  }
 
   /** On to the next round's declarations, noting what "same as last round" could not carry on. */
-  const advance = (): void => {
+  advance(): void {
+    const state = this.state;
     const before = state.declarations;
-    must({ t: 'next' }, `round ${state.round}`);
+    this.must({ t: 'next' }, `round ${state.round}`);
     for (const [id, d] of Object.entries(before)) {
       const s = state.states[id];
-      if (!state.declarations[id] && s && procedure.canAct(s)) notCarried.push({ combatant: id, declaration: structuredClone(d) });
+      if (!state.declarations[id] && s && this.procedure.canAct(s)) this.notCarried.push({ combatant: id, declaration: structuredClone(d) });
     }
-  };
-  const logOf = (round: number): RoundLog => {
-    const log = roundLog(state, playSteps(round));
-    log.notCarried = notCarried;
-    notCarried = [];
-    return log;
-  };
+  }
 
-  const moraleFor = (round: number) => (script.moraleRequests ?? []).filter((m) => m.round === round).map(({ round: _r, ...m }) => m);
+  /** The round being played, to its end, as a log. */
+  round(round: number): RoundLog {
+    const log = roundLog(this.state, this.playSteps(round, true));
+    log.notCarried = this.notCarried;
+    this.notCarried = [];
+    return log;
+  }
+}
+
+/** Refusals a script could not foresee: a combatant who fell, a spell with no copy left, one not in the fight. */
+const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant']);
+
+function joinInput(j: NonNullable<CombatScript['joins']>[number]): FlowInput {
+  const input: FlowInput = { t: 'join', c: j.combatant };
+  if (j.declaration) input.d = { ...j.declaration, combatant: j.combatant.id };
+  return input;
+}
+
+/**
+ * Play a combat from its script: surprise, then `script.rounds` rounds with
+ * their end-of-round steps. A refusal the script could not have foreseen (a
+ * declaration for a combatant who fell, a spell whose last copy is gone) is
+ * noted in `refused`; anything else the flow refuses is a RulesError.
+ */
+export function playCombat(
+  procedure: Procedure<ProcedureOptions>,
+  encounter: Encounter,
+  options: ProcedureOptions,
+  dice: Dice,
+  script: CombatScript,
+): CombatLog {
+  const started = startFlow(procedure, options, encounter, dice);
+  if (!started.ok) throw new RulesError(started.problem);
+  const state = started.state;
+  const p = new Player(state, procedure, dice, script);
+
+  // Morale checks of combatants not in the fight (never there, or gone) are skipped, as a GM would.
+  const inFight = (m: MoraleRequest) => state.encounter.combatants.some((c) => c.id === m.combatant);
+  const opening = (script.moraleRequests ?? []).filter((m) => m.round === 0 && inFight(m));
+  let openingMorale: EndOfRoundResult | null = null;
+  if (opening.length > 0 && procedure.openingMorale) {
+    p.must({ t: 'morale', requests: opening.map(({ round: _r, ...m }) => m) }, 'morale');
+    if (state.opening) openingMorale = { states: copyStates(state.states), events: structuredClone(state.opening) };
+  }
 
   let surpriseRound: RoundLog | null = null;
   if (state.round === 0) {
-    declareFor(0);
-    must({ t: 'next' }, 'surprise');
+    p.declare(0, script.declarations(0, state));
+    p.must({ t: 'next' }, 'surprise');
     if (state.stage === 'resolve') {
-      surpriseRound = logOf(0);
-      advance();
+      surpriseRound = p.round(0);
+      p.advance();
     }
   }
   const rounds: RoundLog[] = [];
   for (let round = 1; round <= script.rounds; round++) {
-    declareFor(round);
-    (script.joins ?? []).forEach((j, i) => {
-      if (j.round === round && j.step <= 0) must({ t: 'join', c: j.combatant, ...(j.declaration ? { d: { ...j.declaration, combatant: j.combatant.id } } : {}) }, `joins[${i}]`);
-    });
-    must({ t: 'next' }, `round ${round}`);
-    const requests = moraleFor(round);
-    if (requests.length > 0) must({ t: 'morale', requests }, `round ${round}`);
-    rounds.push(logOf(round));
-    if (round < script.rounds) advance();
+    p.declare(round, script.declarations(round, state));
+    p.joinAtStart(round);
+    p.must({ t: 'next' }, `round ${round}`);
+    const requests = (script.moraleRequests ?? []).filter((m) => m.round === round && inFight(m)).map(({ round: _r, ...m }) => m);
+    if (requests.length > 0) p.must({ t: 'morale', requests }, `round ${round}`);
+    rounds.push(p.round(round));
+    if (round < script.rounds) p.advance();
   }
   return {
     procedure: procedure.id,
@@ -314,10 +352,42 @@ export function playCombat(
     baseInitiative: { ...state.baseInitiative },
     rounds,
     states: copyStates(state.states),
-    refused,
+    refused: p.refused,
     state: structuredClone(state),
     view: timeline(state),
   };
+}
+
+/**
+ * Play one given schedule through the flow, with damage (the steps only: no
+ * end of round). For tests of the step mechanics themselves: simultaneity,
+ * castings broken, combatants felled mid-round. `cancelled` lists castings
+ * their casters elected not to complete.
+ */
+export function playSchedule(
+  procedure: Procedure<ProcedureOptions>,
+  encounter: Encounter,
+  schedule: Schedule,
+  states: Record<string, CombatantState>,
+  damage: DamageEvent[],
+  options: ProcedureOptions,
+  cancelled: readonly string[] = [],
+): RoundLog {
+  const surprised: Record<string, number> = {};
+  for (const c of encounter.combatants) surprised[c.id] = 0;
+  const state = flowFrom({ procedure: procedure.id, options, encounter, surprise: { rolls: {}, surprised, unit: 'segments' }, baseInitiative: {}, round: schedule.round });
+  state.states = copyStates(states);
+  state.roundStart = copyStates(states);
+  state.schedule = structuredClone(schedule);
+  for (const c of schedule.castings) state.status[c.id] = cancelled.includes(c.id) ? 'cancelled' : 'pending';
+  state.stage = 'resolve';
+  state.step = 0;
+  if (schedule.steps.length > 0) state.outcomes[0] = openStep(procedure, state, 0);
+  const p = new Player(state, procedure, { roll: () => 1 }, { damage });
+  const unapplied = p.playSteps(schedule.round, false);
+  const log = roundLog(state, unapplied);
+  delete log.end;
+  return log;
 }
 
 function copyStates(states: Record<string, CombatantState>): Record<string, CombatantState> {

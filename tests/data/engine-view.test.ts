@@ -11,7 +11,7 @@ import {
 } from '../../src/data/engine-view';
 import type { CharacterSystem, MonsterSystem, WeaponSystem } from '../../src/data/shapes';
 import { castingSegments } from '../../src/data/shapes';
-import { commonDeclarationProblem } from '../../src/rules/common';
+import { commonDeclarationProblem } from '../../src/rules/round';
 import { ACTION_KINDS } from '../../src/rules/model';
 
 function character(over: Partial<CharacterSystem> = {}): CharacterSystem {

@@ -222,50 +222,72 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
   });
 
   describe('combat, combatant and group', () => {
-    const flow = (over: any = {}) =>
-      JSON.stringify({
+    const start = {
+      t: 'start',
+      v: 2,
+      s: { procedure: 'high-low', options: {}, encounter: { sides: [], combatants: [] }, surprise: { rolls: {}, surprised: {}, unit: 'round' }, baseInitiative: {}, round: 1 },
+    };
+
+    it('a combat starts with an empty log, of the schema this build writes', () => {
+      const c = make(data.CombatData);
+      expect(c.schema).toBe(2);
+      expect(c.log).toEqual({});
+    });
+
+    it('stores its log as keyed entries: the start, then each transition with its dice', () => {
+      const c = make(data.CombatData, { log: { e00000: start, e00001: { t: 'next', r: [4, 2] } } });
+      expect(Object.keys(c.log)).toEqual(['e00000', 'e00001']);
+      expect(c.log.e00001).toEqual({ t: 'next', r: [4, 2] });
+    });
+
+    it('refuses an entry it does not know, dice that are not whole numbers, and keys that are not log keys', () => {
+      refuses(data.CombatData, { log: { e00000: { t: 'teleport' } } });
+      refuses(data.CombatData, { log: { e00000: { t: 'next', r: ['six'] } } });
+      // A key that is not an entry key is dropped, as core drops what a field's validateKey refuses.
+      expect(Object.keys(make(data.CombatData, { log: { e00000: start, hack: { t: 'next' } } }).log)).toEqual(['e00000']);
+    });
+
+    it('reads a combat stored by schema 1 (the flow as JSON text and its undo history) as its log', () => {
+      const flow = JSON.stringify({
         procedure: 'high-low',
         options: {},
         encounter: { sides: [], combatants: [] },
         stage: 'declare',
-        round: 1,
+        round: 2,
         step: 0,
+        surprise: { rolls: {}, surprised: {}, unit: 'round' },
+        baseInitiative: {},
         declarations: {},
-        ...over,
+        initiative: null,
+        schedule: null,
+        progress: { states: {}, status: {} },
+        roundStart: {},
+        outcomes: [],
+        hits: [],
+        interruptions: [],
+        carry: [],
+        owed: {},
+        cancelled: [],
+        moraleRequests: [],
+        end: null,
       });
-
-    it('a combat starts with no flow (phase "setup") and an empty undo stack', () => {
-      const c = make(data.CombatData);
-      expect(c.flow).toBe('');
-      expect(c.history).toEqual([]);
-      expect(c.started).toBe(false);
-      expect(c.summary.phase).toBe('setup');
-    });
-
-    it('stores a flow and shows its phase, round and procedure', () => {
-      const c = make(data.CombatData, { flow: flow({ stage: 'resolve', round: 2 }), history: ['[{"path":["round"],"value":1}]'] });
-      expect(c.summary).toMatchObject({ phase: 'resolution', round: 2, procedure: 'high-low', undoDepth: 1 });
-      expect(make(data.CombatData, { flow: flow({ round: 0 }) }).summary.phase).toBe('surprise');
-    });
-
-    it('refuses an unreadable flow or undo entry', () => {
-      refuses(data.CombatData, { flow: '{oops' });
-      refuses(data.CombatData, { flow: flow({ procedure: 'gurps' }) });
-      refuses(data.CombatData, { history: ['not json'] });
+      const c = make(data.CombatData, { flow, history: ['[{"path":["round"],"value":1}]'] });
+      expect(c.schema).toBe(2);
+      expect(Object.values(c.log).map((e: any) => e.t)).toEqual(['snapshot', 'patch']);
+      expect((c.log.e00000 as any).s.round).toBe(1);
     });
 
     it('combatant: no declaration until one is made; a declaration must name a known action', () => {
       const c = make(data.CombatantData);
-      expect(c).toMatchObject({ declaration: null, routinesUsed: 0, spellsExpended: [], initiativeGroup: '' });
+      expect(c).toMatchObject({ declaration: null, initiativeGroup: '' });
       expect(make(data.CombatantData, { declaration: { combatant: 'x', action: 'melee' } }).declaration.action).toBe('melee');
       refuses(data.CombatantData, { declaration: { action: 'dance' } });
-      refuses(data.CombatantData, { routinesUsed: -1 });
     });
 
-    it('combatant group: the side it stands for and its dice, none rolled yet', () => {
+    it('combatant group: the side it stands for, alerted or surprised by the GM', () => {
       const gr = make(data.CombatantGroupData);
-      expect(gr).toMatchObject({ side: '', alerted: false, surprised: false, surpriseRoll: null, initiativeRoll: null });
-      expect(make(data.CombatantGroupData, { surpriseRoll: 2 }).surpriseRoll).toBe(2);
+      expect(gr).toMatchObject({ side: '', alerted: false, surprised: false });
+      expect(make(data.CombatantGroupData, { alerted: true }).alerted).toBe(true);
     });
   });
 

@@ -8,7 +8,7 @@ import { parseHitDice } from '../../src/rules/hit-dice';
 import { aac0ForLevel, parseAac0, resolveAttack } from '../../src/rules/attack';
 import { parseAttackRoutines } from '../../src/rules/attack-routines';
 import { toDeclaration, toEngineCombatant } from '../../src/data/engine-view';
-import { parseFlow } from '../../src/data/combat-state';
+import { entryProblem } from '../../src/data/combat-log';
 import type { Problem } from '../../src/rules/model';
 import type { Parsed } from '../../src/rules/hit-dice';
 
@@ -40,8 +40,9 @@ describe('problems are translated, with every placeholder filled', () => {
     problem(toDeclaration({ action: 'spell', spell: 'x' }, who)),
     problem(toDeclaration({ action: 'melee', distance: 'far' }, who)),
     problem(toDeclaration({ action: 'device' }, who)),
-    problem(parseFlow('{')),
-    problem(parseFlow('{"procedure":"gurps"}')),
+    entryProblem('{') as Problem,
+    entryProblem({ t: 'chess' }) as Problem,
+    entryProblem({ t: 'next', r: ['six'] }) as Problem,
   ];
   it.each(cases.map((p) => [p.key, p] as const))('%s', (key, p) => {
     const text = translations[`TENSEG.Error.${key}`];

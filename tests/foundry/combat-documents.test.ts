@@ -147,12 +147,15 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       expect(combat.flowState).toBeNull();
       foundry.dice.push(4, 5);
       await combat.startCombat();
-      expect(flowOf(combat).declarations).toEqual({
+      // The player's declaration enters the log with the start; the GM's plan for the orc stays on the GM's client.
+      expect(flowOf(combat).declarations).toEqual({ [ids.halvaine]: expect.objectContaining({ action: 'spell', spell: 'Sleep', castingTime: 2 }) });
+      expect(combat.gmDeclarations).toEqual({
         [ids.halvaine]: expect.objectContaining({ action: 'spell', spell: 'Sleep', castingTime: 2 }),
         [ids.orc1]: expect.objectContaining({ action: 'melee', target: ids.halvaine }),
       });
       foundry.dice.push(5, 4);
       await combat.rollInitiative();
+      expect(Object.keys(flowOf(combat).declarations).sort()).toEqual([ids.halvaine, ids.orc1].sort());
       expect(combat.currentActorIds()).toEqual([ids.halvaine]);
       expect(foundry.errors).toEqual([]);
     });
@@ -277,7 +280,8 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       await declare(w, ids.halvaine, { action: 'spell', spell: w.spell.id });
       await declare(w, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc2 });
       await declare(w, ids.orc1, { action: 'melee', target: ids.brand });
-      const declared = (combat.system as any).flow;
+      const declared = structuredClone(combat.flowState);
+      const held = structuredClone(combat.held);
       foundry.dice.push(5, 2); // party HIGH
       await combat.rollInitiative();
       await nextUntil(combat, () => stepOf(combat).phase === 'high');
@@ -287,7 +291,7 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       expect(actors.halvaine.items.get(w.spell.id).system.expended).toBe(1);
       await actors.orc1.update({ 'system.hp.value': -1 }); // the GM marks Orc 1 dying too
       await whenIdle(combat.id as string);
-      const beforeEnd = { flow: (combat.system as any).flow, history: [...(combat.system as any).history] };
+      const beforeEnd = { state: structuredClone(combat.flowState), log: structuredClone((combat.system as any).log) };
       foundry.writes.clear();
       await combat.nextTurn();
       expect(flowOf(combat).stage).toBe('end-of-round');
@@ -296,15 +300,16 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       const hooks = record(['combatTurn', 'combatRound']);
       foundry.writes.clear();
       await combat.previousTurn();
-      expect((combat.system as any).flow).toBe(beforeEnd.flow);
-      expect((combat.system as any).history).toEqual(beforeEnd.history);
+      expect(combat.flowState).toEqual(beforeEnd.state);
+      expect((combat.system as any).log).toEqual(beforeEnd.log);
       expect([hp(actors.orc1), hp(actors.orc2)]).toEqual([-1, -2]); // the bleeding undone on the actors
       expect(foundry.writes.count('Combat', 'update')).toBe(1);
       expect(foundry.writes.count('Actor', 'update')).toBe(1);
       expect(hooks.map((h) => [h.name, h.options.direction])).toEqual([['combatTurn', -1]]);
       // Back to the declarations: the spell is memorized again and the hit is undone.
       await combat.previousRound();
-      expect((combat.system as any).flow).toBe(declared);
+      expect(combat.flowState).toEqual(declared);
+      expect(combat.held).toEqual(held); // the orc's plan is the GM's own again
       expect(actors.halvaine.items.get(w.spell.id).system.expended).toBe(0);
       expect(hp(actors.orc2)).toBe(6);
       expect(combat.combatants.get(ids.orc2)!.defeated).toBe(false);
@@ -381,8 +386,8 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       await whenIdle(combat.id as string);
       expect(a.actor!.system.hp.value).toBe(1);
       expect(b.actor!.system.hp.value).toBe(5);
-      expect(flowOf(combat).progress.states[a.id as string].hp).toBe(1);
-      expect(flowOf(combat).progress.states[b.id as string].hp).toBe(5);
+      expect(flowOf(combat).states[a.id as string].hp).toBe(1);
+      expect(flowOf(combat).states[b.id as string].hp).toBe(5);
       expect(foundry.errors).toEqual([]);
     });
   });

@@ -45,9 +45,9 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
       const declared = w.combat.flowState!.declarations;
       expect(declared[w.ids.halvaine]).toMatchObject({ action: 'spell', spell: 'Sleep' });
       expect(declared[w.ids.brand]).toMatchObject({ action: 'melee', target: w.ids.orc1, weapon: { name: 'Long sword' } });
-      // One write each, none lost: the history holds both, in order.
+      // One write each, none lost: the log holds both, after the start.
       expect(w.foundry.writes.count('Combat', 'update')).toBe(3);
-      expect(w.combat.journal!.history).toHaveLength(2);
+      expect(w.combat.entries.map(([, e]) => e.t)).toEqual(['start', 'declare', 'declare']);
       expect(w.foundry.errors).toEqual([]);
     });
 
@@ -56,7 +56,9 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
       const gm = (id: string, target: string) => requestDeclaration(w.combat, id, { action: 'melee', target });
       const answers = await Promise.all([halvaineCasts(), gm(w.ids.orc1, w.ids.halvaine), brandFights(), gm(w.ids.orc2, w.ids.brand)]);
       expect(answers.every((a) => a.ok)).toBe(true);
-      expect(Object.keys(w.combat.flowState!.declarations).sort()).toEqual(Object.values(w.ids).sort());
+      // The players' in the log, the GM's for the orcs held on the GM's client until initiative.
+      expect(Object.keys(w.combat.flowState!.declarations).sort()).toEqual([w.ids.halvaine, w.ids.brand].sort());
+      expect(Object.keys(w.combat.gmDeclarations).sort()).toEqual(Object.values(w.ids).sort());
       expect(w.foundry.errors).toEqual([]);
     });
 
@@ -95,7 +97,7 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
       );
       expect(answers).toEqual([{ ok: true }, { ok: true }]);
       expect(w.combat.flowState!.declarations[w.ids.halvaine]).toMatchObject({ action: 'flee' });
-      expect(w.combat.journal!.history).toHaveLength(2);
+      expect(w.combat.entries.map(([, e]) => e.t)).toEqual(['start', 'declare', 'declare']);
     });
   });
 

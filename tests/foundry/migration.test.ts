@@ -1,135 +1,23 @@
 /**
- * World migration from the pre-release schema (version 0) to version 1.
+ * World migration from the pre-release schema (version 0) to this build's.
  *
  * The fixture tests/foundry/fixtures/world-v0.json is a world as the server
  * sends it in `game.data`: raw stored sources, before any data model read
- * them. The stand-in has no `game.data` and no separate database, so this
- * file supplies both, faithfully:
- *
- *  - `loadWorld` puts the raw sources on `game.data` and builds the world
- *    collections from copies of them, as Foundry does at load: each document
- *    goes through its data model (`migrateData`, cleaning, validation); one
- *    that fails validation is left out and its id kept in the collection's
- *    `invalidDocumentIds`.
- *  - `Database` is the server's copy: the raw sources, changed only by writes
- *    that reach the database. It reads what each update sent from the
- *    pre-update hook (the change as requested; with `diff: false` that is
- *    what core sends) and commits it on the update hook (which fires only
- *    when the write happened), with the server's `_stats`.
+ * them. The stand-in has no `game.data` and no separate database, so
+ * ./stored-world.ts supplies both, faithfully. Running combats stored by
+ * schema 1 are in migration-v1.test.ts.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import '../standin/global';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { installFoundry, type FoundryHandle } from '../standin';
-import { initSystem, readySystem } from '../../src/system';
+import type { FoundryHandle } from '../standin';
+import { readySystem } from '../../src/system';
+import { boot, COLLECTIONS, Database, expectMemoryMatchesDatabase, withoutStats, type Source, type StoredWorld } from './stored-world';
 import { migrateWorld, SCHEMA_VERSION } from '../../src/documents/migration';
 
 const g = globalThis as any;
 const FIXTURE = JSON.parse(readFileSync(new URL('./fixtures/world-v0.json', import.meta.url), 'utf8'));
-// data.json holds the data models' error texts until the lead merges the fragments into en.json.
-const LANG = ['lang/en.json'];
-
-type Source = Record<string, any>;
-interface StoredWorld {
-  actors: Source[];
-  items: Source[];
-  scenes: Source[];
-  combats: Source[];
-}
-
-/** Collections of a world, with their document names and embedded collections. */
-const COLLECTIONS = [
-  ['actors', 'Actor'],
-  ['items', 'Item'],
-  ['scenes', 'Scene'],
-  ['combats', 'Combat'],
-] as const;
-const EMBEDDED: Record<string, { collection: string; parent: string }> = {
-  Item: { collection: 'items', parent: 'Actor' },
-  Token: { collection: 'tokens', parent: 'Scene' },
-  Combatant: { collection: 'combatants', parent: 'Combat' },
-  CombatantGroup: { collection: 'groups', parent: 'Combat' },
-};
-const WORLD_COLLECTION: Record<string, keyof StoredWorld> = { Actor: 'actors', Item: 'items', Scene: 'scenes', Combat: 'combats' };
-
-/** The server's copy of the world: raw sources changed only by writes that reached the database. */
-class Database {
-  data: StoredWorld;
-  /** Changes requested, by document uuid, waiting for their write. */
-  #requested = new Map<string, any>();
-  constructor(stored: StoredWorld) {
-    this.data = structuredClone(stored);
-  }
-
-  record(doc: any): Source | undefined {
-    const embedded = doc.parent && EMBEDDED[doc.documentName];
-    if (embedded) return (this.record(doc.parent)?.[embedded.collection] as Source[] | undefined)?.find((s) => s._id === doc.id);
-    return this.data[WORLD_COLLECTION[doc.documentName]]?.find((s) => s._id === doc.id);
-  }
-
-  find(collection: keyof StoredWorld, id: string): Source {
-    const s = this.data[collection].find((d) => d._id === id);
-    if (!s) throw new Error(`no stored ${collection} ${id}`);
-    return s;
-  }
-
-  /** Listen to the database workflow of the installed stand-in (hooks are cleared on every install). */
-  attach(): void {
-    for (const name of ['Actor', 'Item', 'Scene', 'Token', 'Combat', 'Combatant', 'CombatantGroup']) {
-      g.Hooks.on(`preUpdate${name}`, (doc: any, changes: any) => {
-        this.#requested.set(doc.uuid, changes);
-      });
-      g.Hooks.on(`update${name}`, (doc: any, changed: any, options: any) => {
-        const requested = this.#requested.get(doc.uuid);
-        this.#requested.delete(doc.uuid);
-        // Core sends the diff against the in-memory source, or with diff: false the change as requested.
-        const { _id, _stats, ...sent } = g.foundry.utils.deepClone(options.diff === false ? requested : changed);
-        const record = this.record(doc);
-        if (!record) throw new Error(`update of ${doc.uuid}, which the database does not hold`);
-        g.foundry.utils.mergeObject(record, sent, { performDeletions: true });
-        if (changed._stats && record._stats) Object.assign(record._stats, changed._stats);
-      });
-    }
-  }
-}
-
-/** Build the world collections from `stored` as Foundry does at load, with `game.data` holding the raw sources. */
-function loadWorld(stored: StoredWorld): void {
-  g.game.data = { ...g.game.data, ...structuredClone(stored) };
-  for (const [collection, documentName] of COLLECTIONS) {
-    const cls = g.CONFIG[documentName].documentClass;
-    const live = g.game[collection];
-    const invalid = new Set<string>();
-    for (const source of g.game.data[collection] as Source[]) {
-      try {
-        const doc = new cls(structuredClone(source));
-        live.set(doc.id, doc);
-      } catch {
-        invalid.add(source._id);
-      }
-    }
-    live.invalidDocumentIds = invalid;
-  }
-}
-
-/** A fresh stand-in with the system initialised and `stored` loaded at schema `version`. */
-async function boot(generation: 13 | 14, stored: StoredWorld, version = 0): Promise<{ foundry: FoundryHandle; db: Database }> {
-  const foundry = installFoundry({ generation, lang: LANG, systemId: 'ten-segments' });
-  initSystem();
-  if (version > 0) await g.game.settings.set('ten-segments', 'schemaVersion', version);
-  loadWorld(stored);
-  const db = new Database(stored);
-  db.attach();
-  foundry.writes.clear();
-  return { foundry, db };
-}
-
-const withoutStats = (s: Source): Source => {
-  const { _stats, ...rest } = s;
-  for (const key of ['items', 'tokens', 'combatants', 'groups']) if (Array.isArray(rest[key])) rest[key] = rest[key].map(withoutStats);
-  return rest;
-};
 
 /** The fixture after the migration, written out by hand: exactly these values change. */
 function expectedAfterMigration(): StoredWorld {
@@ -156,6 +44,14 @@ function expectedAfterMigration(): StoredWorld {
     c.system = { declaration: own.declaration };
     delete own.declaration;
   }
+  // Version 2: combats are stored as their log (neither had started), and the sides' roll fields nothing wrote are gone.
+  for (const c of world.combats) {
+    c.system = { schema: 2, log: {} };
+    for (const group of c.groups) {
+      delete group.system.surpriseRoll;
+      delete group.system.initiativeRoll;
+    }
+  }
   return world;
 }
 
@@ -163,18 +59,6 @@ const EXPECTED_WRITTEN = {
   actors: ['Ha1va1ne00000001', 'Brand00000000002', '0rc0ne0000000004', '0rcTw00000000005', 'K0b0ld0000000006', 'G0bl1nShaman0007', '0gre000000000008'],
   combatants: ['CbtHalvaine00001', 'CbtBrand00000002', 'CbtOrcOne0000003', 'CbtOrcTwo0000004'],
 };
-
-/** Each live document is what a reload of its stored record gives. */
-function expectMemoryMatchesDatabase(db: Database): void {
-  for (const [collection, documentName] of COLLECTIONS) {
-    const cls = g.CONFIG[documentName].documentClass;
-    for (const stored of db.data[collection]) {
-      const live = g.game[collection].get(stored._id);
-      expect(live, `${documentName} ${stored.name}`).toBeDefined();
-      expect(live.toObject(), `${documentName} ${stored.name}`).toStrictEqual(new cls(structuredClone(stored)).toObject());
-    }
-  }
-}
 
 describe.each([13, 14] as const)('world migration from schema 0, generation %i', (generation) => {
   let foundry: FoundryHandle;
@@ -200,7 +84,7 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
 
   it('migrates every legacy value exactly and keeps everything else: names, ownership, flags, items, tokens, groups', async () => {
     const report = await migrateWorld();
-    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 7, items: 0, combats: 0, combatants: 4, failed: [] });
+    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 7, items: 0, combats: 2, combatants: 4, groups: 2, failed: [] });
 
     // The database holds the fixture with exactly the converted values changed.
     const expected = expectedAfterMigration();
@@ -237,14 +121,16 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
 
     // One batched write per collection changed, then the version.
     expect(foundry.writes.all()).toEqual([
-      { documentName: 'Actor', action: 'update', count: 7, userId: foundry.users.gm.id },
-      { documentName: 'Combatant', action: 'update', count: 4, userId: foundry.users.gm.id },
-      { documentName: 'Setting', action: 'create', count: 1, userId: foundry.users.gm.id },
+      expect.objectContaining({ documentName: 'Actor', action: 'update', count: 7, userId: foundry.users.gm.id }),
+      expect.objectContaining({ documentName: 'Combat', action: 'update', count: 2, userId: foundry.users.gm.id }),
+      expect.objectContaining({ documentName: 'Combatant', action: 'update', count: 4, userId: foundry.users.gm.id }),
+      expect.objectContaining({ documentName: 'CombatantGroup', action: 'update', count: 2, userId: foundry.users.gm.id }),
+      expect.objectContaining({ documentName: 'Setting', action: 'create', count: 1, userId: foundry.users.gm.id }),
     ]);
     expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(SCHEMA_VERSION);
     expect(foundry.notifications).toEqual([
-      { type: 'info', message: 'Migrating this world to Ten Segments data version 1. Please wait, and do not close the game until it is done.' },
-      { type: 'info', message: 'This world now uses Ten Segments data version 1.' },
+      { type: 'info', message: 'Migrating this world to Ten Segments data version 2. Please wait, and do not close the game until it is done.' },
+      { type: 'info', message: 'This world now uses Ten Segments data version 2.' },
     ]);
     expect(foundry.errors).toEqual([]);
     expect(foundry.deprecations).toEqual([]);
@@ -277,7 +163,7 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
     // Even told it is version 0 again, it finds nothing to convert: only the version is written.
     ({ foundry, db } = await boot(generation, stored, 0));
     const report = await migrateWorld();
-    expect(report).toMatchObject({ actors: 0, items: 0, combats: 0, combatants: 0, failed: [] });
+    expect(report).toMatchObject({ actors: 0, items: 0, combats: 0, combatants: 0, groups: 0, failed: [] });
     expect(foundry.writes.all().map((w) => w.documentName)).toEqual(['Setting']);
     expect(db.data).toStrictEqual(stored);
     expect(foundry.notifications).toEqual([]);

@@ -6,7 +6,7 @@
  * attack) and undo an interruption.
  *
  * Each cell either shows the effect a user would see, or the refusal with its
- * localized reason and no change at all: the combat's flow and history, the
+ * localized reason and no change at all: the combat's log and the GM's held declarations, the
  * actors with their items, the combatants, the chat log, and not one write.
  * A player's cell tries both ways in: the button the player would press
  * (tracker, chat card, sheet) and the request sent to the GM (a v13 query),
@@ -18,6 +18,7 @@ import { makeWorld, g, type World } from './world';
 import { QUERY_DECLARE, requestCombatAction, requestDeclaration, type StepAction } from '../../src/documents/queries';
 import { QUERY_ATTACK, requestAttack } from '../../src/documents/attack';
 import { undoFromCard } from '../../src/documents/damage';
+import { currentEntries } from '../../src/rules/flow';
 
 /** lang/en.json and the fragments not yet merged into it. */
 function loadFragments(w: World): void {
@@ -53,8 +54,8 @@ async function table(generation: 13 | 14): Promise<Table> {
 function snapshot(w: Table): string {
   const combat = w.combat as any;
   return JSON.stringify({
-    flow: combat.system.flow,
-    history: combat.system.history,
+    log: combat.system.log,
+    held: combat.held,
     round: combat.round,
     turn: combat.turn,
     combatants: combat.combatants.contents.map((c: any) => c.toObject()),
@@ -323,7 +324,7 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
       expect(w.actors.halvaine.items.get(w.spell.id).system.expended).toBe(0);
       await w.combat.nextTurn();
       const s = w.combat.flowState!;
-      expect(s.outcomes[s.step].find((o: any) => o.entry.combatant === w.ids.halvaine)?.outcome).toBe('goes-off');
+      expect(currentEntries(s).find((o) => o.entry.combatant === w.ids.halvaine)?.outcome).toBe('goes-off');
       expect(w.foundry.errors).toEqual([]);
     });
 
@@ -427,7 +428,8 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
     it('a request the GM handles on their own client is never refused as unverified', async () => {
       await start(w);
       expect(await requestDeclaration(w.combat, w.ids.orc1, { action: 'flee' })).toEqual({ ok: true });
-      expect(w.combat.flowState!.declarations[w.ids.orc1]).toMatchObject({ action: 'flee' });
+      // Recorded (held on the GM's client until initiative: the orc is the GM's).
+      expect(w.combat.gmDeclarations[w.ids.orc1]).toMatchObject({ action: 'flee' });
     });
   });
 });

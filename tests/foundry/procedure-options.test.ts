@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeWorld, g } from './world';
 import { optionFields, ProcedureOptionsApp, saveProcedureOptions } from '../../src/apps/procedure-options';
 import { PROCEDURE_IDS } from '../../src/rules/model';
-import { PROCEDURES } from '../../src/rules/registry';
+import { PROCEDURES } from '../../src/rules/procedures/all';
 
 describe.each([13, 14] as const)('procedure options, generation %i', (generation) => {
   it('the form shows the world procedure\'s options with their saved values, in words', async () => {

@@ -13,6 +13,7 @@ import { makeWorld, g, type World } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { performAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
+import { currentEntries } from '../../src/rules/flow';
 
 const FRAGMENT = 'lang/en.json';
 
@@ -31,7 +32,7 @@ function stepOf(combat: TenSegmentsCombat) {
 /** Outcome of a combatant's entries in the current step. */
 function outcomeOf(combat: TenSegmentsCombat, id: string, kind?: string): string | undefined {
   const s = flowOf(combat);
-  return s.outcomes[s.step]?.find((o: any) => o.entry.combatant === id && (!kind || o.entry.kind === kind))?.outcome;
+  return currentEntries(s).find((o) => o.entry.combatant === id && (!kind || o.entry.kind === kind))?.outcome;
 }
 
 /** Press Next until `done` holds (at most `max` times). */
@@ -138,7 +139,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Brand drops Orc 2 to -2: unconscious (minus-ten), not dead.
       expect(await attack(w, ids.brand, ids.orc2, [18, 8], w.sword.id)).toMatchObject({ hit: true, damage: 8 });
       expect(hp(actors.orc2)).toBe(-2);
-      expect(flowOf(combat).progress.states[ids.orc2].condition).toBe('incapacitated');
+      expect(flowOf(combat).states[ids.orc2].condition).toBe('incapacitated');
       expect(defeated(w, ids.orc2)).toBe(false);
 
       await combat.nextTurn(); // segment 5: the orcs; Orc 2 cannot act
@@ -162,7 +163,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       // The seed has no bleeding; this table uses the option: unconscious below 0, 1 hp a round.
       expect(hp(actors.orc2)).toBe(-3);
-      expect(flowOf(combat).progress.states[ids.orc2]).toMatchObject({ hp: -3, condition: 'incapacitated' });
+      expect(flowOf(combat).states[ids.orc2]).toMatchObject({ hp: -3, condition: 'incapacitated' });
       const bled = cards('end-of-round');
       expect(bled).toHaveLength(1);
       expect(text(bled[0])).toContain('Orc 2 bleeds and loses 1.');
@@ -236,7 +237,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Brand drops Orc 2 to -2: dying.
       await attack(w, ids.brand, ids.orc2, [16, 8], w.sword.id);
       expect(hp(actors.orc2)).toBe(-2);
-      expect(flowOf(combat).progress.states[ids.orc2].condition).toBe('dying');
+      expect(flowOf(combat).states[ids.orc2].condition).toBe('dying');
       await combat.nextTurn();
       expect(stepOf(combat).phase).toBe('spells');
       expect(outcomeOf(combat, ids.halvaine, 'cast-complete')).toBe('goes-off');
@@ -274,7 +275,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await combat.rollInitiative();
       expect(flowOf(combat).initiative!.labels).toEqual({ [side(ids.halvaine)]: 'high', [side(ids.orc1)]: 'high' });
       await setHealth(w, actors.orc2, { 'system.hp.value': -9 });
-      expect(flowOf(combat).progress.states[ids.orc2]).toMatchObject({ hp: -9, condition: 'dying' });
+      expect(flowOf(combat).states[ids.orc2]).toMatchObject({ hp: -9, condition: 'dying' });
       await toEndOfRound(combat);
       expect(hp(actors.orc2)).toBe(-10);
       expect(defeated(w, ids.orc2)).toBe(true);
@@ -312,7 +313,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Brand cuts Orc 1 down to -2: out of the fight.
       await attack(w, ids.brand, ids.orc1, [14, 8], w.sword.id);
       expect(hp(actors.orc1)).toBe(-2);
-      expect(flowOf(combat).progress.states[ids.orc1].condition).toBe('dying');
+      expect(flowOf(combat).states[ids.orc1].condition).toBe('dying');
       await toEndOfRound(combat);
       expect(cards('end-of-round')).toHaveLength(0); // round 0 has no end-of-round steps
 
@@ -342,7 +343,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       // The text has no dying rule; this table bleeds the dying 1 hp a round (option).
       expect(hp(actors.orc1)).toBe(-3);
-      expect(flowOf(combat).progress.states[ids.orc1]).toMatchObject({ hp: -3, condition: 'dying' });
+      expect(flowOf(combat).states[ids.orc1]).toMatchObject({ hp: -3, condition: 'dying' });
       expect(text(cards('end-of-round')[0])).toContain('Orc 1 bleeds and loses 1.');
 
       // Rounds 2 and 3: Brand kills Orc 2 in round 2.
@@ -435,7 +436,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       let ends = cards('end-of-round');
       expect(ends).toHaveLength(1);
       expect(text(ends[0])).toBe('End of round 1 Orc 1 breaks: morale 11 against 13. Orc 2 holds: morale 19 against 15.');
-      expect(flowOf(combat).progress.states[ids.orc1].routed).toBe(true);
+      expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
 
       // Round 2: Orc 1 flees; Orc 2 (4) strikes Halvaine before her count (10): the spell is lost.
       await toDeclarations(combat, 2);
@@ -452,7 +453,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(text(cards('interruption')[0])).toContain('Halvaine was hit while casting Sleep');
       // A critical hit rolled at the table: the GM takes 7 straight off Orc 2's Wound Points (Stress untouched).
       await setHealth(w, actors.orc2, { 'system.individual.wounds.value': -1 });
-      expect(flowOf(combat).progress.states[ids.orc2]).toMatchObject({ stress: 3, woundPoints: -1, condition: 'dying' });
+      expect(flowOf(combat).states[ids.orc2]).toMatchObject({ stress: 3, woundPoints: -1, condition: 'dying' });
       // "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round"; then
       // morale: 3d6 (6) + HD 1 + no ally able to fight = 7 against 13.
       foundry.dice.push(2, 2, 2);
@@ -496,7 +497,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       const opening = cards('opening-morale');
       expect(opening).toHaveLength(1);
       expect(text(opening[0])).toBe('Opening morale Orc 2 breaks: morale 11 against 8.');
-      expect(flowOf(combat).progress.states[ids.orc2].routed).toBe(true);
+      expect(flowOf(combat).states[ids.orc2].routed).toBe(true);
       expect(flowOf(combat)).toMatchObject({ stage: 'declare', round: 0 }); // still before the surprise segments
       // A player cannot call for morale.
       expect(await foundry.asUser(foundry.users.player, () => combat.requestMorale({ combatant: ids.orc1, trigger: 'fear' }))).toMatchObject({ key: 'OnlyGM' });

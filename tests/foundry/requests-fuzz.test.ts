@@ -224,12 +224,13 @@ interface Tally {
 async function check(f: Fixture, r: Fuzzed, tally: Tally): Promise<void> {
   const { foundry } = f.w;
   const combat = f.combat as any;
-  const flowBefore = combat.system.flow;
-  const historyBefore = combat.system.history.length;
+  const before = JSON.stringify({ log: combat.system.log, held: combat.held });
   const writes = foundry.writes.count();
   const named = typeof (r.payload as any)?.combatantId === 'string' ? combat.combatants.get((r.payload as any).combatantId) : null;
-  // Before the start, a declaration replacing one already waiting clears it first: two writes.
-  const expectedWrites = !combat.journal && named?.system.declaration ? 2 : 1;
+  // The GM's plan for a combatant no player owns is held on the GM's client: no write. Before the
+  // start, a declaration replacing one already waiting on its combatant clears it first: two writes.
+  const held = !!named && !named.hasPlayerOwner;
+  const expectedWrites = held ? 0 : !combat.flowState && named?.system.declaration ? 2 : 1;
   let answer: QueryAnswer;
   try {
     answer = await send(f, r);
@@ -242,7 +243,7 @@ async function check(f: Fixture, r: Fuzzed, tally: Tally): Promise<void> {
     const { key, message } = answer;
     if (typeof key !== 'string' || !g.game.i18n.has(`TENSEG.Error.${key}`)) throw new Error(`unlocalized key: ${where()}`);
     if (typeof message !== 'string' || message.trim() === '' || message.includes('TENSEG.') || message.includes('undefined')) throw new Error(`bad message: ${where()}`);
-    if (foundry.writes.count() !== writes || combat.system.flow !== flowBefore || combat.system.history.length !== historyBefore) {
+    if (foundry.writes.count() !== writes || JSON.stringify({ log: combat.system.log, held: combat.held }) !== before) {
       throw new Error(`a refusal changed the world: ${where()}`);
     }
     tally.refused.set(key, (tally.refused.get(key) ?? 0) + 1);
@@ -256,9 +257,9 @@ async function check(f: Fixture, r: Fuzzed, tally: Tally): Promise<void> {
   if (!combatant || !sender || !(sender.isGM || combatant.actor.testUserPermission(sender, OWNER))) {
     throw new Error(`accepted from someone not allowed: ${where()}`);
   }
-  const recorded = combat.journal ? combat.flowState.declarations[p.combatantId] : combatant.system.declaration;
+  const recorded = held ? combat.held[p.combatantId] : combat.flowState ? combat.flowState.declarations[p.combatantId] : combatant.system.declaration;
   if (!recorded || recorded.action !== p.declaration.action) throw new Error(`accepted but not recorded: ${where()}`);
-  if (!combat.journal) tally.waiting.set(p.combatantId, p.declaration.action);
+  if (!combat.flowState) tally.waiting.set(p.combatantId, p.declaration.action);
   tally.accepted += 1;
 }
 
@@ -287,7 +288,7 @@ describe.each([13, 14] as const)('fuzzed declaration requests, generation %i', (
       await f.combat.startCombat();
       const state = f.combat.flowState!;
       expect(state.stage).toBe('declare');
-      for (const [id, action] of tally.waiting) expect(state.declarations[id]?.action, `${id} declared ${action}`).toBe(action);
+      for (const [id, action] of tally.waiting) expect(f.combat.gmDeclarations[id]?.action, `${id} declared ${action}`).toBe(action);
       expect(f.w.foundry.notifications.slice(shown)).toEqual([]);
       expect(f.w.foundry.errors).toEqual([]);
     });

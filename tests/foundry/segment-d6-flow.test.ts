@@ -4,6 +4,7 @@ import { makeWorld, g, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { performAttack } from '../../src/documents/attack';
 import { undoFromCard } from '../../src/documents/damage';
+import { currentEntries } from '../../src/rules/flow';
 
 describe.each([13, 14] as const)('segment-d6 through the documents, generation %i', (generation) => {
   let w: World;
@@ -40,13 +41,18 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
     await foundry.asUser(foundry.users.player2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
     await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.halvaine });
     await requestDeclaration(combat, ids.orc2, { action: 'melee', target: ids.brand });
-    expect(Object.keys(combat.flowState!.declarations).sort()).toEqual(Object.values(ids).sort());
+    // The players' declarations are in the log for every client; the GM's plans for the orcs stay on the GM's client until initiative.
+    expect(Object.keys(combat.flowState!.declarations).sort()).toEqual([ids.halvaine, ids.brand].sort());
+    expect(Object.keys(combat.held).sort()).toEqual([ids.orc1, ids.orc2].sort());
+    expect(Object.keys(combat.gmDeclarations).sort()).toEqual(Object.values(ids).sort());
 
     // Initiative: party 5, orcs 4 → the party acts in segment 4, the orcs in 5.
     foundry.dice.push(5, 4);
     await combat.rollInitiative();
     const state = combat.flowState!;
     expect(state.stage).toBe('resolve');
+    expect(Object.keys(state.declarations).sort()).toEqual(Object.values(ids).sort());
+    expect(combat.held).toEqual({});
     expect(state.schedule!.steps[state.step].segment).toBe(4);
     expect(combat.combatant?.id).toBe(ids.halvaine); // core's current combatant: first actor of the step
 
@@ -72,7 +78,7 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
     await combat.nextTurn();
     const six = combat.flowState!;
     expect(six.schedule!.steps[six.step].segment).toBe(6);
-    expect(six.outcomes[six.step].find((o: any) => o.entry.combatant === ids.halvaine)?.outcome).toBe('goes-off');
+    expect(currentEntries(six).find((o) => o.entry.combatant === ids.halvaine)?.outcome).toBe('goes-off');
     // Cast: now it is expended for real.
     expect(w.actors.halvaine.items.get(w.spell.id).system.expended).toBe(1);
     expect(foundry.errors).toEqual([]);
@@ -86,22 +92,24 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
     await requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 });
     foundry.dice.push(2, 6);
     await combat.rollInitiative();
-    const before = (combat.system as any).flow;
+    const before = structuredClone(combat.flowState);
+    const log = structuredClone((combat.system as any).log);
     foundry.writes.clear();
     await combat.nextTurn();
     expect(foundry.writes.count('Combat', 'update')).toBe(1);
     expect(foundry.writes.count()).toBe(1);
     await combat.previousTurn();
-    expect((combat.system as any).flow).toBe(before);
+    expect(combat.flowState).toEqual(before);
+    expect((combat.system as any).log).toEqual(log);
   });
 
   it('players cannot move the combat from step to step', async () => {
     const { combat, foundry } = w;
     foundry.dice.push(4, 5);
     await combat.startCombat();
-    const flow = (combat.system as any).flow;
+    const log = structuredClone((combat.system as any).log);
     await foundry.asUser(foundry.users.player, () => combat.nextTurn());
-    expect((combat.system as any).flow).toBe(flow);
+    expect((combat.system as any).log).toEqual(log);
     expect(foundry.notifications.at(-1)).toMatchObject({ type: 'error', message: 'Only the GM moves the combat from step to step.' });
   });
 });

@@ -4,14 +4,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { initialStates } from '../../src/rules/common';
+import { initialStates } from '../../src/rules/round';
 import { RandomDice, ScriptedDice, SequenceDice } from '../../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '../../src/rules/model';
 import { RulesError } from '../../src/rules/model';
 import type { Casting, Encounter, RoundInput, Schedule } from '../../src/rules/procedure';
 import { resolveOptions } from '../../src/rules/procedure';
-import type { CombatLog, DamageEvent, RoundLog } from '../../src/rules/resolve';
-import { resolveRound, runCombat } from '../../src/rules/resolve';
+import type { CombatLog, DamageEvent, RoundLog } from '../../src/rules/play';
+import { playCombat, playSchedule } from '../../src/rules/play';
 import type { IndividualSpeedOptions } from '../../src/rules/procedures/individual-speed';
 import { individualSpeedProcedure as P } from '../../src/rules/procedures/individual-speed';
 import lang from '../../lang/en.json';
@@ -96,7 +96,7 @@ describe('Step 1: Surprise (seed 003)', () => {
       { purpose: 'initiative', combatant: 'gob1', result: 2 },
       { purpose: 'initiative', combatant: 'gob2', result: 4 },
     ]);
-    const log = runCombat(P, encounter, opts({ automaticMorale: false }), dice, {
+    const log = playCombat(P, encounter, opts({ automaticMorale: false }), dice, {
       rounds: 2,
       declarations: () => ({
         fighter: act('fighter', 'melee'),
@@ -129,7 +129,7 @@ describe('Step 2: Initiative (seed 003)', () => {
       combatants: [who('a', 'party', { kind: 'character' }), who('b', 'monsters', { kind: 'character' })],
     };
     const dice = new ScriptedDice([], new RandomDice(7));
-    const log = runCombat(P, encounter, D, dice, {
+    const log = playCombat(P, encounter, D, dice, {
       rounds: 3,
       declarations: () => ({ a: act('a', 'other'), b: act('b', 'other') }),
       damage: [],
@@ -217,7 +217,7 @@ describe('Step 2: Initiative (seed 003)', () => {
       const dice = start();
       const dice2 = new ScriptedDice([{ purpose: 'initiative', combatant: 'ghoul', result: ghoulRoll }]);
       const both = { roll: (r: Parameters<typeof dice.roll>[0]) => (r.combatant === 'ghoul' ? dice2.roll(r) : dice.roll(r)) };
-      return runCombat(P, { sides: PARTY_MONSTERS, combatants: [...party] }, opts({ automaticMorale: false }), both, {
+      return playCombat(P, { sides: PARTY_MONSTERS, combatants: [...party] }, opts({ automaticMorale: false }), both, {
         rounds: 3,
         declarations: (round) => ({
           fighter: act('fighter', 'melee'),
@@ -302,7 +302,7 @@ describe('Step 2: Initiative (seed 003)', () => {
       expect(joined.schedule.steps[casting.completeStep!].count).toBe(13);
       expect(joined.schedule.initiative?.individuals.orc).toBe(8);
       const states = { ...initialStates(encounter), orc: initialStates({ sides: [], combatants: [orc] }).orc };
-      const log = resolveRound(P, { ...encounter, combatants: [...encounter.combatants, orc] }, joined.schedule, states, [
+      const log = playSchedule(P, { ...encounter, combatants: [...encounter.combatants, orc] }, joined.schedule, states, [
         { round: 1, by: 'orc', target: 'wizard', amount: 1 },
       ], D);
       expect(outcomeOf(log, 'wizard', 13)).toBe('interrupted');
@@ -403,7 +403,7 @@ describe('Step 3: Declare Actions, "a list of combat actions and their modifiers
       sides: PARTY_MONSTERS,
       combatants: [who('hero', 'party', { woundPoints: 4, strength: 4, kind: 'character' }), who('troll', 'monsters', { woundPoints: 4, strength: 4, kind: 'character' })],
     };
-    const log = runCombat(P, e, D, new SequenceDice([6, 6]), {
+    const log = playCombat(P, e, D, new SequenceDice([6, 6]), {
       rounds: 1,
       declarations: () => ({ hero: act('hero', 'melee', { target: 'troll' }), troll: act('troll', 'melee', { target: 'hero' }) }),
       damage: [
@@ -422,7 +422,7 @@ describe('Step 3: Declare Actions, "a list of combat actions and their modifiers
       sides: PARTY_MONSTERS,
       combatants: [who('hero', 'party', { kind: 'character' }), who('orc', 'monsters', { kind: 'character', hp: 5 })],
     };
-    const log = runCombat(P, e, D, new SequenceDice([3, 7]), {
+    const log = playCombat(P, e, D, new SequenceDice([3, 7]), {
       rounds: 1,
       declarations: () => ({ hero: act('hero', 'melee'), orc: act('orc', 'melee') }),
       damage: [
@@ -500,7 +500,7 @@ describe('spells: the seed is silent on interruption (ruling: option interruptCa
   };
   // wizard: base 6 + spell speed 5 = 11; orc: base 3 + weapon speed 4 = 7
   const fight = (o: IndividualSpeedOptions, action: ActionKind = 'spell', orcBase = 3) =>
-    runCombat(P, e, o, new SequenceDice([6, orcBase]), {
+    playCombat(P, e, o, new SequenceDice([6, orcBase]), {
       rounds: 1,
       declarations: () => ({
         wizard: act('wizard', action, { spell: 'Sleep', speed: 5, target: 'orc' }),
@@ -542,7 +542,7 @@ describe('spells: the seed is silent on interruption (ruling: option interruptCa
   });
 
   it('a caster killed before its count does not cast', () => {
-    const log = runCombat(P, e, D, new SequenceDice([6, 3]), {
+    const log = playCombat(P, e, D, new SequenceDice([6, 3]), {
       rounds: 1,
       declarations: () => ({ wizard: act('wizard', 'spell', { spell: 'Sleep', speed: 5 }), orc: act('orc', 'melee') }),
       damage: [{ round: 1, by: 'orc', target: 'wizard', amount: 50 }],
@@ -634,12 +634,12 @@ describe('Stress and Wound Points (seed 003, Combat Stats)', () => {
     ]);
   });
 
-  it('a creature dropped below 0 during a round bleeds at that round\'s end (runCombat)', () => {
+  it('a creature dropped below 0 during a round bleeds at that round\'s end (playCombat)', () => {
     const e: Encounter = {
       sides: PARTY_MONSTERS,
       combatants: [who('d', 'party', { kind: 'character', woundPoints: 2, strength: 5 }), who('o', 'monsters', { kind: 'character' })],
     };
-    const log = runCombat(P, e, D, new SequenceDice([1, 1]), {
+    const log = playCombat(P, e, D, new SequenceDice([1, 1]), {
       rounds: 2,
       declarations: () => ({ o: act('o', 'melee', { target: 'd' }) }),
       damage: [{ round: 1, by: 'o', target: 'd', amount: 3 }],
@@ -766,14 +766,14 @@ describe('Step 4: Monster Morale Check (seed 003)', () => {
     expect(asked.events).toHaveLength(1);
   });
 
-  it('morale runs in runCombat at the end of each round, using the round\'s hits', () => {
+  it('morale runs in playCombat at the end of each round, using the round\'s hits', () => {
     const e: Encounter = { sides: PARTY_MONSTERS, combatants: [...party(1), monster('orc')] };
     const dice = new ScriptedDice([
       { purpose: 'initiative', combatant: 'pc1', result: 2 },
       { purpose: 'initiative', combatant: 'orc', result: 5 },
       { purpose: 'morale', combatant: 'orc', round: 1, result: 3 },
     ]);
-    const log = runCombat(P, e, D, dice, {
+    const log = playCombat(P, e, D, dice, {
       rounds: 1,
       declarations: () => ({ pc1: act('pc1', 'melee', { target: 'orc' }), orc: act('orc', 'melee') }),
       damage: [{ round: 1, by: 'pc1', target: 'orc', amount: 6 }],
@@ -862,7 +862,7 @@ function buildCombat(k: CombatCase) {
   const ids = combatants.map((c) => c.id);
   const declFor = (round: number): Record<string, Declaration> => {
     const out: Record<string, Declaration> = {};
-    if (round < 1) return out; // runCombat asks for round 0 (no surprise round here)
+    if (round < 1) return out; // round 0 would be a surprise phase (individual-speed has none)
     k.people.forEach((p, i) => {
       const g = p.decls[round - 1];
       const d: Declaration = { combatant: ids[i], action: g.action, target: ids[g.target % ids.length] };
@@ -887,7 +887,7 @@ function buildCombat(k: CombatCase) {
 
 function play(k: CombatCase): { log: CombatLog; encounter: Encounter; declFor: (r: number) => Record<string, Declaration>; damage: DamageEvent[] } {
   const { encounter, declFor, damage } = buildCombat(k);
-  const log = runCombat(P, encounter, D, new RandomDice(k.seed), { rounds: 3, declarations: (r) => declFor(r), damage });
+  const log = playCombat(P, encounter, D, new RandomDice(k.seed), { rounds: 3, declarations: (r) => declFor(r), damage });
   return { log, encounter, declFor, damage };
 }
 
@@ -997,9 +997,9 @@ describe('properties over random encounters', () => {
         const dice = new RandomDice(k.seed);
         const enc = { sides: sides0, combatants: encounter.combatants };
         // Find how many steps round 2 has, to join at a random point of it.
-        const probe = runCombat(P, enc, opts({ automaticMorale: false }), new RandomDice(k.seed), { rounds: 2, declarations: declFor, damage: [] });
+        const probe = playCombat(P, enc, opts({ automaticMorale: false }), new RandomDice(k.seed), { rounds: 2, declarations: declFor, damage: [] });
         const join = stepPick % (probe.rounds[1].schedule.steps.length + 1);
-        const log = runCombat(P, enc, opts({ automaticMorale: false }), dice, {
+        const log = playCombat(P, enc, opts({ automaticMorale: false }), dice, {
           rounds: 3,
           declarations: (r) => ({ ...declFor(r), ...(r >= 3 ? { new: decl } : {}) }),
           damage: [],

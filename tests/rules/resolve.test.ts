@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hpDamage, initialStates, ScheduleBuilder } from '../../src/rules/common';
 import { ScriptedDice, SequenceDice } from '../../src/rules/dice';
 import type { Combatant } from '../../src/rules/model';
+import { playSchedule } from '../../src/rules/play';
 import type { Encounter, Procedure, ProcedureOptions, Schedule } from '../../src/rules/procedure';
-import { resolveRound } from '../../src/rules/resolve';
+import { hpDamage, initialStates, RoundBuilder } from '../../src/rules/round';
 
-// A minimal procedure: only what resolveRound asks of it (damage and canAct).
+// A minimal procedure: only what playSchedule asks of it (damage and canAct).
 const bare = {
   id: 'segment-d6',
   applyDamage: (_c: Combatant, s, amount: number) => hpDamage(s, amount, { incapacitatedAt: 0, deathAt: 0 }),
@@ -26,32 +26,32 @@ const encounter: Encounter = {
 
 /** Halvaine begins a 2-segment spell in 4 (goes off in 6); the orc attacks in `orcSegment`. */
 function halvaineSchedule(orcSegment: number): Schedule {
-  const b = new ScheduleBuilder('segment-d6', 1);
+  const b = new RoundBuilder('segment-d6', 1);
   const at = (s: number) => ({ phase: 'segment', segment: s });
-  b.add([4], at(4), { combatant: 'halvaine', kind: 'cast-begin', action: 'spell', casting: 'c1' });
-  b.add([6], at(6), { combatant: 'halvaine', kind: 'cast-complete', action: 'spell', casting: 'c1' });
-  b.add([orcSegment], at(orcSegment), { combatant: 'orc', kind: 'action', action: 'melee', target: 'halvaine' });
-  b.add([4], at(4), { combatant: 'fighter', kind: 'action', action: 'melee', target: 'orc' });
-  b.addCasting({
+  b.add(4, at(4), { combatant: 'halvaine', kind: 'cast-begin', action: 'spell', casting: 'c1' });
+  b.add(6, at(6), { combatant: 'halvaine', kind: 'cast-complete', action: 'spell', casting: 'c1' });
+  b.add(orcSegment, at(orcSegment), { combatant: 'orc', kind: 'action', action: 'melee', target: 'halvaine' });
+  b.add(4, at(4), { combatant: 'fighter', kind: 'action', action: 'melee', target: 'orc' });
+  b.cast({
     id: 'c1',
     caster: 'halvaine',
     spell: 'Sleep',
     device: false,
     castingTime: 2,
     beganRound: 1,
-    begin: [4],
-    complete: [6],
-    lossFrom: [4],
-    preventFrom: [4],
+    begin: 4,
+    complete: 6,
+    lossFrom: 4,
+    preventFrom: 4,
     expends: true,
     remaining: 0,
   });
   return b.build();
 }
 
-describe('resolveRound: simultaneity and casting (seeds README rulings)', () => {
+describe('playSchedule: simultaneity and casting (seeds README rulings)', () => {
   it('a hit in segment 5 spoils a spell begun in 4 that would go off in 6 (Halvaine example, seed 000)', () => {
-    const log = resolveRound(bare, encounter, halvaineSchedule(5), initialStates(encounter), [
+    const log = playSchedule(bare, encounter, halvaineSchedule(5), initialStates(encounter), [
       { round: 1, by: 'orc', target: 'halvaine', amount: 2 },
     ], {});
     const last = log.steps[log.steps.length - 1];
@@ -64,7 +64,7 @@ describe('resolveRound: simultaneity and casting (seeds README rulings)', () => 
   });
 
   it('damage in the segment the spell goes off is simultaneous and does not stop it (ruling: casting time)', () => {
-    const log = resolveRound(bare, encounter, halvaineSchedule(6), initialStates(encounter), [
+    const log = playSchedule(bare, encounter, halvaineSchedule(6), initialStates(encounter), [
       { round: 1, by: 'orc', target: 'halvaine', amount: 2 },
     ], {});
     const six = log.steps.find((s) => s.segment === 6)!;
@@ -76,18 +76,18 @@ describe('resolveRound: simultaneity and casting (seeds README rulings)', () => 
   });
 
   it('damage before the casting begins does not touch it when lossFrom is the begin step', () => {
-    const log = resolveRound(bare, encounter, halvaineSchedule(3), initialStates(encounter), [
+    const log = playSchedule(bare, encounter, halvaineSchedule(3), initialStates(encounter), [
       { round: 1, by: 'orc', target: 'halvaine', amount: 2 },
     ], {});
     expect(log.steps.find((s) => s.segment === 6)?.entries[0].outcome).toBe('goes-off');
   });
 
   it('combatants killed in a segment still deal that segment\'s damage (ruling: simultaneous actions)', () => {
-    const b = new ScheduleBuilder('segment-d6', 1);
-    b.add([3], { phase: 'segment', segment: 3 }, { combatant: 'fighter', kind: 'action', action: 'melee', target: 'orc' });
-    b.add([3], { phase: 'segment', segment: 3 }, { combatant: 'orc', kind: 'action', action: 'melee', target: 'fighter' });
-    b.add([5], { phase: 'segment', segment: 5 }, { combatant: 'orc', kind: 'routine', action: 'melee', routine: 2, target: 'fighter' });
-    const log = resolveRound(bare, encounter, b.build(), initialStates(encounter), [
+    const b = new RoundBuilder('segment-d6', 1);
+    b.add(3, { phase: 'segment', segment: 3 }, { combatant: 'fighter', kind: 'action', action: 'melee', target: 'orc' });
+    b.add(3, { phase: 'segment', segment: 3 }, { combatant: 'orc', kind: 'action', action: 'melee', target: 'fighter' });
+    b.add(5, { phase: 'segment', segment: 5 }, { combatant: 'orc', kind: 'routine', action: 'melee', routine: 2, target: 'fighter' });
+    const log = playSchedule(bare, encounter, b.build(), initialStates(encounter), [
       { round: 1, by: 'fighter', target: 'orc', amount: 9 },
       { round: 1, by: 'orc', target: 'fighter', amount: 4 },
       { round: 1, by: 'orc', routine: 2, target: 'fighter', amount: 4 },
@@ -102,12 +102,12 @@ describe('resolveRound: simultaneity and casting (seeds README rulings)', () => 
   it('does not change the states it was given', () => {
     const start = initialStates(encounter);
     const copy = structuredClone(start);
-    resolveRound(bare, encounter, halvaineSchedule(5), start, [{ round: 1, by: 'orc', target: 'halvaine', amount: 2 }], {});
+    playSchedule(bare, encounter, halvaineSchedule(5), start, [{ round: 1, by: 'orc', target: 'halvaine', amount: 2 }], {});
     expect(start).toEqual(copy);
   });
 
   it('a casting the caster elects not to complete is cancelled, not expended', () => {
-    const log = resolveRound(bare, encounter, halvaineSchedule(3), initialStates(encounter), [], {}, ['c1']);
+    const log = playSchedule(bare, encounter, halvaineSchedule(3), initialStates(encounter), [], {}, ['c1']);
     expect(log.steps.find((s) => s.segment === 6)?.entries[0].outcome).toBe('cancelled');
     expect(log.states.halvaine.expended).toEqual([]);
   });

@@ -5,15 +5,15 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { initialStates } from '../../src/rules/common';
 import type { Dice, ScriptedRoll } from '../../src/rules/dice';
 import { RandomDice, ScriptedDice } from '../../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '../../src/rules/model';
 import type { Casting, Encounter, InitiativeResult, RoundInput, Schedule, SurpriseResult } from '../../src/rules/procedure';
 import { resolveOptions } from '../../src/rules/procedure';
 import { MAX_ROUTINES, REASON, segmentD6Procedure as d6, type SegmentD6Options } from '../../src/rules/procedures/segment-d6';
-import type { DamageEvent } from '../../src/rules/resolve';
-import { actorsByStep, resolveRound, runCombat } from '../../src/rules/resolve';
+import type { DamageEvent } from '../../src/rules/play';
+import { actorsByStep, playCombat, playSchedule } from '../../src/rules/play';
+import { initialStates } from '../../src/rules/round';
 
 /* ---------------------------------------------------------------- fixtures */
 
@@ -220,7 +220,7 @@ describe('segment-d6 · 1. Determine Surprise', () => {
       init('orcs', 1),
     ]);
     // Begins in surprise segment 1, casting time 3: 1 + 3 = 4, past the 2 surprise segments → segment 2 of round 1.
-    const log = runCombat(d6, enc, opts, dice, {
+    const log = playCombat(d6, enc, opts, dice, {
       rounds: 1,
       declarations: (round): Record<string, Declaration> =>
         round === 0 ? { halvaine: spell('halvaine', 'Web', 3, 'orc') } : { orc: melee('orc', 'halvaine') },
@@ -260,7 +260,7 @@ describe('segment-d6 · 1. Determine Surprise', () => {
       { purpose: 'surprise', side: 'party', result: 2 },
       { purpose: 'surprise', side: 'orcs', result: 6 },
     ]);
-    const log = runCombat(d6, enc, opts, dice, {
+    const log = playCombat(d6, enc, opts, dice, {
       rounds: 0,
       declarations: () => ({ fighter: melee('fighter', 'orc'), orc: melee('orc', 'fighter') }),
       damage: [
@@ -322,10 +322,10 @@ describe('segment-d6 · 2. Declare Spells and General Actions (validation)', () 
     expect(d6.validateDeclaration(melee('fighter', 'fighter'), fighter, opts)?.key).toBe('SegmentD6TargetSelf');
   });
 
-  it('runCombat turns a bad declaration into a RulesError carrying the problem, not a crash', () => {
+  it('playCombat turns a bad declaration into a RulesError carrying the problem, not a crash', () => {
     const enc = encounter([halvaine, orc]);
     expect(() =>
-      runCombat(d6, enc, opts, new ScriptedDice(noSurpriseDice(['party', 'orcs'])), {
+      playCombat(d6, enc, opts, new ScriptedDice(noSurpriseDice(['party', 'orcs'])), {
         rounds: 1,
         declarations: () => ({ halvaine: { combatant: 'halvaine', action: 'spell', castingTime: 2 } }),
         damage: [],
@@ -368,7 +368,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
 
   it('"It is possible for two combatants to kill each other during a simultaneous initiative round!"', () => {
     const enc = encounter([fighter, orc]);
-    const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 4), init('orcs', 4)]), {
+    const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 4), init('orcs', 4)]), {
       rounds: 1,
       declarations: () => ({ fighter: melee('fighter', 'orc'), orc: melee('orc', 'fighter') }),
       damage: [
@@ -387,7 +387,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
   it('"a goblin killed in the first segment of the round will be dead (and thus unable to attack) by the time the fifth segment"', () => {
     const goblin: Combatant = { id: 'goblin', name: 'Goblin', side: 'orcs', hp: 3 };
     const enc = encounter([fighter, goblin]);
-    const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 1)]), {
+    const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 1)]), {
       rounds: 1,
       declarations: () => ({ fighter: melee('fighter', 'goblin'), goblin: melee('goblin', 'fighter') }),
       damage: [
@@ -474,7 +474,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     it('if the fighter is killed in the other side\'s segment, the second routine never happens', () => {
       const hero: Combatant = { ...fighter, routines: 2, hp: 4 };
       const enc = encounter([hero, orc]);
-      const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 2)]), {
+      const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 2)]), {
         rounds: 1,
         declarations: () => ({ fighter: melee('fighter', 'orc'), orc: melee('orc', 'fighter') }),
         damage: [
@@ -528,7 +528,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     });
 
     it('"provided, of course, that the orcish attack in the fifth segment does not interrupt and thus spoil his casting"', () => {
-      const log = runCombat(d6, enc, opts, dice(), {
+      const log = playCombat(d6, enc, opts, dice(), {
         rounds: 1,
         declarations: () => decls,
         damage: [{ round: 1, by: 'orc', target: 'halvaine', amount: 1 }],
@@ -544,13 +544,13 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     });
 
     it('without the orcish hit the spell goes off in the sixth segment', () => {
-      const log = runCombat(d6, enc, opts, dice(), { rounds: 1, declarations: () => decls, damage: [] });
+      const log = playCombat(d6, enc, opts, dice(), { rounds: 1, declarations: () => decls, damage: [] });
       const six = log.rounds[0].steps.find((s) => s.segment === 6)!;
       expect(six.entries[0]).toMatchObject({ entry: { combatant: 'halvaine', kind: 'cast-complete' }, outcome: 'goes-off' });
     });
 
     it('README casting ruling: damage in the segment the casting begins (S) already interrupts it — here a tied initiative', () => {
-      const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 4), init('orcs', 4)]), {
+      const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 4), init('orcs', 4)]), {
         rounds: 1,
         declarations: () => decls,
         damage: [{ round: 1, by: 'orc', target: 'halvaine', amount: 1 }],
@@ -561,7 +561,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     });
 
     it('README casting ruling: damage in the segment it goes off is simultaneous and does not stop it', () => {
-      const log = runCombat(d6, enc, opts, dice(), {
+      const log = playCombat(d6, enc, opts, dice(), {
         rounds: 1,
         declarations: () => decls,
         damage: [{ round: 1, segment: 6, target: 'halvaine', amount: 2 }],
@@ -574,7 +574,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
 
     it('"does not actually begin casting the spell until his or her initiative segment": damage earlier in the round does nothing to it', () => {
       // The orcs roll 4 and the party 2: the orcs act in 2, Halvaine begins in 4.
-      const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 2), init('orcs', 4)]), {
+      const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 2), init('orcs', 4)]), {
         rounds: 1,
         declarations: () => decls,
         damage: [{ round: 1, by: 'orc', target: 'halvaine', amount: 2 }],
@@ -585,7 +585,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     });
 
     it('"the caster may elect not to cast the spell": a cancelled casting does not go off and is not expended', () => {
-      const log = runCombat(d6, enc, opts, dice(), {
+      const log = playCombat(d6, enc, opts, dice(), {
         rounds: 1,
         declarations: () => decls,
         damage: [],
@@ -612,7 +612,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
       new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 3, 1), init('orcs', 4, 1), init('party', 2, 2), init('orcs', 6, 2)]);
 
     it('begun in 4 with a casting time of 10, it goes off in segment 4 of the next round', () => {
-      const log = runCombat(d6, enc, opts, dice(), script([]));
+      const log = playCombat(d6, enc, opts, dice(), script([]));
       expect(log.rounds[0].carryOut).toEqual([expect.objectContaining({ id: 'halvaine@1', remaining: 4 })]);
       const off = log.rounds[1].steps.find((s) => s.entries.some((e) => e.entry.kind === 'cast-complete'))!;
       expect(off.segment).toBe(4);
@@ -622,7 +622,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
 
     it('a carried casting is vulnerable from the start of the next round until it goes off', () => {
       // Round 2: the orcs act in segment 2 (party die) and hit Halvaine before the spell goes off in 4.
-      const log = runCombat(d6, enc, opts, dice(), script([{ round: 2, by: 'orc', target: 'halvaine', amount: 1 }]));
+      const log = playCombat(d6, enc, opts, dice(), script([{ round: 2, by: 'orc', target: 'halvaine', amount: 1 }]));
       expect(log.rounds[1].steps.flatMap((s) => s.interruptions)).toEqual([
         expect.objectContaining({ casting: 'halvaine@1', outcome: 'interrupted', expended: true }),
       ]);
@@ -630,10 +630,10 @@ describe('segment-d6 · 3. Determine Initiative', () => {
 
     it('a caster still casting acts again only after the carried spell went off', () => {
       // Round 2 Halvaine's side acts in 6 (orcs rolled 6): after the spell goes off in 4, so its melee is planned.
-      const log = runCombat(d6, enc, opts, dice(), script([], melee('halvaine', 'orc')));
+      const log = playCombat(d6, enc, opts, dice(), script([], melee('halvaine', 'orc')));
       expect(segmentsOf(log.rounds[1].schedule, 'halvaine', 'action')).toEqual([6]);
       // With a side segment of 3 (before the spell goes off in 4) it gets no action.
-      const busy = runCombat(
+      const busy = playCombat(
         d6,
         enc,
         opts,
@@ -656,7 +656,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
 
   it('a device goes off after its time but is never interrupted (procedure.ts: devices are never interrupted)', () => {
     const enc = encounter([halvaine, orc]);
-    const log = runCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 4)]), {
+    const log = playCombat(d6, enc, opts, new ScriptedDice([...noSurpriseDice(['party', 'orcs']), init('party', 5), init('orcs', 4)]), {
       rounds: 1,
       declarations: () => ({ halvaine: { combatant: 'halvaine', action: 'device', spell: 'Wand', castingTime: 3 }, orc: melee('orc', 'halvaine') }),
       damage: [{ round: 1, by: 'orc', target: 'halvaine', amount: 1 }],
@@ -680,7 +680,7 @@ describe('segment-d6 · 3. Determine Initiative', () => {
     const set = sch.steps[stepIndexOf(sch, 'fighter', 'action')].entries[0];
     expect(set).toMatchObject({ target: 'orc', reason: REASON.interrupt });
     // The charger killed by the set spear never lands its charge.
-    const log = resolveRound(d6, enc, sch, initialStates(enc), [
+    const log = playSchedule(d6, enc, sch, initialStates(enc), [
       { round: 1, by: 'fighter', target: 'orc', amount: 8 },
       { round: 1, by: 'orc', target: 'fighter', amount: 5 },
     ], opts);
@@ -801,7 +801,7 @@ describe('segment-d6 · late joiners', () => {
 
   it('a newcomer whose side has not yet acted acts with its side this round', () => {
     // Steps: segment 2 (party), segment 5 (orcs). Joining before step 0.
-    const log = runCombat(d6, enc(), opts, dice(), {
+    const log = playCombat(d6, enc(), opts, dice(), {
       rounds: 1,
       declarations: decls,
       damage: [{ round: 1, by: 'ally', target: 'orc', amount: 2 }],
@@ -812,7 +812,7 @@ describe('segment-d6 · late joiners', () => {
   });
 
   it('a newcomer whose side\'s segment has passed waits for the next round', () => {
-    const log = runCombat(d6, enc(), opts, dice(), {
+    const log = playCombat(d6, enc(), opts, dice(), {
       rounds: 1,
       declarations: decls,
       damage: [],
@@ -836,7 +836,7 @@ describe('segment-d6 · late joiners', () => {
     expect(joined.steps[c.completeStep!].segment).toBe(4);
     expect(joined.steps[c.lossFrom].segment).toBe(2);
     // The archer's arrow in segment 3 spoils the casting.
-    const log = resolveRound(d6, { ...e, combatants: [...e.combatants, archer] }, joined, initialStates({ ...e, combatants: [...e.combatants, archer] }), [
+    const log = playSchedule(d6, { ...e, combatants: [...e.combatants, archer] }, joined, initialStates({ ...e, combatants: [...e.combatants, archer] }), [
       { round: 1, by: 'archer', target: 'halvaine', amount: 1 },
     ], opts);
     expect(log.steps[1].interruptions).toEqual([expect.objectContaining({ caster: 'halvaine', outcome: 'interrupted' })]);
@@ -1062,7 +1062,7 @@ describe('segment-d6 · properties over random encounters', () => {
         const dice: Dice = new RandomDice(seed);
         const inp = input(enc, decls);
         const sch = d6.planRound(enc, inp, d6.rollInitiative(enc, inp, dice, opts), opts);
-        const log = resolveRound(d6, enc, sch, initialStates(enc), damage, opts);
+        const log = playSchedule(d6, enc, sch, initialStates(enc), damage, opts);
         const downAt = new Map<string, number>();
         log.steps.forEach((st, k) => {
           for (const e of st.entries) {
@@ -1085,9 +1085,9 @@ describe('segment-d6 · properties over random encounters', () => {
   it('a whole combat of several rounds with random dice never crashes and keeps carried castings consistent', () => {
     fc.assert(
       fc.property(fightArb, ({ enc, decls, seed }) => {
-        const log = runCombat(d6, enc, opts, new RandomDice(seed), {
+        const log = playCombat(d6, enc, opts, new RandomDice(seed), {
           rounds: 3,
-          declarations: (_round, states) => Object.fromEntries(Object.entries(decls).filter(([id]) => d6.canAct(states[id]))),
+          declarations: (_round, state) => Object.fromEntries(Object.entries(decls).filter(([id]) => d6.canAct(state.states[id]))),
           damage: [],
         });
         for (const r of log.rounds) {
@@ -1135,7 +1135,7 @@ describe('segment-d6: bleeding option (seed silent; README rules notes)', () => 
     { id: 'b', name: 'B', side: 'm', hp: 5 },
   ];
   const play = (options: Record<string, unknown>) =>
-    runCombat(d6 as never, { sides, combatants }, { ...d6.defaults, ...options } as never, new ScriptedDice([], new RandomDice(3)), {
+    playCombat(d6 as never, { sides, combatants }, { ...d6.defaults, ...options } as never, new ScriptedDice([], new RandomDice(3)), {
       rounds: 3,
       declarations: (round): Record<string, Declaration> => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
       damage: [{ round: 1, by: 'b', target: 'a', amount: 7 }],

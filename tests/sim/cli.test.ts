@@ -1,6 +1,7 @@
 /**
- * `npm run sim` as a GM runs it: a subprocess (tsx src/cli/sim.ts), its exit
- * codes, its JSON, its seed and --procedure, and what a broken file prints.
+ * `npm run sim` as a GM runs it: a subprocess (the built runner,
+ * build/sim.mjs), its exit codes, its JSON, its seed and --procedure, and
+ * what a broken file prints.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROCEDURE_IDS } from '../../src/rules/model';
-import { loadStrings, parseFlags, parseScenarioText, pathSegments, Strings } from '../../src/cli/sim';
+import { parseFlags, parseScenarioText, pathSegments } from '../../src/sim/cli';
+import { loadStrings as loadStringsAt, Strings } from '../../src/sim/strings';
 
 const ROOT = resolve(__dirname, '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const SIM = join(ROOT, 'src', 'cli', 'sim.ts');
+const SIM = join(ROOT, 'build', 'sim.mjs');
+const loadStrings = (root = ROOT) => loadStringsAt(root);
 const TIMEOUT = 60_000;
 
 interface Run {
@@ -23,7 +25,7 @@ interface Run {
 
 function sim(args: string[]): Promise<Run> {
   return new Promise((done) => {
-    execFile(TSX, [SIM, ...args], { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SIM, ...args], { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       done({ code, stdout: String(stdout), stderr: String(stderr) });
     });

@@ -1,24 +1,16 @@
 /**
- * The scenario validator (src/rules/scenario.ts): every kind of error names
- * its field, a broken scenario runs nothing, and the script it builds plays
- * "same as last round", joins, cancels and scripted dice as documented.
+ * The scenario validator (src/sim/scenario): every kind of error names its
+ * field, a broken scenario runs nothing, and played through the flow it
+ * gives "same as last round", joins, cancels and scripted dice as documented.
  */
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import type { Procedure, ProcedureOptions, Schedule, SurpriseResult } from '../../src/rules/procedure';
 import { RandomDice, SequenceDice } from '../../src/rules/dice';
 import type { Problem } from '../../src/rules/model';
-import { noSurprise, ScheduleBuilder } from '../../src/rules/common';
-import { PROCEDURES } from '../../src/rules/registry';
-import {
-  ScenarioDice,
-  buildScript,
-  declarationsFor,
-  editDistance,
-  runScenario,
-  validateScenario,
-  type ProcedureTable,
-} from '../../src/rules/scenario';
+import { noSurprise, RoundBuilder } from '../../src/rules/round';
+import { PROCEDURES } from '../../src/rules/procedures/all';
+import { ScenarioDice, declarationsFor, editDistance, runScenario, scriptOf, validateScenario, type ProcedureTable } from '../../src/sim/scenario';
 
 /* A stand-in procedure: everyone acts in one step, in declaration order. It
  * forbids 'flee' so the validator's use of validateDeclaration shows. */
@@ -41,29 +33,29 @@ function stubProcedure(): Procedure<ProcedureOptions> {
       winner: null,
     }),
     planRound: (e, input): Schedule => {
-      const b = new ScheduleBuilder('segment-d6', input.round);
+      const b = new RoundBuilder('segment-d6', input.round);
       for (const c of e.combatants) {
         const d = input.declarations[c.id];
         if (!d) continue;
         if (d.action === 'spell') {
           const id = `${c.id}@${input.round}`;
-          b.add([1], { phase: 'stub', segment: 1 }, { combatant: c.id, kind: 'cast-begin', action: 'spell', casting: id });
-          b.add([3], { phase: 'stub', segment: 3 }, { combatant: c.id, kind: 'cast-complete', action: 'spell', casting: id });
-          b.addCasting({
+          b.add(1, { phase: 'stub', segment: 1 }, { combatant: c.id, kind: 'cast-begin', action: 'spell', casting: id });
+          b.add(3, { phase: 'stub', segment: 3 }, { combatant: c.id, kind: 'cast-complete', action: 'spell', casting: id });
+          b.cast({
             id,
             caster: c.id,
             spell: d.spell ?? '',
             device: false,
             castingTime: 2,
             beganRound: input.round,
-            begin: [1],
-            complete: [3],
-            lossFrom: [1],
-            preventFrom: [1],
+            begin: 1,
+            complete: 3,
+            lossFrom: 1,
+            preventFrom: 1,
             expends: true,
             remaining: 0,
           });
-        } else b.add([2], { phase: 'stub', segment: 2 }, { combatant: c.id, kind: 'action', action: d.action, target: d.target });
+        } else b.add(2, { phase: 'stub', segment: 2 }, { combatant: c.id, kind: 'action', action: d.action, target: d.target });
       }
       return b.build();
     },
@@ -329,28 +321,37 @@ describe('nothing runs on a broken scenario', () => {
 });
 
 describe('the script a scenario builds', () => {
+  /** Who acts in each round of a played scenario, and how. */
+  const actsByRound = (raw: Record<string, unknown>) => {
+    const r = validateScenario(raw, stubTable());
+    if (!r.ok) throw new Error('invalid');
+    const run = runScenario(r.scenario, new RandomDice(1));
+    if (!run.ok) throw new Error('did not run');
+    return run.log.rounds.map((round) => round.steps.flatMap((st) => st.entries.filter((e) => e.outcome === 'acts').map((e) => `${e.entry.combatant}:${e.entry.action}`)));
+  };
+
   it('a round without an entry repeats the previous round ("same as last round"); an entry replaces it', () => {
     const raw = base();
     (raw.declarations as Record<string, unknown>)['3'] = [{ combatant: 'x', action: 'missile', target: 'y' }];
     raw.rounds = 4;
+    expect(actsByRound(raw)).toEqual([['x:melee', 'y:melee'], ['x:melee', 'y:melee'], ['x:missile'], ['x:missile']]);
     const r = validateScenario(raw, stubTable());
     if (!r.ok) throw new Error('invalid');
-    expect(Object.keys(declarationsFor(r.scenario, 2))).toEqual(['x', 'y']);
-    expect(declarationsFor(r.scenario, 2).x.action).toBe('melee');
-    expect(Object.keys(declarationsFor(r.scenario, 3))).toEqual(['x']);
-    expect(declarationsFor(r.scenario, 4).x.action).toBe('missile');
-    // Round 0 without an entry: what round 1 declares.
-    expect(declarationsFor(r.scenario, 0).x.action).toBe('melee');
+    // The file gives a round's whole set, or null for "same as last round"; round 0 without an entry: what round 1 declares.
+    expect(declarationsFor(r.scenario, 2)).toBeNull();
+    expect(Object.keys(declarationsFor(r.scenario, 3) ?? {})).toEqual(['x']);
+    expect(declarationsFor(r.scenario, 0)?.x.action).toBe('melee');
   });
 
   it('a joiner\'s declaration carries into the next round when that round has no entry', () => {
     const raw = base();
     raw.rounds = 3;
     raw.joins = [{ round: 1, step: 0, combatant: { id: 'z', side: 'b', hp: 4 }, declaration: { action: 'melee', target: 'x' } }];
-    const r = validateScenario(raw, stubTable());
-    if (!r.ok) throw new Error('invalid');
-    expect(Object.keys(declarationsFor(r.scenario, 1))).toEqual(['x', 'y']);
-    expect(declarationsFor(r.scenario, 2).z).toMatchObject({ combatant: 'z', action: 'melee' });
+    expect(actsByRound(raw)).toEqual([
+      ['x:melee', 'y:melee', 'z:melee'],
+      ['x:melee', 'y:melee', 'z:melee'],
+      ['x:melee', 'y:melee', 'z:melee'],
+    ]);
   });
 
   it('cancel by caster: the caster\'s casting that round is cancelled whatever its engine id', () => {
@@ -363,7 +364,7 @@ describe('the script a scenario builds', () => {
     if (!run.ok) throw new Error('did not run');
     const outcomes = run.log.rounds[0].steps.flatMap((s) => s.entries.map((e) => e.outcome));
     expect(outcomes).toEqual(['cancelled', 'cancelled']);
-    expect(buildScript(r.scenario).script.cancelled).toEqual([]); // a fresh list per run
+    expect(scriptOf(r.scenario).cancelled).toEqual([{ round: 1, combatant: 'x' }]); // the file's cancel, by caster
   });
 
   it('scripted dice answer first, the seeded fallback after; an impossible roll is a problem at dice[i]', () => {

@@ -7,8 +7,9 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simulate, type Timeline, type TimelineRound, type TimelineStep } from '../../src/cli/sim';
-import { PROCEDURES } from '../../src/rules/registry';
+import { simulate } from '../../src/sim/cli';
+import type { Timeline, TimelineRound, TimelineStep } from '../../src/sim/text';
+import { PROCEDURES } from '../../src/rules/procedures/all';
 import { PROCEDURE_IDS } from '../../src/rules/model';
 
 const ROOT = resolve(__dirname, '..', '..');

@@ -30,7 +30,7 @@ import {
   worldCollections,
 } from './fields';
 import { hooks } from './hooks';
-import { openPending, popPending, recordError, state } from './state';
+import { broadcastBytes, openPending, popPending, recordError, state } from './state';
 import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject, randomID } from './utils';
 
 const CONFIG = () => configRef.CONFIG;
@@ -415,8 +415,8 @@ function collectionFor(cls: any, parent: any): DocumentCollection {
   return c;
 }
 
-function recordWrite(documentName: string, action: 'create' | 'update' | 'delete', count: number, user: any): void {
-  state.writes.push({ documentName, action, count, userId: user.id });
+function recordWrite(documentName: string, action: 'create' | 'update' | 'delete', count: number, user: any, broadcast: unknown): void {
+  state.writes.push({ documentName, action, count, userId: user.id, bytes: broadcastBytes(broadcast) });
 }
 
 function refuse(user: any, action: string, doc: any): never {
@@ -466,7 +466,7 @@ export async function createDocuments(cls: any, data: any[], operation: any = {}
     return src;
   });
   const postOptions = serializeOptions({ ...options, action: 'create', modifiedTime: now });
-  recordWrite(type, 'create', result.length, user);
+  recordWrite(type, 'create', result.length, user, result);
 
   // Every client: apply and call back
   const collection = collectionFor(cls, parent);
@@ -539,7 +539,7 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
     return change;
   });
   const postOptions = serializeOptions({ ...options, action: 'update', modifiedTime: now });
-  recordWrite(type, 'update', result.length, user);
+  recordWrite(type, 'update', result.length, user, result);
 
   openPending();
   parent?._dispatchDescendantDocumentEvents('preUpdate', collection.name, [result, postOptions, user.id]);
@@ -586,7 +586,7 @@ export async function deleteDocuments(cls: any, ids: string[], operation: any = 
   for (const doc of documents) if (!doc.canUserModify(user, 'delete')) refuse(user, 'delete', doc);
   const deletedIds = documents.map((d) => d.id);
   const postOptions = serializeOptions({ ...options, action: 'delete', modifiedTime: Date.now() });
-  recordWrite(type, 'delete', deletedIds.length, user);
+  recordWrite(type, 'delete', deletedIds.length, user, deletedIds);
 
   openPending();
   parent?._dispatchDescendantDocumentEvents('preDelete', collection.name, [deletedIds, postOptions, user.id]);

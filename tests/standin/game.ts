@@ -5,7 +5,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { DataField, DataModel, DataModelValidationError, ValidationFailure, configRef, worldCollections } from './fields';
 import { hooks } from './hooks';
-import { runAs, state } from './state';
+import { broadcastBytes, runAs, state } from './state';
 import { deepClone, expandObject, getProperty, getType, isSubclass, mergeObject, objectsEqual } from './utils';
 
 /* ---------------------------------------------------------------- settings */
@@ -80,7 +80,7 @@ export class ClientSettings {
     if (cfg.scope === 'world') {
       if (!user?.hasPermission('SETTINGS_MODIFY')) throw new Error(`User ${user?.name} lacks permission to ${store.has(id) ? 'update' : 'create'} Setting [${id}]`);
       if (store.has(id) && objectsEqual(prior, json)) return this.get(namespace, key);
-      state.writes.push({ documentName: 'Setting', action: store.has(id) ? 'update' : 'create', count: 1, userId: user.id });
+      state.writes.push({ documentName: 'Setting', action: store.has(id) ? 'update' : 'create', count: 1, userId: user.id, bytes: broadcastBytes({ key: id, value: json }) });
     } else if (store.has(id) && objectsEqual(prior, json)) return this.get(namespace, key);
     store.set(id, json);
     const now = this.get(namespace, key);
@@ -150,7 +150,7 @@ export class GameTime {
   async advance(seconds: number, options: any = {}): Promise<number> {
     const user = state.user;
     if (!user?.isGM) throw new Error(`User ${user?.name} lacks permission to update Setting [core.time]`);
-    state.writes.push({ documentName: 'Setting', action: 'update', count: 1, userId: user.id });
+    state.writes.push({ documentName: 'Setting', action: 'update', count: 1, userId: user.id, bytes: broadcastBytes({ key: 'core.time', value: this.worldTime + seconds }) });
     return this._apply(seconds, options, user.id);
   }
   _apply(delta: number, options: any, userId: string): number {

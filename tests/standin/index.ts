@@ -57,7 +57,7 @@ export interface FoundryHandle {
   setUser(user: any): void;
   users: { gm: any; player: any; player2: any; add(data: { name: string; role?: number; active?: boolean }): any; setActive(user: any, active: boolean): void };
   /** Database writes: one per batched create/update/delete operation that reached the database. */
-  writes: { all(): WriteRecord[]; count(documentName?: string, action?: 'create' | 'update' | 'delete'): number; clear(): void };
+  writes: { all(): WriteRecord[]; count(documentName?: string, action?: 'create' | 'update' | 'delete'): number; bytes(documentName?: string): number; clear(): void };
   /** Application renders by app id: ui.combat counts as "combat"; a document update re-renders the apps in its `apps`. */
   renders: { all(): RenderRecord[]; count(app?: string): number; onRender(fn: (r: RenderRecord) => void): () => void; clear(): void };
   readonly notifications: { type: 'info' | 'warn' | 'error'; message: string }[];
@@ -364,6 +364,7 @@ const handle: FoundryHandle = {
   writes: {
     all: () => [...state.writes],
     count: (documentName, action) => state.writes.filter((w) => (!documentName || w.documentName === documentName) && (!action || w.action === action)).length,
+    bytes: (documentName) => state.writes.filter((w) => !documentName || w.documentName === documentName).reduce((n, w) => n + w.bytes, 0),
     clear: () => {
       state.writes = [];
     },

@@ -12,6 +12,17 @@ export interface WriteRecord {
   action: 'create' | 'update' | 'delete';
   count: number;
   userId: string;
+  /**
+   * Bytes the server broadcasts to every other client for this write: the
+   * created sources, the changes (with _id and _stats), or the deleted ids,
+   * as JSON (a v14 operator such as _del counts as its name).
+   */
+  bytes: number;
+}
+
+/** Length of a broadcast as JSON; v14 operators are written as their short names. */
+export function broadcastBytes(value: unknown): number {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && v.constructor && v.constructor.name === 'ForcedDeletion' ? '_del' : v))?.length ?? 0;
 }
 
 export interface RenderRecord {

@@ -117,11 +117,14 @@ export interface Replayed {
 
 /**
  * The replay of one combat's log, kept between calls: called again with the
- * same entries plus new ones, it replays only the new ones.
+ * same entries plus new ones, it replays only the new ones. A state it has
+ * returned is never changed afterwards (callers may keep it as "before").
  */
 export class FlowLog {
   private keys: string[] = [];
   private state: FlowState | null = null;
+  /** The state was given to a caller: it is never changed after that (the next entry works on a copy). */
+  private given = false;
   /** The state at the last checkpoint (never changed: copies are replayed). */
   private checkpoint: FlowState | null = null;
   private problems: Replayed['problems'] = [];
@@ -131,8 +134,17 @@ export class FlowLog {
     const m = this.keys.length;
     const extends_ = m <= entries.length && this.keys.every((k, i) => entries[i][0] === k);
     if (!extends_) this.rebuild(entries);
-    else for (let i = m; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
+    else {
+      if (this.given && m < entries.length && this.state) this.state = structuredClone(this.state);
+      for (let i = m; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
+    }
+    this.given = true;
     return { state: this.state, problems: this.problems };
+  }
+
+  /** The state at the last checkpoint read (not to be changed): the base of the next checkpoint. */
+  checkpointState(): FlowState | null {
+    return this.checkpoint;
   }
 
   /** The checkpoint to write with an entry that opens a round: what changed since the last one. */
@@ -147,6 +159,7 @@ export class FlowLog {
     this.state = null;
     this.checkpoint = null;
     this.problems = [];
+    this.given = false;
   }
 
   private rebuild(entries: readonly (readonly [string, LogEntry])[]): void {

@@ -39,8 +39,8 @@ export type FlowInput =
   | { t: 'declare'; d: Declaration }
   /** A declaration taken back. */
   | { t: 'withdraw'; c: string }
-  /** Initiative and the round's plan; `d`: declarations held back until now (the GM's, for monsters). */
-  | { t: 'begin'; d?: Record<string, Declaration> }
+  /** Initiative and the round's plan; `d`: declarations held back until now (the GM's, for monsters; null withdraws one). */
+  | { t: 'begin'; d?: Record<string, Declaration | null> }
   /** On: the round's plan (while declaring), the next step, the end of the round, the next round. */
   | { t: 'next' }
   /** Damage (a negative amount heals) now. */
@@ -55,7 +55,7 @@ export type FlowInput =
   | { t: 'leave'; c: string }
   /** The GM moves a combatant to another side (with the side when it is new); it counts from the next plan. */
   | { t: 'move'; c: string; side: string; add?: Side }
-  /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round. */
+  /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
   | { t: 'morale'; requests: MoraleRequest[] };
 
 export interface AppliedDetail {
@@ -414,7 +414,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   const newcomer = structuredClone(c);
   const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
-  const late = state.stage === 'resolve' && state.schedule !== null;
+  // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
+  const late = state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
   const decided = asking((): { joined: LateJoinResult | null; base: Record<string, number> } =>
     late
       ? {
@@ -492,6 +493,8 @@ function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice
     state.opening = checked.value.events;
     return OK;
   }
+  // The surprise segments have no end of round to check morale at: the GM calls for it in round 1.
+  if (state.round === 0) return refuse('MoraleInSurprise');
   for (const r of copies) state.moraleRequests.push(r);
   return OK;
 }
@@ -520,11 +523,17 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       const held = input.d ?? {};
       // Held declarations are checked together, before any is recorded: all or none.
       for (const id of Object.keys(held)) {
-        const problem = held[id]?.combatant === id ? declarationProblem(state, held[id], procedure) : { key: 'DeclarationWrongCombatant', data: { name: id } };
+        const d = held[id];
+        if (d === null) continue;
+        const problem = d?.combatant === id ? declarationProblem(state, d, procedure) : { key: 'DeclarationWrongCombatant', data: { name: id } };
         if (problem) return { ok: false, problem };
       }
       const before = { ...state.declarations };
-      for (const id of Object.keys(held)) state.declarations[id] = structuredClone(held[id]);
+      for (const id of Object.keys(held)) {
+        const d = held[id];
+        if (d === null) delete state.declarations[id];
+        else state.declarations[id] = structuredClone(d);
+      }
       const begun = beginRound(state, dice, procedure);
       if (!begun.ok) state.declarations = before;
       return begun;

@@ -11,31 +11,24 @@
  *     attacks on the combatant's turn, attacks of opportunity, movement.
  * Then the tables: attacks per round by level, surprise modifiers.
  *
+ * Schedules are built by the round kit (src/rules/round) from time keys
+ * [phase, place, first strike]: the place orders the counts, lowest first,
+ * and inside a count the II.G tie-break groups; a II.E first strike takes the
+ * place of the turn it strikes before, just ahead of it.
+ *
  * Pure rules code: no Foundry, no DOM, no Roll. Choices where the text is
  * silent are marked RULING and listed in README.md, Rules notes.
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';
 import type {
-  Casting,
-  DamageResult,
-  Encounter,
-  EndEvent,
-  EndOfRoundInput,
-  EndOfRoundResult,
-  InitiativeResult,
-  LateJoinInput,
-  LateJoinResult,
-  OptionSpec,
-  Procedure,
-  ProcedureOptions,
-  RoundInput,
-  Schedule,
-  Step,
-  StepEntry,
-  SurpriseResult,
+  Casting, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
+  OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
-import { commonDeclarationProblem, copyRecord, hpDamage, NEVER, makeSchedule } from '../common';
+import {
+  badRoutines, badWeaponField, commonDeclarationProblem, hpDamage, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
+  rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
+} from '../round';
 
 /* ================================================================ options */
 
@@ -93,13 +86,11 @@ export const PHASE_WITHDRAWAL = 'd12-withdrawal'; // disengaging / fleeing: no i
 export const PHASE_FULL_ROUND = 'd12-full-round'; // II.C spells needing a full round, last
 const PHASES = [PHASE_READIED, PHASE_SURPRISE, PHASE_INITIATIVE, PHASE_WITHDRAWAL, PHASE_FULL_ROUND] as const;
 type PhaseId = (typeof PHASES)[number];
-const RANK: Record<PhaseId, number> = {
-  [PHASE_READIED]: 0,
-  [PHASE_SURPRISE]: 1,
-  [PHASE_INITIATIVE]: 1,
-  [PHASE_WITHDRAWAL]: 2,
-  [PHASE_FULL_ROUND]: 3,
-};
+/** The first part of a time key (the surprise round has no initiative phase, the other rounds no surprise phase). */
+const RANK: Record<PhaseId, number> = { [PHASE_READIED]: 0, [PHASE_SURPRISE]: 1, [PHASE_INITIATIVE]: 1, [PHASE_WITHDRAWAL]: 2, [PHASE_FULL_ROUND]: 3 };
+/** A time key: [phase rank, place in the ordered phase, 0 = a first strike just ahead of the place / 1 = the place itself]. */
+const RADIX = 2 ** 14; // keys stay small integers (fast in V8): up to 16,383 places
+const keyOf = (phase: PhaseId, place = 0, ahead = false): Key => pack(RADIX, RANK[phase], place, ahead ? 0 : 1);
 
 /** Reasons shown on entries (TENSEG.Reason.<key>). */
 export const REASONS = {
@@ -118,20 +109,7 @@ export const REASONS = {
   aooFleeing: 'd12AooFleeing',
 } as const;
 
-const ACTIONS: readonly ActionKind[] = [
-  'melee',
-  'missile',
-  'spell',
-  'device',
-  'turn-undead',
-  'charge',
-  'move',
-  'flee',
-  'parley',
-  'full-defense',
-  'other',
-  'none',
-];
+const ACTIONS: readonly ActionKind[] = ['melee', 'missile', 'spell', 'device', 'turn-undead', 'charge', 'move', 'flee', 'parley', 'full-defense', 'other', 'none'];
 
 const DIE = 12;
 /** Rounds are ten segments; a casting time of 10 or more "needs a full round". */
@@ -141,17 +119,8 @@ const FULL_ROUND = 10;
 
 const finite = (v: unknown, d = 0): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 
-function isCharacter(c: Combatant): boolean {
-  return c.kind === 'character';
-}
-
-function canActState(state: CombatantState | undefined): boolean {
-  return !!state && state.condition === 'ok';
-}
-
-function weaponOf(c: Combatant, d: Declaration): WeaponStats | undefined {
-  return d.weapon ?? c.weapon;
-}
+const isCharacter = (c: Combatant): boolean => c.kind === 'character';
+const weaponOf = (c: Combatant, d: Declaration): WeaponStats | undefined => d.weapon ?? c.weapon;
 
 /**
  * II.E "Weapons always win initiative vs. unarmed unless special abilities
@@ -198,24 +167,11 @@ function sideData(encounter: Encounter): Map<string, SideSurpriseData> {
   return out;
 }
 
-/**
- * The best "surprises others" adjustment among every side but one, computed
- * from the top two sides (no scan over all sides per side).
- */
-function opposingBest(data: Map<string, SideSurpriseData>): (sideId: string) => number {
-  let first: { side: string; v: number } | null = null;
-  let second = -Infinity;
-  for (const [side, d] of data) {
-    if (d.members.length === 0) continue;
-    if (!first || d.others > first.v) {
-      if (first) second = Math.max(second, first.v);
-      first = { side, v: d.others };
-    } else second = Math.max(second, d.others);
-  }
-  return (sideId) => {
-    const v = first && first.side !== sideId ? first.v : second;
-    return Number.isFinite(v) ? v : 0;
-  };
+/** The best "surprises others" adjustment among the sides opposing `sideId` (0 when none has members). */
+function opposingBest(data: Map<string, SideSurpriseData>, sideId: string): number {
+  let best = -Infinity;
+  for (const [side, d] of data) if (side !== sideId && d.members.length > 0) best = Math.max(best, d.others);
+  return Number.isFinite(best) ? best : 0;
 }
 
 const clampRange = (r: number) => Math.max(0, Math.min(DIE, r));
@@ -231,19 +187,18 @@ export function surpriseRangeFor(encounter: Encounter, sideId: string, individua
   const data = sideData(encounter);
   const d = data.get(sideId);
   const own = individual ? surpriseAdjustments(individual).own : d && Number.isFinite(d.own) ? d.own : 0;
-  return clampRange(BASE_SURPRISE_RANGE + opposingBest(data)(sideId) + own);
+  return clampRange(BASE_SURPRISE_RANGE + opposingBest(data, sideId) + own);
 }
 
 function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOptions): SurpriseResult {
   const data = sideData(encounter);
-  const best = opposingBest(data);
   const individual = options.initiativeMode === 'individual';
   const rolls: Record<string, number> = {};
   const surprised: Record<string, number> = {};
   for (const side of encounter.sides) {
     const d = data.get(side.id);
     if (!d || d.members.length === 0) continue;
-    const enemy = best(side.id);
+    const enemy = opposingBest(data, side.id);
     const sideRange = clampRange(BASE_SURPRISE_RANGE + enemy + (Number.isFinite(d.own) ? d.own : 0));
     // I.A "The DM may dictate that surprise exists": no roll. RULING: if the GM
     // marks a side both surprised and alerted, surprised wins.
@@ -285,9 +240,15 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
     if (surprised[c.id]) some = true;
     else all = false;
   }
-  // Every key of `surprised` is a combatant's id.
   if (!some || all) for (const c of encounter.combatants) surprised[c.id] = 0;
   return { rolls, surprised, unit: 'round' };
+}
+
+/** Is anyone marked surprised (so a surprise round took place)? */
+function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
+  if (!surprise) return false;
+  for (const id in surprise.surprised) if (surprise.surprised[id] > 0) return true;
+  return false;
 }
 
 /**
@@ -298,13 +259,8 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
  * did not roll, first; unsurprised members of a side the GM ruled surprised
  * last); steps show no count. Dexterity does not change this order.
  */
-function planSurprise(
-  encounter: Encounter,
-  surprise: SurpriseResult,
-  declarations: Record<string, Declaration>,
-  options: D12AscendingOptions,
-): Schedule | null {
-  if (!someoneSurprised(encounter, surprise)) return null;
+function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: D12AscendingOptions): Schedule | null {
+  if (!surpriseRoundHappened(surprise)) return null;
   const sideById = new Map(encounter.sides.map((s) => [s.id, s]));
   /** Unsurprised and alive (hp above 0): 13 − its surprise die. */
   const placeOf = (c: Combatant): number | undefined => {
@@ -314,16 +270,7 @@ function planSurprise(
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
     return DIE + 1 - die;
   };
-  return plan(encounter, {
-    round: 0,
-    combatRound: 1,
-    declarations,
-    placeOf,
-    carryIn: [],
-    phase: PHASE_SURPRISE,
-    showCounts: false,
-    options,
-  });
+  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf, carryIn: [], phase: PHASE_SURPRISE, options });
 }
 
 /* ============================================== II  Determine initiative */
@@ -335,38 +282,19 @@ function planSurprise(
  */
 function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, options: D12AscendingOptions): InitiativeResult {
   const individual = options.initiativeMode === 'individual';
-  const needsSideRoll = new Set<string>();
-  const rollers: Combatant[] = [];
-  for (const c of encounter.combatants) {
-    if (!canActState(input.states[c.id])) continue;
-    if (individual && isCharacter(c)) rollers.push(c);
-    else needsSideRoll.add(c.side);
-  }
-  const sides: Record<string, number> = {};
+  const ownRoll = (c: Combatant) => individual && isCharacter(c);
+  const sides = rollSideDice(encounter, dice, { faces: DIE, round: input.round }, (c) => isActive(input.states[c.id]) && !ownRoll(c));
   const individuals: Record<string, number> = {};
-  const rawBest = new Map<string, number>();
-  for (const side of encounter.sides) {
-    if (!needsSideRoll.has(side.id)) continue;
-    const roll = dice.roll({ purpose: 'initiative', count: 1, faces: DIE, side: side.id, round: input.round });
-    sides[side.id] = roll;
-    rawBest.set(side.id, roll);
-  }
-  for (const c of rollers) {
+  const lowest: Record<string, number> = { ...sides };
+  for (const c of encounter.combatants) {
+    if (!isActive(input.states[c.id]) || !ownRoll(c)) continue;
     const roll = dice.roll({ purpose: 'initiative', count: 1, faces: DIE, combatant: c.id, round: input.round });
     individuals[c.id] = roll - finite(c.initiativeAdjustment);
-    rawBest.set(c.side, Math.min(rawBest.get(c.side) ?? Infinity, roll));
+    lowest[c.side] = Math.min(lowest[c.side] ?? Infinity, roll);
   }
   // "Sides act in order of lowest to highest result indicated by the die they
   // rolled for themselves": the winner is the lowest die; a tie has no winner.
-  let winner: string | null = null;
-  let low = Infinity;
-  for (const [side, v] of rawBest) {
-    if (v < low) {
-      low = v;
-      winner = side;
-    } else if (v === low) winner = null;
-  }
-  return { round: input.round, sides, individuals, winner };
+  return { round: input.round, sides, individuals, winner: winnerOf(lowest, { lowest: true }) };
 }
 
 /**
@@ -378,8 +306,7 @@ function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, opt
  */
 export function initiativeCount(c: Combatant, initiative: InitiativeResult, options: D12AscendingOptions): number {
   const own = initiative.individuals[c.id];
-  if (own !== undefined) return own;
-  return sideCount(c, initiative, options);
+  return own !== undefined ? own : sideCount(c, initiative, options);
 }
 
 /** The count from the side's die alone (no individual roll). */
@@ -388,52 +315,15 @@ function sideCount(c: Combatant, initiative: InitiativeResult, options: D12Ascen
   return options.initiativeMode === 'group' ? side : side - finite(c.initiativeAdjustment);
 }
 
-/** No enumerable key at all (stops at the first). */
-function isEmpty(record: Record<string, unknown>): boolean {
-  for (const _ in record) return false;
-  return true;
-}
-
-/** Is anyone marked surprised (so a surprise round took place)? */
-function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
-  if (!surprise) return false;
-  for (const id in surprise.surprised) if (surprise.surprised[id] > 0) return true;
-  return false;
-}
-
-/** The same, asking the encounter's combatants first: no scan of the whole record when one of them is. */
-function someoneSurprised(encounter: Encounter, surprise: SurpriseResult): boolean {
-  for (const c of encounter.combatants) if (surprise.surprised[c.id] > 0) return true;
-  return surpriseRoundHappened(surprise);
-}
-
-function planRound(
-  encounter: Encounter,
-  input: RoundInput,
-  initiative: InitiativeResult,
-  options: D12AscendingOptions,
-): Schedule {
-  // No individual rolls (the group modes): no per-combatant search of an empty
-  // record, which is slow across thousands of distinct ids.
-  const individualRolls = options.initiativeMode === 'individual' || !isEmpty(initiative.individuals);
-  const count = individualRolls ? (c: Combatant) => initiativeCount(c, initiative, options) : (c: Combatant) => sideCount(c, initiative, options);
+function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: D12AscendingOptions): Schedule {
   // RULING: rounds of the combat are counted from the surprise round when
   // there was one (it is the combat's first round) for the 3/2 alternation.
   const combatRound = input.round + (surpriseRoundHappened(input.surprise) ? 1 : 0);
-  return plan(
-    encounter,
-    {
-      round: input.round,
-      combatRound,
-      declarations: input.declarations,
-      placeOf: (c) => (canActState(input.states[c.id]) ? count(c) : undefined),
-      carryIn: input.carryIn,
-      phase: PHASE_INITIATIVE,
-      showCounts: true,
-      options,
-    },
-    initiative,
-  );
+  // Without individual rolls, no search of an empty record per combatant (slow across thousands of ids).
+  const count = options.initiativeMode === 'individual' || Object.keys(initiative.individuals).length > 0 ? initiativeCount : sideCount;
+  const placeOf = (c: Combatant) => (isActive(input.states[c.id]) ? count(c, initiative, options) : undefined);
+  const p: PlanInput = { round: input.round, combatRound, declarations: input.declarations, placeOf, carryIn: input.carryIn, phase: PHASE_INITIATIVE, options };
+  return plan(encounter, p, initiative);
 }
 
 /* -------------------------------------------------------------- planning */
@@ -445,32 +335,14 @@ interface PlanInput {
   /** A combatant's place (initiative count) in the ordered phase; undefined when it cannot act. */
   placeOf: (c: Combatant) => number | undefined;
   carryIn: Casting[];
+  /** The ordered phase: its steps show their count in the initiative phase, none in the surprise round. */
   phase: typeof PHASE_SURPRISE | typeof PHASE_INITIATIVE;
-  showCounts: boolean;
   options: D12AscendingOptions;
 }
 
 type TieClass = 'melee' | 'missile' | 'spell' | 'other';
 
-/** One step in the making: the items that share one moment of the round. */
-interface Slot {
-  phase: PhaseId;
-  /** The count shown on the step (the first item's). */
-  count: number | undefined;
-  entries: StepEntry[];
-  /** Position among the ordered phase's slots, before first strikes (II.E compares these). */
-  order: number;
-  /** II.E: the slot just before this one, for first strikes pulled ahead of it. */
-  before: Slot | null;
-  /** Step index in the schedule, once built. */
-  index: number;
-}
-
-/**
- * One thing a combatant does at one moment; all its entries share a step.
- * Every Item has the same fields (one object shape: planning 10,000
- * combatants stays fast).
- */
+/** One thing a combatant does at one moment; all its entries share a step. Every Item has the same fields. */
 interface Item {
   c: Combatant;
   d: Declaration;
@@ -486,7 +358,9 @@ interface Item {
   countShown: number;
   /** Why it is where it is (tie-break or first strike), given to entries without a reason. */
   reason: string | undefined;
-  slot: Slot | null;
+  /** Its place in the ordered phase: counts lowest first, inside a count the II.G groups. */
+  place: number;
+  key: Key;
 }
 
 interface PendingCast {
@@ -498,6 +372,10 @@ interface PendingCast {
   begin: Item;
   complete: Item | null;
   remaining: number;
+}
+
+function makeItem(c: Combatant, d: Declaration, phase: PhaseId, count: number, entries: StepEntry[], tie: TieClass, attacks: number): Item {
+  return { c, d, phase, count, entries, tie, attacks, wsf: undefined, castingTime: undefined, beganAt: undefined, countShown: count, reason: undefined, place: 0, key: 0 };
 }
 
 /** Attack routines for melee and charges: declaration, then the table, then the combatant. */
@@ -512,10 +390,9 @@ export function routinesFor(c: Combatant, d: Declaration, combatRound: number): 
 }
 
 function attackEntries(c: Combatant, d: Declaration, action: ActionKind, n: number, reason?: string): StepEntry[] {
-  const out = new Array<StepEntry>(n); // exact size: one small array per item
+  const out = new Array<StepEntry>(n);
   for (let r = 1; r <= n; r++) {
     const kind = r === 1 ? 'action' : 'routine';
-    // The target in the literal itself, when there is one: each entry is allocated whole.
     const e: StepEntry =
       d.target === undefined ? { combatant: c.id, kind, action, routine: r } : { combatant: c.id, kind, action, routine: r, target: d.target };
     if (reason) e.reason = reason;
@@ -530,63 +407,6 @@ function entry(c: Combatant, d: Declaration, kind: StepEntry['kind'], extra: { a
   if (extra.reason !== undefined) e.reason = extra.reason;
   if (d.target !== undefined) e.target = d.target;
   return e;
-}
-
-function castingId(c: Combatant, d: Declaration, round: number): string {
-  return `${c.id}:${round}:${d.spell ?? d.action}`;
-}
-
-/**
- * Castings (II.C, II.D, "Casting in Combat"): a spell begins on the caster's
- * initiative result and goes off at result + casting time. "Spells needing a
- * full round to cast are resolved last in the round": a casting time of 10 or
- * more goes off in the full-round phase. RULING: a casting time over 10 takes
- * whole rounds (15 → 2 rounds) and goes off last in its final round.
- * "Any damage that a spellcaster takes prior to completing his spell in a
- * round, whether or not he is actually in the process of casting" prevents it
- * (spell kept); damage "while actually casting" loses and expends it.
- * RULING: devices are not spellcasting: damage never stops them.
- */
-function castItems(c: Combatant, d: Declaration, place: number, round: number, phase: PhaseId, out: Item[]): PendingCast {
-  const t = d.castingTime ?? 1;
-  const id = castingId(c, d, round);
-  const begin = makeItem(c, d, phase, place, [entry(c, d, 'cast-begin', { casting: id })], 'other', 0);
-  out.push(begin);
-  let complete: Item | null = null;
-  let remaining = 0;
-  if (t < FULL_ROUND) {
-    complete = makeItem(c, d, phase, place + t, [entry(c, d, 'cast-complete', { casting: id })], 'spell', 0);
-    complete.castingTime = t;
-    complete.beganAt = place;
-  } else if (t <= FULL_ROUND) {
-    complete = fullRoundItem(c, d, id);
-  } else {
-    remaining = FULL_ROUND * (Math.ceil(t / FULL_ROUND) - 1);
-  }
-  if (complete) out.push(complete);
-  return { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining };
-}
-
-function makeItem(c: Combatant, d: Declaration, phase: PhaseId, count: number, entries: StepEntry[], tie: TieClass, attacks: number): Item {
-  return {
-    c,
-    d,
-    phase,
-    count,
-    entries,
-    tie,
-    attacks,
-    wsf: undefined,
-    castingTime: undefined,
-    beganAt: undefined,
-    countShown: count,
-    reason: undefined,
-    slot: null,
-  };
-}
-
-function fullRoundItem(c: Combatant, d: Declaration, id: string): Item {
-  return makeItem(c, d, PHASE_FULL_ROUND, 0, [entry(c, d, 'cast-complete', { casting: id, reason: REASONS.fullRound })], 'other', 0);
 }
 
 /** Appends the items one declaration produces (none for 'none') to `out`. */
@@ -632,28 +452,98 @@ function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, cas
   }
 }
 
-function tieBreaksOn(o: D12AscendingOptions): boolean {
-  return o.tieMoreAttacks || o.tieWeaponSpeed || o.tieSpellVsMelee || o.tieMissileVsSpell;
+/**
+ * Castings (II.C, II.D, "Casting in Combat"): a spell begins on the caster's
+ * initiative result and goes off at result + casting time. "Spells needing a
+ * full round to cast are resolved last in the round": a casting time of 10 or
+ * more goes off in the full-round phase. RULING: a casting time over 10 takes
+ * whole rounds (15 → 2 rounds) and goes off last in its final round.
+ */
+function castItems(c: Combatant, d: Declaration, place: number, round: number, phase: PhaseId, out: Item[]): PendingCast {
+  const t = d.castingTime ?? 1;
+  const id = `${c.id}:${round}:${d.spell ?? d.action}`;
+  const begin = makeItem(c, d, phase, place, [entry(c, d, 'cast-begin', { casting: id })], 'other', 0);
+  out.push(begin);
+  let complete: Item | null = null;
+  let remaining = 0;
+  if (t < FULL_ROUND) {
+    complete = makeItem(c, d, phase, place + t, [entry(c, d, 'cast-complete', { casting: id })], 'spell', 0);
+    complete.castingTime = t;
+    complete.beganAt = place;
+  } else if (t <= FULL_ROUND) {
+    complete = makeItem(c, d, PHASE_FULL_ROUND, 0, [entry(c, d, 'cast-complete', { casting: id, reason: REASONS.fullRound })], 'other', 0);
+  } else {
+    remaining = FULL_ROUND * (Math.ceil(t / FULL_ROUND) - 1);
+  }
+  if (complete) out.push(complete);
+  return { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining };
 }
 
-const isWeaponAttack = (it: Item) => it.tie === 'melee' || it.tie === 'missile';
+/**
+ * II.D "Any damage taken before completing a spell in that round prevents
+ * any/all spell completion" (spell kept); damage "while actually casting"
+ * loses and expends it. RULING: devices are not spellcasting: damage never
+ * stops them.
+ */
+function plannedCasting(cast: PendingCast, round: number): PlannedCasting {
+  const spell = !cast.device;
+  const { id, spell: name, device, castingTime, remaining } = cast;
+  const begin = cast.begin.key;
+  const complete = cast.complete ? cast.complete.key : null;
+  return { id, caster: cast.c.id, spell: name, device, castingTime, beganRound: round, begin, complete, lossFrom: spell ? begin : 'never', preventFrom: spell ? 'start' : 'never', expends: spell, remaining };
+}
 
 /**
- * Distinct keys of a grouping, lowest first. There are usually a handful
- * (the counts of a round): an insertion sort then beats the library sort's
- * set-up; many keys go to the library sort (N log N).
+ * II.E "When entering/charging into melee range of any opponent the longer
+ * weapon strikes first, regardless of initiative. Weapons always win
+ * initiative vs. unarmed." RULING: this applies to a pair that fights each
+ * other: a charge (or melee) at a target whose own melee or charge is aimed
+ * at the attacker or at no one. The winner's whole turn moves to a step just
+ * before the loser's turn when it was not already earlier; a pull is computed
+ * from the initiative order, never from another pull.
  */
-function ascendingKeys<T>(groups: Map<number, T>): number[] {
-  const keys: number[] = [];
-  for (const k of groups.keys()) keys.push(k);
-  if (keys.length > 16) return keys.sort((x, y) => x - y);
-  for (let i = 1; i < keys.length; i++) {
-    const k = keys[i];
-    let j = i;
-    for (; j > 0 && keys[j - 1] > k; j--) keys[j] = keys[j - 1];
-    keys[j] = k;
+function applyFirstStrikes(items: Item[], phase: PhaseId, declarations: Record<string, Declaration>): void {
+  // Often no two fight each other: the declarations tell, before attacks are mapped by combatant.
+  if (!items.some((it) => it.tie === 'melee' && it.phase === phase && mayBePair(it, declarations))) return;
+  const attackOf = new Map<string, Item>();
+  for (const it of items) if (it.tie === 'melee' && it.phase === phase) attackOf.set(it.c.id, it);
+  // Pulls are collected first and applied after: they compare initiative places only.
+  const pulls = new Map<Item, { to: number; reason: string; count: number }>();
+  const pull = (winner: Item, loser: Item, reason: string) => {
+    if (winner.place < loser.place) return;
+    const prev = pulls.get(winner);
+    if (!prev || loser.place < prev.to) pulls.set(winner, { to: loser.place, reason, count: loser.count });
+  };
+  for (const x of attackOf.values()) {
+    const targetId = x.d.target;
+    if (targetId === undefined || targetId === x.c.id) continue;
+    const y = attackOf.get(targetId);
+    if (!y || (y.d.target !== undefined && y.d.target !== x.c.id)) continue;
+    const charge = x.d.action === 'charge' || y.d.action === 'charge';
+    const rx = reachOf(x.c, x.d);
+    const ry = reachOf(y.c, y.d);
+    if ((rx === 0) !== (ry === 0)) {
+      if (ry === 0) pull(x, y, REASONS.armedVsUnarmed);
+      else pull(y, x, REASONS.armedVsUnarmed);
+    } else if (charge && rx !== ry) {
+      if (rx > ry) pull(x, y, REASONS.longerWeapon);
+      else pull(y, x, REASONS.longerWeapon);
+    }
   }
-  return keys;
+  for (const [it, p] of pulls) {
+    it.place = p.to;
+    it.key = keyOf(it.phase, p.to, true);
+    it.countShown = p.count;
+    it.reason = p.reason;
+  }
+}
+
+/** Can this attack be one of a II.E pair? Its target is declared to melee or charge, at this attacker or at no one. */
+function mayBePair(x: Item, declarations: Record<string, Declaration>): boolean {
+  const targetId = x.d.target;
+  if (targetId === undefined || targetId === x.c.id) return false;
+  const y = declarations[targetId];
+  return !!y && (y.action === 'melee' || y.action === 'charge') && (y.target === undefined || y.target === x.c.id);
 }
 
 function pushTo(groups: Map<number, Item[]>, key: number, it: Item): void {
@@ -662,19 +552,21 @@ function pushTo(groups: Map<number, Item[]>, key: number, it: Item): void {
   else groups.set(key, [it]);
 }
 
+const ascending = (groups: Map<number, unknown>): number[] => [...groups.keys()].sort((x, y) => x - y);
+const isWeaponAttack = (it: Item) => it.tie === 'melee' || it.tie === 'missile';
+
 /**
- * II.G optional tie-breaks among the items at one count. Sub-keys, lowest
- * first, equal = simultaneous (II.F "Ties are just that"). RULING: a
- * tie-break only ever makes the loser of a pair it names act later; anything
- * it does not name shares the first step of the count.
+ * II.F "Ties are just that – simultaneous results." II.G optional tie-breaks
+ * among the items at one count. Sub-keys, lowest first, equal = simultaneous.
+ * RULING: a tie-break only ever makes the loser of a pair it names act later;
+ * anything it does not name shares the first step of the count.
  *  a. more attacks: weapon attacks (melee, charge, missile) with more attacks first;
  *  b. speed: melee by WSF (tieWeaponSpeed), spell completion vs melee by
  *     casting time vs WSF (tieSpellVsMelee);
  *  c. missile vs spell completion: the spell goes after the missile when its
  *     casting time is higher than the caster's initiative result.
- * Returns the count's items as simultaneous groups in order (each group
- * keeps the items' order) and sets each item's tie-break reason. Only the
- * distinct sub-keys are sorted, never the items.
+ * Returns the count's items as simultaneous groups in order (each group keeps
+ * the items' order) and sets each item's tie-break reason.
  */
 function tieBreak(group: Item[], o: D12AscendingOptions): Item[][] {
   let maxA = 1;
@@ -686,7 +578,7 @@ function tieBreak(group: Item[], o: D12AscendingOptions): Item[][] {
     pushTo(byA, a, it);
   }
   const out: Item[][] = [];
-  for (const a of ascendingKeys(byA)) {
+  for (const a of ascending(byA)) {
     const sub = byA.get(a) as Item[];
     const hasSpell = sub.some((it) => it.tie === 'spell');
     const hasMelee = sub.some((it) => it.tie === 'melee' && it.wsf !== undefined);
@@ -706,7 +598,7 @@ function tieBreak(group: Item[], o: D12AscendingOptions): Item[][] {
       if (b > min && it.reason === undefined) it.reason = REASONS.tieSpeed;
       pushTo(byB, b, it);
     }
-    for (const b of ascendingKeys(byB)) {
+    for (const b of ascending(byB)) {
       const same = byB.get(b) as Item[];
       if (!o.tieMissileVsSpell || !same.some((it) => it.tie === 'missile')) {
         out.push(same);
@@ -727,114 +619,30 @@ function tieBreak(group: Item[], o: D12AscendingOptions): Item[][] {
   return out;
 }
 
-function newSlot(phase: PhaseId, order = 0): Slot {
-  return { phase, count: undefined, entries: [], order, before: null, index: -1 };
-}
-
 /**
- * II.E "When entering/charging into melee range of any opponent the longer
- * weapon strikes first, regardless of initiative. Weapons always win
- * initiative vs. unarmed." RULING: this applies to a pair that fights each
- * other: a charge (or melee) at a target whose own melee or charge is aimed
- * at the attacker or at no one. The winner's whole turn moves to a step just
- * before the loser's turn when it was not already earlier; a pull is computed
- * from the initiative order, never from another pull.
+ * Gives every item its time key: readied missiles; the ordered phase by count
+ * (II.A lowest first), inside a count by the II.G groups, each first strike
+ * (II.E) just before the turn it was pulled ahead of; withdrawal; full round.
  */
-function applyFirstStrikes(items: Item[], phase: PhaseId, declarations: Record<string, Declaration>): void {
-  // Often no two fight each other: the declarations tell, before attacks are mapped by combatant.
-  if (!items.some((it) => it.tie === 'melee' && it.phase === phase && mayBePair(it, declarations))) return;
-  const attackOf = new Map<string, Item>();
-  for (const it of items) if (it.tie === 'melee' && it.phase === phase) attackOf.set(it.c.id, it);
-  // Pulls are collected first and applied after: they compare initiative slots only.
-  const pulls = new Map<Item, { to: Slot; reason: string; count: number }>();
-  const pull = (winner: Item, loser: Item, reason: string) => {
-    const to = loser.slot as Slot;
-    if ((winner.slot as Slot).order < to.order) return;
-    const prev = pulls.get(winner);
-    if (!prev || to.order < prev.to.order) pulls.set(winner, { to, reason, count: loser.count });
-  };
-  for (const x of attackOf.values()) {
-    const targetId = x.d.target;
-    if (targetId === undefined || targetId === x.c.id) continue;
-    const y = attackOf.get(targetId);
-    if (!y || (y.d.target !== undefined && y.d.target !== x.c.id)) continue;
-    const charge = x.d.action === 'charge' || y.d.action === 'charge';
-    const rx = reachOf(x.c, x.d);
-    const ry = reachOf(y.c, y.d);
-    const ux = rx === 0;
-    const uy = ry === 0;
-    if (ux !== uy) {
-      if (uy) pull(x, y, REASONS.armedVsUnarmed);
-      else pull(y, x, REASONS.armedVsUnarmed);
-    } else if (charge && rx !== ry) {
-      if (rx > ry) pull(x, y, REASONS.longerWeapon);
-      else pull(y, x, REASONS.longerWeapon);
-    }
-  }
-  for (const [it, p] of pulls) {
-    it.slot = p.to.before ??= newSlot(it.phase);
-    it.countShown = p.count;
-    it.reason = p.reason;
-  }
-}
-
-/**
- * A quick test from the declarations alone (no lookup of items): can this
- * attack be one of a II.E pair? Its target must itself be declared to melee
- * or charge, at this attacker or at no one.
- */
-function mayBePair(x: Item, declarations: Record<string, Declaration>): boolean {
-  const targetId = x.d.target;
-  if (targetId === undefined || targetId === x.c.id) return false;
-  const y = declarations[targetId];
-  return !!y && (y.action === 'melee' || y.action === 'charge') && (y.target === undefined || y.target === x.c.id);
-}
-
-/**
- * Puts every item in a slot and returns the slots in round order: readied
- * missiles; the ordered phase by count, inside a count by the II.G
- * sub-keys, each first strike just before the slot it was pulled ahead of;
- * withdrawal; full-round. Items at the same place share a slot
- * (simultaneous). Sorts only the distinct counts and sub-keys, never the items.
- */
-function orderItems(items: Item[], p: PlanInput): Slot[] {
-  const fixed = new Map<PhaseId, Slot>();
+function orderItems(items: Item[], p: PlanInput): void {
   const byCount = new Map<number, Item[]>();
-  for (const it of items) {
-    if (it.phase === p.phase) {
-      pushTo(byCount, it.count, it);
-      continue;
-    }
-    let slot = fixed.get(it.phase);
-    if (!slot) fixed.set(it.phase, (slot = newSlot(it.phase)));
-    it.slot = slot;
-  }
-
-  // The ordered phase: counts lowest first, then the II.G sub-keys.
-  const slots: Slot[] = [];
-  const tieBreaks = tieBreaksOn(p.options);
-  for (const count of ascendingKeys(byCount)) {
+  for (const it of items) if (it.phase === p.phase) pushTo(byCount, it.count, it);
+  const o = p.options;
+  const tieBreaks = o.tieMoreAttacks || o.tieWeaponSpeed || o.tieSpellVsMelee || o.tieMissileVsSpell;
+  let place = 0;
+  for (const count of ascending(byCount)) {
     const group = byCount.get(count) as Item[];
-    for (const same of tieBreaks ? tieBreak(group, p.options) : [group]) {
-      const slot = newSlot(p.phase, slots.length);
-      slots.push(slot);
-      for (const it of same) it.slot = slot;
+    for (const same of tieBreaks ? tieBreak(group, o) : [group]) {
+      const key = keyOf(p.phase, place);
+      for (const it of same) {
+        it.place = place;
+        it.key = key;
+      }
+      place++;
     }
   }
+  for (const it of items) if (it.phase !== p.phase) it.key = keyOf(it.phase);
   applyFirstStrikes(items, p.phase, p.declarations);
-
-  const inOrder: Slot[] = [];
-  const readied = fixed.get(PHASE_READIED);
-  if (readied) inOrder.push(readied);
-  for (const slot of slots) {
-    if (slot.before) inOrder.push(slot.before);
-    inOrder.push(slot);
-  }
-  for (const phase of [PHASE_WITHDRAWAL, PHASE_FULL_ROUND] as const) {
-    const slot = fixed.get(phase);
-    if (slot) inOrder.push(slot);
-  }
-  return inOrder;
 }
 
 function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult): Schedule {
@@ -846,83 +654,21 @@ function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult)
     const place = p.placeOf(c);
     if (place !== undefined) itemsFor(c, d, place, p, casts, items);
   }
-
-  // Carried castings: "resolved last in the round" when they finish now.
-  const carried: { casting: Casting; item: Item }[] = [];
-  const carryOn: Casting[] = [];
-  const byId = p.carryIn.length > 0 ? new Map(encounter.combatants.map((c) => [c.id, c])) : new Map<string, Combatant>();
-  for (const cast of p.carryIn) {
-    if (cast.remaining <= FULL_ROUND) {
-      const c = byId.get(cast.caster);
-      const d: Declaration = { combatant: cast.caster, action: cast.device ? 'device' : 'spell', spell: cast.spell, castingTime: cast.castingTime };
-      const stub: Combatant = c ?? { id: cast.caster, name: cast.caster, side: '', hp: 0 };
-      const item = fullRoundItem(stub, d, cast.id);
-      items.push(item);
-      carried.push({ casting: cast, item });
-    } else {
-      // Still running at the end of this round: damage at any step stops a spell, never a device.
-      const vulnerable = cast.device ? NEVER : 0;
-      carryOn.push({ ...cast, remaining: cast.remaining - FULL_ROUND, beginStep: -1, completeStep: null, lossFrom: vulnerable, preventFrom: vulnerable });
-    }
-  }
-
-  // Steps: each slot's entries, in the order of the items (combatants), then the slots in round order.
-  const inOrder = orderItems(items, p);
+  orderItems(items, p);
+  const round = new RoundBuilder('d12-ascending', p.round);
   for (const it of items) {
-    const slot = it.slot as Slot;
-    if (slot.entries.length === 0 && p.showCounts && it.phase === p.phase) slot.count = it.countShown;
-    const reason = it.reason;
+    const where: Where = it.phase === PHASE_INITIATIVE ? { phase: it.phase, count: it.countShown } : { phase: it.phase };
     for (const e of it.entries) {
-      if (reason && !e.reason) e.reason = reason;
-      slot.entries.push(e);
+      if (it.reason && !e.reason) e.reason = it.reason;
+      round.add(it.key, where, e);
     }
   }
-  const steps: Step[] = [];
-  for (const slot of inOrder) {
-    if (slot.entries.length === 0) continue; // every item was pulled ahead of it
-    slot.index = steps.length;
-    const step: Step = { phase: slot.phase, entries: slot.entries };
-    if (slot.count !== undefined) step.count = slot.count;
-    steps.push(step);
-  }
-
-  const castings: Casting[] = [];
-  for (const cast of casts) {
-    const spell = !cast.device;
-    const beginStep = (cast.begin.slot as Slot).index;
-    castings.push({
-      id: cast.id,
-      caster: cast.c.id,
-      spell: cast.spell,
-      device: cast.device,
-      castingTime: cast.castingTime,
-      beganRound: p.round,
-      beginStep,
-      completeStep: cast.complete ? (cast.complete.slot as Slot).index : null,
-      lossFrom: spell ? beginStep : NEVER,
-      preventFrom: spell ? 0 : NEVER,
-      expends: spell,
-      remaining: cast.remaining,
-    });
-  }
-  for (const { casting, item } of carried) {
-    castings.push({
-      id: casting.id,
-      caster: casting.caster,
-      spell: casting.spell,
-      device: casting.device,
-      castingTime: casting.castingTime,
-      beganRound: casting.beganRound,
-      beginStep: -1,
-      completeStep: (item.slot as Slot).index,
-      lossFrom: casting.device ? NEVER : 0,
-      preventFrom: casting.device ? NEVER : 0,
-      expends: casting.expends,
-      remaining: 0,
-    });
-  }
-  for (const c of carryOn) castings.push(c);
-  return makeSchedule('d12-ascending', p.round, steps, castings, initiative);
+  for (const cast of casts) round.cast(plannedCasting(cast, p.round));
+  // Carried castings: "resolved last in the round" when they finish now; a
+  // spell still running is lost to damage at any step, a device never.
+  const last = { key: keyOf(PHASE_FULL_ROUND), where: { phase: PHASE_FULL_ROUND }, reason: REASONS.fullRound };
+  for (const cast of p.carryIn) round.carryIn(cast, cast.remaining <= FULL_ROUND ? last : null);
+  return round.build(initiative);
 }
 
 /* ================================================= III  Additional rules */
@@ -992,26 +738,10 @@ export type AttackRate = '1/1' | '3/2' | '2/1';
 
 /** Rows by lowest level, as in the seed table. */
 export const ATTACKS_PER_ROUND_TABLE: Readonly<Record<string, readonly { minLevel: number; rate: AttackRate }[]>> = {
-  fighter: [
-    { minLevel: 1, rate: '1/1' },
-    { minLevel: 7, rate: '3/2' },
-    { minLevel: 13, rate: '2/1' },
-  ],
-  paladin: [
-    { minLevel: 1, rate: '1/1' },
-    { minLevel: 8, rate: '3/2' },
-    { minLevel: 14, rate: '2/1' },
-  ],
-  ranger: [
-    { minLevel: 1, rate: '1/1' },
-    { minLevel: 8, rate: '3/2' },
-    { minLevel: 15, rate: '2/1' },
-  ],
-  monk: [
-    { minLevel: 1, rate: '1/1' },
-    { minLevel: 6, rate: '3/2' },
-    { minLevel: 12, rate: '2/1' },
-  ],
+  fighter: [{ minLevel: 1, rate: '1/1' }, { minLevel: 7, rate: '3/2' }, { minLevel: 13, rate: '2/1' }],
+  paladin: [{ minLevel: 1, rate: '1/1' }, { minLevel: 8, rate: '3/2' }, { minLevel: 14, rate: '2/1' }],
+  ranger: [{ minLevel: 1, rate: '1/1' }, { minLevel: 8, rate: '3/2' }, { minLevel: 15, rate: '2/1' }],
+  monk: [{ minLevel: 1, rate: '1/1' }, { minLevel: 6, rate: '3/2' }, { minLevel: 12, rate: '2/1' }],
 };
 
 /** The table's rate for a class and level, or undefined when the class is not in the table. */
@@ -1057,62 +787,50 @@ export function surpriseAdjustments(c: Combatant): { others: number; own: number
   } else if (cls === 'monk') {
     own = level >= 13 ? -3 : level >= 9 ? -2 : level >= 5 ? -1 : 0;
   }
-  const num = (v: number | undefined, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
-  return { others: num(c.surprisesOthersAdjust, others), own: num(c.surprisedAdjust, own) };
+  return { others: finite(c.surprisesOthersAdjust, others), own: finite(c.surprisedAdjust, own) };
 }
 
 /* ============================================ damage, death, end of round */
 
 function applyDamage(_c: Combatant, state: CombatantState, amount: number, options: D12AscendingOptions): DamageResult {
   const n = Number.isFinite(amount) && amount > 0 ? amount : 0;
-  const deathAt = Math.min(0, finite(options.deathAt, 0));
-  return hpDamage(state, n, { incapacitatedAt: 0, deathAt });
+  return hpDamage(state, n, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) });
 }
 
 /**
- * RULING: no bleeding (the text has none) and no engine morale ("no formal
- * method is given herein for checking morale"): the round ends with a death
- * event for each combatant killed in it.
+ * RULING: no engine morale ("no formal method is given herein for checking
+ * morale"); the text has no dying rule, so the round ends with a death event
+ * for each combatant killed in it, and a table that plays "dead at -10" may
+ * bleed the dying (bleedPerRound).
  */
-function endOfRound(_encounter: Encounter, input: EndOfRoundInput, options: D12AscendingOptions): EndOfRoundResult {
-  // The text has no dying rule; a table that plays "dead at -10" may bleed the dying (bleedPerRound).
-  const bleed = Math.min(0, finite(options.deathAt, 0)) < 0 ? Math.max(0, Math.trunc(finite(options.bleedPerRound, 0))) : 0;
+function endOfRound(input: EndOfRoundInput, options: D12AscendingOptions): EndOfRoundResult {
   const deathAt = Math.min(0, finite(options.deathAt, 0));
-  const events: EndEvent[] = [];
-  let states = input.after; // passed through unchanged (never mutated) unless someone bleeds
+  const bleed = deathAt < 0 ? Math.max(0, Math.trunc(finite(options.bleedPerRound, 0))) : 0;
+  const end = new RoundEnd(input);
   for (const id of Object.keys(input.after)) {
     const s = input.after[id];
     if (bleed > 0 && s.condition === 'dying') {
       const hp = s.hp - bleed;
-      if (states === input.after) states = copyRecord(input.after);
-      states[id] = { ...s, expended: s.expended.slice(), hp, condition: hp <= deathAt ? 'dead' : 'dying' };
-      events.push({ kind: 'bleed', combatant: id, amount: bleed });
-      if (hp <= deathAt) events.push({ kind: 'death', combatant: id });
-    } else if (s.condition === 'dead' && input.before[id]?.condition !== 'dead') {
-      events.push({ kind: 'death', combatant: id });
-    }
+      end.bleed(id, bleed, { ...s, expended: s.expended.slice(), hp, condition: hp <= deathAt ? 'dead' : 'dying' });
+    } else if (end.diedThisRound(id)) end.death(id);
   }
-  return { states, events };
+  return end.result();
 }
 
 /* ============================================================ validation */
 
-function validateDeclaration(decl: Declaration, c: Combatant, _options: D12AscendingOptions): Problem | null {
+function validateDeclaration(decl: Declaration, c: Combatant): Problem | null {
   const common = commonDeclarationProblem(decl, c, ACTIONS);
   if (common) return common;
   if (decl.readied && decl.action !== 'missile') return { key: 'D12ReadiedNotMissile', data: { name: c.name, action: decl.action } };
-  if ((decl.action === 'melee' || decl.action === 'missile' || decl.action === 'charge') && decl.routines !== undefined) {
-    if (!Number.isInteger(decl.routines) || decl.routines < 1) return { key: 'D12RoutinesInvalid', data: { name: c.name, routines: String(decl.routines) } };
+  if ((decl.action === 'melee' || decl.action === 'missile' || decl.action === 'charge') && badRoutines(decl.routines)) {
+    return { key: 'D12RoutinesInvalid', data: { name: c.name, routines: String(decl.routines) } };
   }
-  const weapon = decl.weapon;
-  if (weapon) {
-    for (const field of ['speed', 'length', 'rate'] as const) {
-      const v = weapon[field];
-      if (v === undefined) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (field === 'rate' && (!Number.isInteger(v) || v < 1))) {
-        return { key: 'D12WeaponInvalid', data: { name: c.name, field } };
-      }
-    }
+  const w = decl.weapon;
+  if (w && typeof w === 'object') {
+    // A missile rate is a whole number of at least 1.
+    const field = badWeaponField(w, ['speed', 'length', 'rate']) ?? (w.rate !== undefined && (!Number.isInteger(w.rate) || w.rate < 1) ? 'rate' : null);
+    if (field) return { key: 'D12WeaponInvalid', data: { name: c.name, field } };
   }
   if (c.className && ATTACKS_PER_ROUND_TABLE[c.className.trim().toLowerCase()] && (c.level === undefined || !Number.isInteger(c.level) || c.level < 1)) {
     return { key: 'D12LevelInvalid', data: { name: c.name, className: c.className } };
@@ -1120,21 +838,17 @@ function validateDeclaration(decl: Declaration, c: Combatant, _options: D12Ascen
   if (c.initiativeAdjustment !== undefined && !Number.isFinite(c.initiativeAdjustment)) {
     return { key: 'NumberInvalid', data: { name: c.name, field: 'initiativeAdjustment' } };
   }
-  if (decl.target !== undefined && decl.target === c.id) return { key: 'D12TargetSelf', data: { name: c.name } };
+  if (targetsSelf(decl, c)) return { key: 'D12TargetSelf', data: { name: c.name } };
   return null;
 }
 
 /* ============================================================= late join */
 
-function stepRank(step: Step): number {
-  return RANK[step.phase as PhaseId] ?? 0;
-}
-
-function stepCompare(step: Step, rank: number, count: number | undefined): number {
-  const r = stepRank(step) - rank;
-  if (r !== 0) return r;
-  if (count === undefined || step.count === undefined) return 0;
-  return step.count - count;
+/** Where a step stands against an item: by phase rank, then by count in the initiative phase. */
+function compareStep(step: Step, it: Item): number {
+  const r = (RANK[step.phase as PhaseId] ?? 0) - RANK[it.phase];
+  if (r !== 0 || it.phase !== PHASE_INITIATIVE || step.count === undefined) return r;
+  return step.count - it.count;
 }
 
 /**
@@ -1153,89 +867,57 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
   if (options.initiativeMode === 'individual' && isCharacter(newcomer)) {
     count = dice.roll({ purpose: 'initiative', count: 1, faces: DIE, combatant: newcomer.id, round: schedule.round }) - finite(newcomer.initiativeAdjustment);
   } else if (ini.sides[newcomer.side] !== undefined) {
-    count = initiativeCount(newcomer, { ...ini, individuals: {} }, options);
+    count = sideCount(newcomer, ini, options);
   }
   if (count === undefined) return { schedule };
 
-  const p: PlanInput = {
-    round: schedule.round,
-    combatRound: schedule.round,
-    declarations: { [newcomer.id]: { ...decl, readied: false } },
-    placeOf: () => count,
-    carryIn: [],
-    phase: PHASE_INITIATIVE,
-    showCounts: true,
-    options,
-  };
+  const d: Declaration = { ...decl, readied: false };
+  const p: PlanInput = { round: schedule.round, combatRound: schedule.round, declarations: { [newcomer.id]: d }, placeOf: () => count, carryIn: [], phase: PHASE_INITIATIVE, options };
   const casts: PendingCast[] = [];
   const items: Item[] = [];
-  itemsFor(newcomer, { ...decl, readied: false }, count, p, casts, items);
+  itemsFor(newcomer, d, count, p, casts, items);
   if (items.length === 0) return { schedule };
+  const steps = schedule.steps;
+  const current = steps[input.currentStep];
+  if (current && compareStep(current, items[0]) > 0) return { schedule };
 
-  const current = input.currentStep >= 0 && input.currentStep < schedule.steps.length ? schedule.steps[input.currentStep] : undefined;
-  const first = items[0];
-  const firstCount = first.phase === PHASE_INITIATIVE ? first.count : undefined;
-  if (current && stepCompare(current, RANK[first.phase], firstCount) > 0) return { schedule };
-
-  const steps: Step[] = schedule.steps.map((s) => ({ ...s, entries: [...s.entries] }));
-  let castings: Casting[] = schedule.castings.map((c) => ({ ...c }));
-  const placeItem = (it: Item, from: number): number => {
-    const rank = RANK[it.phase];
-    const cnt = it.phase === PHASE_INITIATIVE ? it.count : undefined;
-    let i = from;
-    while (i < steps.length && stepCompare(steps[i], rank, cnt) < 0) i++;
-    if (i < steps.length && stepCompare(steps[i], rank, cnt) === 0) {
-      steps[i].entries.push(...it.entries);
-      return i;
-    }
-    const step: Step = { phase: it.phase, entries: [...it.entries] };
-    if (cnt !== undefined) step.count = cnt;
-    steps.splice(i, 0, step);
-    castings = castings.map((c) => shiftCasting(c, i));
-    return i;
-  };
-  // Items come in time order (a casting's begin before its completion), so
-  // each is placed after the previous one and never shifts an earlier one.
-  const at = new Map<Item, number>();
-  let from = Math.max(0, input.currentStep + 1);
+  // Each item joins the first step still to come at its phase and count, or
+  // opens one at its place: a key between the steps around it (items come in
+  // time order, so each is after the one before). Past the last step: after it.
+  const played = Math.min(input.currentStep, steps.length - 1);
+  const placed: Placed[] = [];
+  let last = -Infinity;
   for (const it of items) {
-    const i = placeItem(it, from);
-    at.set(it, i);
-    from = i + 1;
+    let at = Math.max(0, played + 1);
+    while (at < steps.length && compareStep(steps[at], it) < 0) at++;
+    const next = at < steps.length ? steps[at] : undefined;
+    if (next && compareStep(next, it) === 0) it.key = next.key;
+    else {
+      const lo = Math.max(last, at > 0 ? steps[at - 1].key : -Infinity);
+      it.key = next === undefined ? (lo === -Infinity ? 0 : lo + 1) : lo === -Infinity ? next.key - 1 : (lo + next.key) / 2;
+    }
+    last = it.key;
+    const where: Where = it.phase === PHASE_INITIATIVE ? { phase: it.phase, count: it.count } : { phase: it.phase };
+    for (const e of it.entries) placed.push({ key: it.key, where, entry: e });
   }
-  for (const cast of casts) {
-    const b = at.get(cast.begin) as number;
-    const spell = !cast.device;
-    castings.push({
-      id: cast.id,
-      caster: newcomer.id,
-      spell: cast.spell,
-      device: cast.device,
-      castingTime: cast.castingTime,
-      beganRound: schedule.round,
-      beginStep: b,
-      completeStep: cast.complete ? (at.get(cast.complete) as number) : null,
-      lossFrom: spell ? b : Infinity,
-      preventFrom: spell ? 0 : Infinity,
-      expends: spell,
-      remaining: cast.remaining,
-    });
-  }
-  return { schedule: { ...schedule, steps, castings, carryOut: castings.filter((c) => c.completeStep === null) } };
+  const castings = casts.map((c) => plannedCasting(c, schedule.round));
+  return { schedule: keepStartWindows(schedule, played, splice(schedule, played, placed, castings)) };
 }
 
-/** Shift a casting's step indices for a step inserted at index `at`. */
-function shiftCasting(c: Casting, at: number): Casting {
-  const s = (v: number) => (Number.isFinite(v) && v >= at ? v + 1 : v);
-  const out = { ...c };
-  const lossWasBegin = c.lossFrom === c.beginStep && c.beginStep >= 0;
-  if (c.beginStep >= 0) out.beginStep = s(c.beginStep);
-  if (c.completeStep !== null) out.completeStep = s(c.completeStep);
-  // "start of round" (0) stays 0; a loss window that opens with the casting moves with it.
-  if (lossWasBegin) out.lossFrom = out.beginStep;
-  else if (c.lossFrom > 0) out.lossFrom = s(c.lossFrom);
-  if (c.preventFrom > 0) out.preventFrom = s(c.preventFrom);
-  return out;
+/**
+ * II.D "Any damage taken before completing a spell in that round": a window
+ * open from the start of the round (0, other than the casting's own begin
+ * step) stays open from the start when the newcomer's step comes first
+ * (splice moves it with the old first step). Kit candidate.
+ */
+function keepStartWindows(before: Schedule, currentStep: number, after: Schedule): Schedule {
+  if (currentStep >= 0) return after;
+  const castings = after.castings.map((c, i) => {
+    const o = before.castings[i];
+    if (!o) return c;
+    return { ...c, lossFrom: o.lossFrom === 0 && o.beginStep !== 0 ? 0 : c.lossFrom, preventFrom: o.preventFrom === 0 ? 0 : c.preventFrom };
+  });
+  return makeSchedule(after.procedure, after.round, after.steps, castings, after.initiative);
 }
 
 /* ============================================================= procedure */
@@ -1254,8 +936,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   rollInitiative,
   planRound,
   applyDamage,
-  canAct: canActState,
-  endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
+  canAct: isActive,
+  endOfRound: (_encounter, input, _dice, options) => endOfRound(input, options),
   lateJoin,
 };
-
