@@ -1,8 +1,9 @@
 /**
- * Foundry-layer benchmark: database writes and combat-tracker renders per
- * transition, counted against the in-repo stand-in (tests/standin), for 20
- * and 200 combatants under each of the five procedures. Prints figures
- * beside the target and the peers' figures; never asserts.
+ * Foundry-layer benchmark: database writes, combat-tracker renders and bytes
+ * broadcast per transition, counted against the in-repo stand-in
+ * (tests/standin), for 20 and 200 combatants under each of the five
+ * procedures, in round 1 and in round 10. Prints figures beside the target
+ * and the peers' figures; never asserts.
  *
  *   npx tsx scripts/bench-foundry.ts          (or from scripts/bench.ts: await benchFoundry())
  *
@@ -20,10 +21,20 @@
  * hit one at a time (a second table): each hit (the actor update and what the
  * GM's client does about it), then the end of that round and the next round,
  * where end-of-round effects reach actors. Any count above one is explained
- * in a note line, document by document.
+ * in a note line, document by document. Rounds 4 to 9 go by with nextRound;
+ * round 10 is measured like round 1 (its declarations: twenty combatants
+ * declare again).
+ *
+ * Bytes: what the server broadcasts to every other client for the
+ * transition's writes (the stand-in's `writes.bytes`: created sources,
+ * changes, deleted ids, as JSON), every document kind summed, chat messages
+ * included and also counted apart. The fighters are player characters (their
+ * declarations enter the combat's log at once); the orcs are the GM's, whose
+ * declarations stay on the GM's client until initiative (seed 004).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { figure, mark, say } from './bench-figures';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,6 +44,10 @@ const GENERATIONS = [13, 14] as const;
 interface Count {
   writes: number;
   renders: number;
+  /** Bytes broadcast to the other clients, every document kind. */
+  bytes: number;
+  /** Of which chat messages. */
+  chat: number;
   /** "Combat update", "ChatMessage create ×2"… for the notes. */
   detail: string;
 }
@@ -51,6 +66,11 @@ interface Row {
   hits: Count[];
   endHurt: Count | null;
   newRoundHurt: Count | null;
+  /** A client that joins after round 10 replays the whole log: milliseconds (median of 5), and the log's size in bytes. */
+  replayMs?: number;
+  logBytes?: number;
+  /** Round 10, measured like round 1. */
+  late: { declare: Count[]; initiative: Count | null; steps: Count[]; end: Count | null; newRound: Count | null };
   problem?: string;
 }
 
@@ -79,7 +99,13 @@ async function counted(foundry: Foundry, work: () => Promise<unknown>): Promise<
   foundry.renders.clear();
   await work();
   await idle();
-  return { writes: foundry.writes.count(), renders: foundry.renders.count('combat'), detail: detailOf(foundry) };
+  return {
+    writes: foundry.writes.count(),
+    renders: foundry.renders.count('combat'),
+    bytes: foundry.writes.bytes(),
+    chat: foundry.writes.bytes('ChatMessage'),
+    detail: detailOf(foundry),
+  };
 }
 
 /** A party of fighters with long swords facing as many orcs, each pair in adjacent squares. */
@@ -87,9 +113,11 @@ async function buildWorld(foundry: Foundry, procedure: string, n: number): Promi
   const g = globalThis as any;
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   const half = n / 2;
+  const { OWNER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
   const fighters = Array.from({ length: half }, (_, i) => ({
     name: `Fighter ${i + 1}`,
     type: 'character',
+    ownership: { default: 0, [foundry.users.player.id]: OWNER },
     system: { hp: { value: 12, max: 12 }, ac: 5, attack: { mode: 'aac0', aac0: '19' }, details: { className: 'Fighter', level: 1 } },
     items: [
       { name: 'Long sword', type: 'weapon', system: { damage: { small: '1d8', large: '1d12' }, speed: 5, length: 3.5, space: 3, kind: 'melee', equipped: true } },
@@ -128,9 +156,9 @@ async function buildWorld(foundry: Foundry, procedure: string, n: number): Promi
   return { combat, foes };
 }
 
-async function declareAll(foundry: Foundry, combat: any, foes: Map<string, string>, requestDeclaration: any): Promise<{ counts: Count[]; problem?: string }> {
+async function declareAll(foundry: Foundry, combat: any, foes: Map<string, string>, requestDeclaration: any, who?: any[]): Promise<{ counts: Count[]; problem?: string }> {
   const counts: Count[] = [];
-  for (const c of combat.combatants) {
+  for (const c of who ?? combat.combatants) {
     const weapon = c.actor?.items.find((i: any) => i.type === 'weapon');
     let answer: any;
     const count = await counted(foundry, async () => {
@@ -143,7 +171,21 @@ async function declareAll(foundry: Foundry, combat: any, foes: Map<string, strin
 }
 
 function emptyRow(procedure: string, n: number): Row {
-  return { procedure, n, declare: [], initiative: null, steps: [], end: null, newRound: null, nextRound: null, hurt: 0, hits: [], endHurt: null, newRoundHurt: null };
+  return {
+    procedure,
+    n,
+    declare: [],
+    initiative: null,
+    steps: [],
+    end: null,
+    newRound: null,
+    nextRound: null,
+    hurt: 0,
+    hits: [],
+    endHurt: null,
+    newRoundHurt: null,
+    late: { declare: [], initiative: null, steps: [], end: null, newRound: null },
+  };
 }
 
 async function benchOne(generation: 13 | 14, procedure: string, n: number, modules: any): Promise<Row> {
@@ -219,6 +261,32 @@ async function benchOne(generation: 13 | 14, procedure: string, n: number, modul
   if (problem) return { ...row, problem };
   row.endHurt = casualties.end;
   row.newRoundHurt = casualties.newRound;
+
+  // Rounds 4 to 9 with the same declarations; round 10 measured like round 1.
+  for (let guard = 0; round() < 10 && guard < 20; guard++) await combat.nextRound();
+  await counted(foundry, async () => undefined);
+  if (!(stage() === 'declare' && round() === 10)) return { ...row, problem: `could not reach round 10 (${stage()} of round ${round()})` };
+  const standing = (c: any) => combat.flowState.states[c.id]?.condition === 'ok' && combat.flowState.states[foes.get(c.id) as string]?.condition === 'ok';
+  const again = combat.combatants.contents.filter(standing);
+  const sample = [...again.filter((c: any) => c.actor.type === 'character').slice(0, 10), ...again.filter((c: any) => c.actor.type !== 'character').slice(0, 10)];
+  const redeclared = await declareAll(foundry, combat, foes, requestDeclaration, sample);
+  row.late.declare = redeclared.counts;
+  if (redeclared.problem) return { ...row, problem: `round 10: ${redeclared.problem}` };
+  row.late.initiative = await counted(foundry, () => combat.rollInitiative());
+  if (stage() !== 'resolve') return { ...row, problem: `round 10: rollInitiative left the combat in ${stage()}` };
+  problem = await walk(row.late);
+  if (problem) return { ...row, problem: `round 10: ${problem}` };
+
+  // A client arriving now replays the whole log once.
+  const entries = combat.entries;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    new modules.FlowLog().read(entries);
+    times.push(performance.now() - t0);
+  }
+  row.replayMs = times.sort((a, b) => a - b)[2];
+  row.logBytes = JSON.stringify(combat.system.log).length;
 
   const errors = foundry.errors.map((e: any) => `${e.location}: ${e.error.message}`);
   if (errors.length > 0) row.problem = `errors: ${errors.slice(0, 2).join('; ')}`;
@@ -316,8 +384,79 @@ function printCasualties(rows: Row[], log: (s: string) => void): void {
   for (const b of body) log(line(b));
 }
 
+/* ------------------------------------------------------------- bytes */
+
+const TRANSITIONS = ['declare', 'initiative', 'step', 'endOfRound', 'newRound'] as const;
+type Transition = (typeof TRANSITIONS)[number];
+/** Bytes targets at N = 200 (chat cards aside: none of these posts one). */
+const BYTES_TARGET: Partial<Record<Transition, number>> = { declare: 1024, step: 1024, newRound: 1024, initiative: 25 * 1024 };
+
+/** The counts of one transition in round 1 or round 10. */
+function countsOf(row: Row, round: 1 | 10, t: Transition): Count[] {
+  const r = round === 1 ? { declare: row.declare, initiative: row.initiative, steps: row.steps, end: row.end, newRound: row.newRound } : row.late;
+  const one = (c: Count | null) => (c ? [c] : []);
+  switch (t) {
+    case 'declare':
+      return r.declare;
+    case 'initiative':
+      return one(r.initiative);
+    case 'step':
+      return r.steps;
+    case 'endOfRound':
+      return one(r.end);
+    case 'newRound':
+      return one(r.newRound);
+  }
+}
+
+const most = (cs: Count[], key: 'bytes' | 'chat' = 'bytes') => (cs.length ? Math.max(...cs.map((c) => c[key])) : NaN);
+const bytesCell = (cs: Count[]) => {
+  if (cs.length === 0) return '–';
+  const chat = most(cs, 'chat');
+  const text = cs.length === 1 ? String(cs[0].bytes) : `${Math.round(mean(cs.map((c) => c.bytes)))} ≤${most(cs)}`;
+  return chat > 0 ? `${text} (chat ${chat})` : text;
+};
+
+function printBytes(rows: Row[], log: (s: string) => void): void {
+  const head = ['procedure', 'N', 'round', ...TRANSITIONS];
+  const body = rows.flatMap((r) => ([1, 10] as const).map((round) => [r.procedure, String(r.n), String(round), ...TRANSITIONS.map((t) => bytesCell(countsOf(r, round, t)))]));
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cols: string[]) => `    ${cols.map((c, i) => (i < 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`;
+  log(line(head));
+  for (const b of body) log(line(b));
+}
+
+/** payload.<transition>.n<N>.round<R>: the most any procedure (either generation) broadcast; per procedure too. */
+function recordBytes(rows: Row[], log: (s: string) => void): void {
+  const verdicts: string[] = [];
+  for (const n of SIZES) {
+    for (const round of [1, 10] as const) {
+      for (const t of TRANSITIONS) {
+        let worst = NaN;
+        let chat = 0;
+        for (const procedure of new Set(rows.map((r) => r.procedure))) {
+          const cs = rows.filter((r) => r.procedure === procedure && r.n === n).flatMap((r) => countsOf(r, round, t));
+          if (cs.length === 0) continue;
+          figure(`payload.${t}.n${n}.round${round}.${procedure}`, most(cs), 'bytes');
+          worst = Number.isNaN(worst) ? most(cs) : Math.max(worst, most(cs));
+          chat = Math.max(chat, most(cs, 'chat'));
+        }
+        if (Number.isNaN(worst)) continue;
+        const all = rows.filter((r) => r.n === n).flatMap((r) => countsOf(r, round, t));
+        figure(`writes.${t}.n${n}.round${round}`, Math.max(...all.map((c) => c.writes)), 'writes', { max: 1 });
+        figure(`renders.${t}.n${n}.round${round}`, Math.max(...all.map((c) => c.renders)), 'renders', { max: 1 });
+        const target = n === 200 && BYTES_TARGET[t] !== undefined ? { max: BYTES_TARGET[t] as number } : null;
+        const f = figure(`payload.${t}.n${n}.round${round}`, worst, 'bytes', target);
+        figure(`payload.${t}.n${n}.round${round}.chat`, chat, 'bytes');
+        if (target) verdicts.push(`${t} round ${round}: ${worst} ${mark(f)}`);
+      }
+    }
+  }
+  log(`    at N = 200, the most any procedure broadcast against its target: ${verdicts.join('; ')}`);
+}
+
 /** Run the Foundry-layer benchmark and print its table. */
-export async function benchFoundry(log: (s: string) => void = console.log): Promise<void> {
+export async function benchFoundry(log: (s: string) => void = say): Promise<void> {
   // The stand-in puts Foundry's globals in place before the system's classes (which extend them) load.
   const standin = await import('../tests/standin/index');
   await import('../tests/standin/global');
@@ -326,7 +465,8 @@ export async function benchFoundry(log: (s: string) => void = console.log): Prom
   const { requestDeclaration } = queries;
   whenIdle = () => queries.whenIdle();
   const { PROCEDURE_IDS } = await import('../src/rules/model');
-  const modules = { installFoundry: standin.installFoundry, initSystem, requestDeclaration };
+  const { FlowLog } = await import('../src/rules/flow');
+  const modules = { installFoundry: standin.installFoundry, initSystem, requestDeclaration, FlowLog };
 
   log('(d) Foundry layer: database writes / combat-tracker renders per transition, against tests/standin');
   log('    target: 1 batched write and 1 render per transition, whatever N');
@@ -362,6 +502,21 @@ export async function benchFoundry(log: (s: string) => void = console.log): Prom
     log('    generation 13');
     printCasualties(v13, log);
   }
+  log('    bytes broadcast to the other clients per transition (mean ≤ most where there are several; chat cards counted, and shown apart)');
+  log(`    targets at N = 200: declare, step and new round ≤ 1,024 bytes, initiative ≤ ${(25 * 1024).toLocaleString('en')}, the same in round 10 as in round 1`);
+  printBytes(v14, log);
+  if (!same) {
+    log('    generation 13');
+    printBytes(v13, log);
+  }
+  recordBytes([...v13, ...v14], log);
+  log('    a client that opens the world after round 10 replays the whole log once (then each new entry replays only itself):');
+  for (const r of v14) {
+    if (r.replayMs === undefined) continue;
+    figure(`replay.${r.procedure}.n${r.n}.round10.ms`, r.replayMs, 'ms');
+    figure(`log.${r.procedure}.n${r.n}.round10.bytes`, r.logBytes ?? NaN, 'bytes');
+    log(`      ${r.procedure.padEnd(17)} N=${String(r.n).padEnd(4)} ${r.replayMs.toFixed(1).padStart(7)} ms, log ${(r.logBytes ?? 0).toLocaleString('en')} bytes`);
+  }
   const rows = same ? v14 : [...v14, ...v13];
   const lines = [...noteLines(rows.flatMap(notes)), ...rows.filter((r) => r.problem).map((r) => `${r.procedure} N=${r.n}: not measured to the end: ${r.problem}`)];
   for (const l of lines) log(`    note: ${l}`);
@@ -370,8 +525,27 @@ export async function benchFoundry(log: (s: string) => void = console.log): Prom
 }
 
 function summaryOf(r: Row): unknown {
-  const pick = (c: Count | null) => (c ? [c.writes, c.renders, c.detail] : null);
-  return [r.procedure, r.n, r.declare.map(pick), pick(r.initiative), r.steps.map(pick), pick(r.end), pick(r.newRound), pick(r.nextRound), r.hits.map(pick), pick(r.endHurt), pick(r.newRoundHurt), r.problem ?? null];
+  const pick = (c: Count | null) => (c ? [c.writes, c.renders, c.bytes, c.detail] : null);
+  const late = r.late;
+  return [
+    r.procedure,
+    r.n,
+    r.declare.map(pick),
+    pick(r.initiative),
+    r.steps.map(pick),
+    pick(r.end),
+    pick(r.newRound),
+    pick(r.nextRound),
+    r.hits.map(pick),
+    pick(r.endHurt),
+    pick(r.newRoundHurt),
+    late.declare.map(pick),
+    pick(late.initiative),
+    late.steps.map(pick),
+    pick(late.end),
+    pick(late.newRound),
+    r.problem ?? null,
+  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

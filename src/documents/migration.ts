@@ -24,8 +24,9 @@ import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
 import { deletionUpdate } from './compat';
 
-/** The schema this build writes. */
-export const SCHEMA_VERSION = 2;
+import { SCHEMA_VERSION } from './schema-version';
+
+export { SCHEMA_VERSION };
 
 type Source = Record<string, unknown>;
 type SourceMigration = (source: Source) => Source;

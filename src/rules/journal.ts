@@ -1,7 +1,8 @@
 /**
  * Patches between two JSON values: the operations that turn one into the
- * other, so a checkpoint (flow/log.ts) stores only what changed since the
- * one before.
+ * other. The migration of schema-1 combats turns their stored history into
+ * patch entries of the log (src/data/combat-log.ts), and migrations update
+ * only what changed.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

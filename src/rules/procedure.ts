@@ -1,6 +1,6 @@
 /**
  * The one interface every combat procedure implements, and the schedule it
- * produces. A procedure decides; the shared runner (resolve.ts) walks the
+ * produces. A procedure decides; the one driver (flow/) walks the
  * schedule, applies damage and asks the procedure's data what it means.
  */
 import type { Dice } from './dice';

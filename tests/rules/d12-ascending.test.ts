@@ -7,8 +7,8 @@ import fc from 'fast-check';
 import { RandomDice, ScriptedDice, type Dice, type ScriptedRoll } from '../../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '../../src/rules/model';
 import { resolveOptions, type Encounter, type RoundInput, type Schedule, type SurpriseResult } from '../../src/rules/procedure';
-import { initialStates } from '../../src/rules/common';
-import { resolveRound, runCombat, type DamageEvent, type RoundLog } from '../../src/rules/resolve';
+import { initialStates } from '../../src/rules/round';
+import { playCombat, playSchedule, type DamageEvent, type RoundLog } from '../../src/rules/play';
 import {
   ATTACKS_PER_ROUND_TABLE,
   attackOfOpportunityReasons,
@@ -190,7 +190,7 @@ describe('I. Check for surprise', () => {
     const hero = pc('party', { weapon: { speed: 5, length: 3 } });
     const orc = who('orcs');
     const enc = encounter([hero, orc]);
-    const log = runCombat(P, enc, opts(), new ScriptedDice([sur('party', 9), sur('orcs', 1), ini('party', 4), ini('orcs', 6)]), {
+    const log = playCombat(P, enc, opts(), new ScriptedDice([sur('party', 9), sur('orcs', 1), ini('party', 4), ini('orcs', 6)]), {
       rounds: 1,
       declarations: () => declMap(melee(hero, orc.id), melee(orc, hero.id)),
       damage: [],
@@ -366,7 +366,7 @@ describe('II.C-D and "Casting in Combat"', () => {
 
   const fight = (decl: (m: Combatant, o: Combatant) => Record<string, Declaration>, damage: (m: Combatant, o: Combatant) => DamageEvent[], dice: ScriptedRoll[], rounds = 1) => {
     const { mage, orc, enc } = setup();
-    const log = runCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ...dice]), {
+    const log = playCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ...dice]), {
       rounds,
       declarations: () => decl(mage, orc),
       damage: damage(mage, orc),
@@ -418,7 +418,7 @@ describe('II.C-D and "Casting in Combat"', () => {
   it('RULING: a casting of 20 (two rounds) carries over and goes off last in the second round; damage while it runs loses it', () => {
     const { mage, orc, enc } = setup();
     const run = (damage: DamageEvent[]) =>
-      runCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 3), ini('orcs', 5), ini('party', 3), ini('orcs', 5)]), {
+      playCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 3), ini('orcs', 5), ini('party', 3), ini('orcs', 5)]), {
         rounds: 2,
         declarations: (round) => (round === 1 ? declMap(spell(mage, 20, { spell: 'sleep' }), act(orc, 'none')) : declMap(act(mage, 'none'), melee(orc, mage.id))),
         damage,
@@ -680,7 +680,7 @@ describe('"MULTIPLE ATTACKS PER ROUND BY LEVEL"', () => {
     const vet = pc('party', { className: 'fighter', level: 8 });
     const orc = who('orcs');
     const enc = encounter([vet, orc]);
-    const log = runCombat(P, enc, opts(), new ScriptedDice([sur('party', 10), sur('orcs', 2), ini('party', 4), ini('orcs', 6), ini('party', 4), ini('orcs', 6)]), {
+    const log = playCombat(P, enc, opts(), new ScriptedDice([sur('party', 10), sur('orcs', 2), ini('party', 4), ini('orcs', 6), ini('party', 4), ini('orcs', 6)]), {
       rounds: 2,
       declarations: () => declMap(melee(vet, orc.id, { target: orc.id }), act(orc, 'parley')),
       damage: [],
@@ -720,7 +720,7 @@ describe('death and morale', () => {
     const orc = who('orcs', { hp: 4 });
     const goblin = who('orcs', { hp: 4 });
     const enc = encounter([hero, orc, goblin]);
-    const log = runCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 5), ini('orcs', 5)]), {
+    const log = playCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 5), ini('orcs', 5)]), {
       rounds: 1,
       declarations: () => declMap(melee(hero, orc.id), melee(orc, hero.id), melee(goblin, hero.id)),
       damage: [
@@ -733,7 +733,7 @@ describe('death and morale', () => {
     expect(log.rounds[0].end?.events).toEqual(expect.arrayContaining([{ kind: 'death', combatant: hero.id }, { kind: 'death', combatant: orc.id }]));
 
     const enc2 = encounter([hero, orc]);
-    const log2 = runCombat(P, enc2, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 2), ini('orcs', 5)]), {
+    const log2 = playCombat(P, enc2, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 2), ini('orcs', 5)]), {
       rounds: 1,
       declarations: () => declMap(melee(hero, orc.id), melee(orc, hero.id)),
       damage: [
@@ -785,11 +785,11 @@ describe('bad declarations get a Problem, never a crash', () => {
     expect(check({ combatant: 'odd' }, odd)?.key).toBe('NumberInvalid');
   });
 
-  it('runCombat turns a bad declaration into a RulesError carrying the Problem', () => {
+  it('playCombat turns a bad declaration into a RulesError carrying the Problem', () => {
     const orc = who('orcs');
     const enc = encounter([hero, orc]);
     expect(() =>
-      runCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 1), ini('orcs', 1)]), {
+      playCombat(P, enc, opts(), new ScriptedDice([sur('party', 12), sur('orcs', 12), ini('party', 1), ini('orcs', 1)]), {
         rounds: 1,
         declarations: (r) => (r === 1 ? declMap(melee(hero, orc.id, { readied: true })) : {}),
         damage: [],
@@ -992,7 +992,7 @@ describe('properties over random encounters', () => {
       fc.property(arbEncounter, ({ enc, declarations, options, seed, round, damage }) => {
         const inp = input(enc, declarations, round);
         const s = P.planRound(enc, inp, P.rollInitiative(enc, inp, new RandomDice(seed), options), options);
-        const log = resolveRound(P, enc, s, inp.states, damage, options);
+        const log = playSchedule(P, enc, s, inp.states, damage, options);
         const fallenAt = new Map<string, number>();
         for (const st of log.steps) {
           for (const e of st.entries) {
@@ -1032,7 +1032,7 @@ describe('properties over random encounters', () => {
         for (const c of enc.combatants) {
           if (surprise.surprised[c.id] === 0) expect(entriesOf(s, c.id).length).toBe(expectedEntries(c, declarations[c.id], 1));
         }
-        const log = resolveRound(P, enc, s, initialStates(enc), [], options);
+        const log = playSchedule(P, enc, s, initialStates(enc), [], options);
         for (const st of log.steps) for (const e of st.entries) if (e.outcome === 'acts') expect(surprise.surprised[e.entry.combatant]).toBe(0);
       }),
       { numRuns: 200 },
@@ -1043,7 +1043,7 @@ describe('properties over random encounters', () => {
     fc.assert(
       fc.property(arbEncounter, ({ enc, declarations, options, seed, damage }) => {
         const run = () =>
-          runCombat(P, enc, options, new RandomDice(seed), {
+          playCombat(P, enc, options, new RandomDice(seed), {
             rounds: 3,
             declarations: () => declarations,
             damage: damage.map((d, i) => ({ ...d, round: 1 + (i % 3) })),
@@ -1150,7 +1150,7 @@ describe('d12-ascending: bleeding option (text silent; README rules notes)', () 
     { id: 'b', name: 'B', side: 'm', hp: 5, weapon: { speed: 5, length: 3 } },
   ];
   const play = (options: Record<string, unknown>) =>
-    runCombat(P as never, { sides, combatants }, { ...P.defaults, ...options } as never, new RandomDice(5), {
+    playCombat(P as never, { sides, combatants }, { ...P.defaults, ...options } as never, new RandomDice(5), {
       rounds: 3,
       declarations: (round): Record<string, Declaration> => (round === 1 ? { b: { combatant: 'b', action: 'melee', target: 'a' } } : {}),
       damage: [{ round: 1, by: 'b', target: 'a', amount: 7 }],

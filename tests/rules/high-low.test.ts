@@ -5,7 +5,6 @@
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { initialState, initialStates } from '../../src/rules/common';
 import type { Dice, DieRequest } from '../../src/rules/dice';
 import { RandomDice, ScriptedDice } from '../../src/rules/dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '../../src/rules/model';
@@ -22,8 +21,9 @@ import {
   immediateAttackProblem,
   type HighLowOptions,
 } from '../../src/rules/procedures/high-low';
-import type { DamageEvent } from '../../src/rules/resolve';
-import { resolveRound, runCombat } from '../../src/rules/resolve';
+import type { DamageEvent } from '../../src/rules/play';
+import { playCombat, playSchedule } from '../../src/rules/play';
+import { initialState, initialStates } from '../../src/rules/round';
 
 /* ------------------------------------------------------------------ kit */
 
@@ -111,7 +111,7 @@ describe('surprise: "The GM will check for Surprise"', () => {
       { purpose: 'initiative', side: 'party', round: 2, result: 5 },
       { purpose: 'initiative', side: 'orcs', round: 2, result: 2 },
     ]);
-    const log = runCombat(P, enc, O, dice, {
+    const log = playCombat(P, enc, O, dice, {
       rounds: 2,
       declarations: () => ({ fighter: act('fighter', 'melee', { target: 'orc' }), mage: act('mage', 'other'), orc: act('orc', 'melee', { target: 'fighter' }) }),
       damage: [],
@@ -514,7 +514,7 @@ describe('spells: "resolve all spells ... based on the Spell Initiative Chart" (
 
   it('"If this concentration is broken, the spell being cast fails and is lost as if cast" (end to end)', () => {
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', side: 'orcs', result: 5 }, { purpose: 'initiative', side: 'party', result: 2 }]);
-    const log = runCombat(P, party, O, dice, {
+    const log = playCombat(P, party, O, dice, {
       rounds: 1,
       declarations: () => ({ mage: act('mage', 'spell', { spell: 'Sleep', castingTime: 1 }), orc: act('orc', 'melee', { target: 'mage' }) }),
       damage: [{ round: 1, by: 'orc', target: 'mage', amount: 2 }],
@@ -531,7 +531,7 @@ describe('spells: "resolve all spells ... based on the Spell Initiative Chart" (
 
   it('damage in the step the spell goes off is simultaneous and does not stop it (README "Casting time")', () => {
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', result: 3 }, { purpose: 'initiative', result: 3 }]);
-    const log = runCombat(P, party, O, dice, {
+    const log = playCombat(P, party, O, dice, {
       rounds: 1,
       declarations: () => ({
         mage: act('mage', 'spell', { spell: 'Web', castingTime: 2 }),
@@ -551,7 +551,7 @@ describe('spells: "resolve all spells ... based on the Spell Initiative Chart" (
   it('invocations (devices) resolve in the same phase but are not lost to damage', () => {
     const e = encounter([who('wizard', 'party'), who('orc', 'orcs')]);
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', side: 'orcs', result: 5 }, { purpose: 'initiative', side: 'party', result: 2 }]);
-    const log = runCombat(P, e, O, dice, {
+    const log = playCombat(P, e, O, dice, {
       rounds: 1,
       declarations: () => ({ wizard: act('wizard', 'device', { spell: 'Wand of frost', castingTime: 3 }), orc: act('orc', 'melee') }),
       damage: [{ round: 1, by: 'orc', target: 'wizard', amount: 3 }],
@@ -572,7 +572,7 @@ describe('spells: "resolve all spells ... based on the Spell Initiative Chart" (
   it('a carried casting goes off next round, ordered by its remaining segments, and takes the caster\'s round', () => {
     const e = encounter([who('seer', 'a', { hp: 5 }), who('quick', 'a'), who('slow', 'a')]);
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', result: 3 }, { purpose: 'initiative', result: 3 }]);
-    const log = runCombat(P, e, O, dice, {
+    const log = playCombat(P, e, O, dice, {
       rounds: 2,
       declarations: (round): Record<string, Declaration> =>
         round === 1
@@ -598,7 +598,7 @@ describe('spells: "resolve all spells ... based on the Spell Initiative Chart" (
   it('damage in the next round before a carried spell goes off still loses it; a carried device is kept', () => {
     const e = encounter([who('seer', 'a', { hp: 9 }), who('artificer', 'a', { hp: 9 }), who('orc', 'b')]);
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', side: 'b', result: 6 }, { purpose: 'initiative', side: 'a', result: 1 }], new RandomDice(7));
-    const log = runCombat(P, e, O, dice, {
+    const log = playCombat(P, e, O, dice, {
       rounds: 2,
       declarations: (round): Record<string, Declaration> =>
         round === 1
@@ -635,7 +635,7 @@ describe('README ruling "Simultaneous actions" and death', () => {
 
   it('two tied HIGH blows in the same step both land, even from one who dies in that step', () => {
     const { schedule } = plan(enc, [act('knight', 'melee', { target: 'orc' }), act('orc', 'melee', { target: 'knight' })], { rolls: { a: 4, b: 4 } });
-    const log = resolveRound(P, enc, schedule, initialStates(enc), [
+    const log = playSchedule(P, enc, schedule, initialStates(enc), [
       { round: 1, by: 'knight', target: 'orc', amount: 9 },
       { round: 1, by: 'orc', target: 'knight', amount: 9 },
     ], O);
@@ -646,7 +646,7 @@ describe('README ruling "Simultaneous actions" and death', () => {
 
   it('one killed in HIGH does not act in LOW', () => {
     const { schedule } = plan(enc, [act('knight', 'melee', { target: 'goblin' }), act('goblin', 'melee', { target: 'knight' })], { rolls: { a: 5, b: 2 } });
-    const log = resolveRound(P, enc, schedule, initialStates(enc), [
+    const log = playSchedule(P, enc, schedule, initialStates(enc), [
       { round: 1, by: 'knight', target: 'goblin', amount: 3 },
       { round: 1, by: 'goblin', target: 'knight', amount: 4 },
     ], O);
@@ -754,7 +754,7 @@ describe('late joiners (text silent: act at the end of a phase still to come)', 
 
   it('end to end: a late joiner acts and its blow lands', () => {
     const dice = new ScriptedDice([...calm, { purpose: 'initiative', side: 'a', result: 6 }, { purpose: 'initiative', side: 'b', result: 1 }]);
-    const log = runCombat(P, enc, O, dice, {
+    const log = playCombat(P, enc, O, dice, {
       rounds: 1,
       declarations: () => ({ orc: act('orc', 'other') }),
       joins: [{ round: 1, step: 0, combatant: who('squire', 'a'), declaration: act('squire', 'melee', { target: 'orc' }) }],
@@ -791,11 +791,11 @@ describe('declarations and options: bad input gets a Problem', () => {
     expect(v({ action: 'missile', routines: 2, delayed: true, weapon: { speed: 0 } })).toBeNull();
   });
 
-  it('runCombat turns a bad declaration into a RulesError with the key; planRound skips it without crashing', () => {
+  it('playCombat turns a bad declaration into a RulesError with the key; planRound skips it without crashing', () => {
     const e = encounter([mage, who('orc', 'b')]);
     const bad = act('mage', 'melee', { routines: -1 });
     expect(() =>
-      runCombat(P, e, O, new RandomDice(1), { rounds: 1, declarations: () => ({ mage: bad }), damage: [] }),
+      playCombat(P, e, O, new RandomDice(1), { rounds: 1, declarations: () => ({ mage: bad }), damage: [] }),
     ).toThrowError(RulesError);
     const { schedule } = plan(e, [bad, act('orc', 'melee')], { rolls: { a: 2, b: 3 } });
     expect(schedule.steps.flatMap((s) => s.entries.map((x) => x.combatant))).toEqual(['orc']);
@@ -1005,7 +1005,7 @@ describe('properties over random encounters', () => {
       fc.property(genArb, fc.array(fc.tuple(fc.nat(20), fc.nat(20), fc.integer({ min: 1, max: 8 })), { maxLength: 20 }), fc.integer({ min: 1, max: 10_000 }), (g, hits, seed) => {
         const ids = g.enc.combatants.map((c) => c.id);
         const damage: DamageEvent[] = hits.map(([a, t, amount]) => ({ round: 1, by: ids[a % ids.length], target: ids[t % ids.length], amount }));
-        const log = runCombat(P, g.enc, O, new RandomDice(seed), {
+        const log = playCombat(P, g.enc, O, new RandomDice(seed), {
           rounds: 2,
           declarations: () => Object.fromEntries(g.decls.map((d) => [d.combatant, d])),
           damage: damage.concat(damage.map((d) => ({ ...d, round: 2 }))),

@@ -1,22 +1,28 @@
 /**
  * A combat as its log of transitions. Foundry's Combat stores only this: the
- * start (what starting decided), then each input with the dice it rolled,
- * appended as keyed entries. Every client derives the flow's state by
- * replaying the log with the engine (transitions.ts), and keeps the result,
- * so a new entry replays only itself. Previous deletes the last entry.
+ * start (what starting decided, with the engine version that decided it),
+ * then each input with the dice it rolled, appended as keyed entries. Every
+ * client derives the flow's state by replaying the log with the engine
+ * (transitions.ts), and keeps the result, so a new entry replays only itself.
+ * Previous deletes the last entry.
  *
- * Checkpoints. The entry that opens a round's declarations also carries the
- * changes of the whole state since the previous such checkpoint (`cp`), with
- * the version of the engine that wrote it (`v`). A client folds the
- * checkpoints (cheap: each holds what changed in one round) and replays only
- * the entries after the last one. So a running combat stays whole when the
- * engine changes between two sessions: the rules a later version changes
- * apply from the last round boundary on, and a state written by an older
- * version is migrated (migrateState) before the newer engine goes on.
+ * The replay keeps, in memory only, the state at each round's opening, so
+ * going back (Previous, a client that missed entries) replays at most one
+ * round. Nothing of it is stored: an entry holds its input and dice, tens of
+ * bytes whatever the number of combatants.
+ *
+ * Engine versions. The start entry records FLOW_VERSION. A later engine
+ * replays every stored log to the same state (tests/rules/replay-golden.test.ts
+ * guards it with logs stored by each version): a rule that changes is either
+ * a procedure option, frozen in the start entry (a combat started earlier
+ * keeps the old behaviour: an option missing from a stored start means the
+ * old rule), or decided on `state.v`; a change of the state's shape comes
+ * with migrateState. A log started by a newer engine is refused
+ * (CombatFromNewerVersion), never guessed at.
  */
 import { RulesError, type Problem } from '../model';
 import type { Dice, DieRequest } from '../dice';
-import { diff, patchInPlace, type Json, type PatchOp } from '../journal';
+import { patchInPlace, type Json, type PatchOp } from '../journal';
 import { FLOW_VERSION, type FlowStart, type FlowState } from './state';
 import { applyInput, flowFrom, type FlowInput } from './transitions';
 
@@ -40,25 +46,26 @@ export interface PatchEntry {
   ops: PatchOp[];
 }
 
-/** An input with the dice it rolled (`r`: totals, in order) and, when it opens a round, the checkpoint. */
-export type InputEntry = FlowInput & { r?: number[]; cp?: PatchOp[]; v?: number };
+/** An input with the dice it rolled (`r`: totals, in order). */
+export type InputEntry = FlowInput & { r?: number[] };
 
 export type LogEntry = StartEntry | SnapshotEntry | PatchEntry | InputEntry;
 
 /** Keyed entries as they come from storage; played in key order. */
 export type KeyedLog = Readonly<Record<string, LogEntry>>;
 
-/** The key of the n-th entry (0-based): sorts as the numbers do. */
+/** The key of the n-th entry (0-based). */
 export function entryKey(n: number): string {
   return `e${String(n).padStart(5, '0')}`;
 }
 
-/** The entries of a stored log, in order. */
+/** The entries of a stored log, in order of their numbers. */
 export function entriesOf(log: KeyedLog | null | undefined): [string, LogEntry][] {
   if (!log) return [];
   return Object.keys(log)
-    .sort()
-    .map((k) => [k, log[k]]);
+    .map((k) => [Number(k.slice(1)), k] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, k]) => [k, log[k]]);
 }
 
 /** Dice that answer with the totals a transition rolled when it was first made. */
@@ -100,12 +107,8 @@ export function migrateState(state: FlowState, from: number): FlowState {
   return state;
 }
 
-function isCheckpoint(e: LogEntry): boolean {
-  return e.t === 'start' || e.t === 'snapshot' || (e as InputEntry).cp !== undefined;
-}
-
-/** Does a transition from `before` to `after` open a new round's declarations (where a checkpoint goes)? */
-export function opensRound(before: FlowState | null, after: FlowState): boolean {
+/** Does a transition from `before` to `after` open a new round's declarations? */
+export function opensRound(before: Pick<FlowState, 'stage' | 'round'> | null, after: FlowState): boolean {
   return after.stage === 'declare' && (!before || before.stage !== 'declare' || before.round !== after.round);
 }
 
@@ -115,119 +118,110 @@ export interface Replayed {
   problems: { key: string; problem: Problem }[];
 }
 
+/** Where the combat stood after a number of entries. */
+export interface Waypoint {
+  /** Entries played. */
+  entries: number;
+  stage: FlowState['stage'];
+  round: number;
+}
+
+/** Round openings kept in memory (the oldest are dropped beyond this). */
+const KEPT_ROUNDS = 64;
+
 /**
  * The replay of one combat's log, kept between calls: called again with the
- * same entries plus new ones, it replays only the new ones. A state it has
- * returned is never changed afterwards (callers may keep it as "before").
+ * same entries plus new ones, it replays only the new ones; with entries
+ * removed or replaced, it goes on from the last round opening before the
+ * first difference. A state it has returned is never changed afterwards
+ * (callers may keep it as "before").
  */
 export class FlowLog {
   private keys: string[] = [];
   private state: FlowState | null = null;
   /** The state was given to a caller: it is never changed after that (the next entry works on a copy). */
   private given = false;
-  /** The state at the last checkpoint (never changed: copies are replayed). */
-  private checkpoint: FlowState | null = null;
-  private problems: Replayed['problems'] = [];
+  /** States at round openings, by entries played (never changed: copies are replayed). */
+  private marks: { entries: number; state: FlowState }[] = [];
+  /** Stage and round after each number of entries (index = entries played). */
+  private path: Waypoint[] = [];
+  private problems: (Replayed['problems'][number] & { at: number })[] = [];
 
   /** The state after `entries` (in order, as entriesOf gives them). */
   read(entries: readonly (readonly [string, LogEntry])[]): Replayed {
-    const m = this.keys.length;
-    const extends_ = m <= entries.length && this.keys.every((k, i) => entries[i][0] === k);
-    if (!extends_) this.rebuild(entries);
-    else {
-      if (this.given && m < entries.length && this.state) this.state = structuredClone(this.state);
-      for (let i = m; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
-    }
+    let same = 0;
+    while (same < this.keys.length && same < entries.length && this.keys[same] === entries[same][0]) same++;
+    if (same < this.keys.length) this.rewind(same);
+    else if (this.given && this.keys.length < entries.length && this.state) this.state = structuredClone(this.state);
+    for (let i = this.keys.length; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
     this.given = true;
-    return { state: this.state, problems: this.problems };
+    return { state: this.state, problems: this.problems.map(({ key, problem }) => ({ key, problem })) };
   }
 
-  /** The state at the last checkpoint read (not to be changed): the base of the next checkpoint. */
-  checkpointState(): FlowState | null {
-    return this.checkpoint;
-  }
-
-  /** The checkpoint to write with an entry that opens a round: what changed since the last one. */
-  checkpointFor(next: FlowState): PatchOp[] {
-    if (!this.checkpoint) return [];
-    return diff(this.checkpoint as unknown as Json, next as unknown as Json);
+  /** Stage and round after each prefix of the entries last read (index 0: nothing played). */
+  waypoints(): readonly Waypoint[] {
+    return this.path;
   }
 
   /** Forget everything (the next read replays from the start). */
   reset(): void {
     this.keys = [];
     this.state = null;
-    this.checkpoint = null;
+    this.marks = [];
+    this.path = [];
     this.problems = [];
     this.given = false;
   }
 
-  private rebuild(entries: readonly (readonly [string, LogEntry])[]): void {
-    this.reset();
-    // Fold the checkpoints up to the last one; replay what follows it.
-    let last = -1;
-    for (let i = 0; i < entries.length; i++) if (isCheckpoint(entries[i][1])) last = i;
-    let folded: FlowState | null = null;
-    let version = FLOW_VERSION;
-    for (let i = 0; i <= last; i++) {
-      const e = entries[i][1];
-      if (e.t === 'start') {
-        folded = flowFrom(e.s);
-        version = e.v;
-      } else if (e.t === 'snapshot') {
-        folded = structuredClone(e.s);
-        version = e.v;
-      } else if ((e as InputEntry).cp && folded) {
-        const v = (e as InputEntry).v ?? version;
-        if (v > version) folded = migrateState(folded, version);
-        folded = patchInPlace(folded as unknown as Json, (e as InputEntry).cp as PatchOp[]) as unknown as FlowState;
-        version = Math.max(version, v);
-      }
-      this.keys.push(entries[i][0]);
-    }
-    if (folded) {
-      this.checkpoint = migrateState(folded, version);
-      this.state = structuredClone(this.checkpoint);
-    }
-    for (let i = last + 1; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
+  /** Back to at most `entries` played: from the last round opening at or before it. */
+  private rewind(entries: number): void {
+    this.marks = this.marks.filter((m) => m.entries <= entries);
+    const mark = this.marks[this.marks.length - 1];
+    if (!mark) return this.reset();
+    this.keys.length = mark.entries;
+    this.path.length = mark.entries + 1;
+    this.problems = this.problems.filter((p) => p.at < mark.entries);
+    this.state = structuredClone(mark.state);
+    this.given = false;
   }
 
   private play(key: string, e: LogEntry): void {
+    const at = this.keys.length;
     this.keys.push(key);
+    const before = this.state ? { stage: this.state.stage, round: this.state.round } : null;
     if (e.t === 'start') {
-      this.checkpoint = flowFrom(e.s);
-      this.state = structuredClone(this.checkpoint);
-      return;
-    }
-    if (e.t === 'snapshot') {
-      this.checkpoint = migrateState(structuredClone(e.s), e.v);
-      this.state = structuredClone(this.checkpoint);
-      return;
-    }
-    if (!this.state) {
-      this.problems.push({ key, problem: { key: 'CombatLogNoStart' } });
-      return;
-    }
-    if (e.t === 'patch') {
+      if (e.v > FLOW_VERSION) this.fail(key, at, { key: 'CombatFromNewerVersion', data: { version: e.v } });
+      else this.state = flowFrom(e.s);
+    } else if (e.t === 'snapshot') {
+      const problem = e.v > FLOW_VERSION ? { key: 'CombatFromNewerVersion', data: { version: e.v } } : null;
+      if (problem) this.fail(key, at, problem);
+      else this.state = migrateState(structuredClone(e.s), e.v);
+    } else if (!this.state) {
+      this.fail(key, at, { key: 'CombatLogNoStart' });
+    } else if (e.t === 'patch') {
       this.state = patchInPlace(this.state as unknown as Json, e.ops) as unknown as FlowState;
-      return;
+    } else {
+      const { r, ...input } = e;
+      let done;
+      try {
+        done = applyInput(this.state, input as FlowInput, new RecordedDice(r));
+      } catch (err) {
+        if (!(err instanceof RulesError)) throw err;
+        done = { ok: false as const, problem: err.problem };
+      }
+      if (!done.ok) this.fail(key, at, done.problem);
     }
-    const { r, cp, v, ...input } = e;
-    const dice = new RecordedDice(r);
-    let done;
-    try {
-      done = applyInput(this.state, input as FlowInput, dice);
-    } catch (err) {
-      if (!(err instanceof RulesError)) throw err;
-      done = { ok: false as const, problem: err.problem };
+    if (this.path.length === 0) this.path.push({ entries: 0, stage: 'declare', round: 0 });
+    const s = this.state;
+    this.path.push(s ? { entries: at + 1, stage: s.stage, round: s.round } : { entries: at + 1, stage: 'declare', round: 0 });
+    if (s && (e.t === 'start' || e.t === 'snapshot' || opensRound(before, s))) {
+      this.marks.push({ entries: at + 1, state: structuredClone(s) });
+      if (this.marks.length > KEPT_ROUNDS) this.marks.shift();
     }
-    if (!done.ok) this.problems.push({ key, problem: done.problem });
-    if (cp && this.checkpoint) {
-      // The checkpoint is what the GM's engine had: every client goes on from it.
-      if (v !== undefined && v < FLOW_VERSION) this.checkpoint = migrateState(this.checkpoint, v);
-      this.checkpoint = patchInPlace(this.checkpoint as unknown as Json, cp) as unknown as FlowState;
-      this.state = structuredClone(this.checkpoint);
-    }
+  }
+
+  private fail(key: string, at: number, problem: Problem): void {
+    this.problems.push({ key, problem, at });
   }
 }
 

@@ -11,7 +11,7 @@
 import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from '../model';
 import type { Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
-/** Version of this state's shape. Stored with the log's start and checkpoints (log.ts, migrateState). */
+/** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';

@@ -234,7 +234,7 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
   let some = false;
   let all = true;
   for (const c of encounter.combatants) {
-    // Combatants of unknown sides are never surprised (runCombat rejects them anyway).
+    // Combatants of unknown sides are never surprised (the flow refuses them at the start anyway).
     if (surprised[c.id] === undefined) surprised[c.id] = 0;
     if (c.hp <= 0) continue;
     if (surprised[c.id]) some = true;
