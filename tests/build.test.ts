@@ -1,10 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PROCEDURE_IDS } from '../src/rules/model';
+
+/** Relative module specifiers of a built module: `import … from "./x.js"` / `import "./x.js"` / `export … from`, and `import("./x.js")`. */
+function importsOf(js: string): { static: string[]; dynamic: string[] } {
+  const dynamic = [...js.matchAll(/import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)].map((m) => m[1]);
+  const all = [...js.matchAll(/(?:import|export)\s*(?:[\w$*{}\s,]*?from\s*)?["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+  return { static: [...new Set(all)], dynamic: [...new Set(dynamic)] };
+}
 
 // `npm run build` fills dist/ with exactly what Foundry loads and writes a release zip.
 function files(dir: string, base = dir): string[] {
@@ -25,23 +33,47 @@ describe('the installable build', () => {
     ({ extractPack } = (await import(CLI)) as { extractPack: ExtractPack });
   }, 120_000);
 
-  it('dist holds the manifest, one bundle, the styles, templates, languages and compiled packs — nothing else', () => {
+  it('dist holds the manifest, the entry module and its chunks, the styles, templates, languages and compiled packs — nothing else', () => {
     const manifest = JSON.parse(readFileSync('dist/system.json', 'utf8'));
     const all = files('dist');
     const top = new Set(all.map((f) => f.split('/')[0]));
-    expect([...top].sort()).toEqual(['lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
-    expect(all.filter((f) => f.endsWith('.js'))).toEqual(['ten-segments.js']);
+    expect([...top].sort()).toEqual(['chunks', 'lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
+    expect(manifest.esmodules).toEqual(['ten-segments.js']);
+    // The entry, the code every client needs, the migration, and one chunk per procedure.
+    expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
+      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+    );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/'))).toEqual(manifest.languages.map((l: { path: string }) => l.path));
     for (const style of manifest.styles) expect(existsSync(join('dist', style))).toBe(true);
     expect(all.filter((f) => f.startsWith('templates/')).length).toBe(files('templates').length);
   });
 
-  it('the bundle is one minified ES module that registers the system at init', () => {
-    const js = readFileSync('dist/ten-segments.js', 'utf8');
-    expect(js.split('\n').length).toBeLessThan(10);
-    expect(js).toMatch(/Hooks\.once\("init"/);
-    expect(js).not.toMatch(/^import /m);
+  it('the modules are minified ES modules whose every import, static or dynamic, is a file in dist', () => {
+    const scripts = files('dist').filter((f) => f.endsWith('.js'));
+    for (const f of scripts) {
+      const js = readFileSync(join('dist', f), 'utf8');
+      expect(js.split('\n').length, f).toBeLessThan(10);
+      for (const spec of [...importsOf(js).static, ...importsOf(js).dynamic]) {
+        expect(existsSync(join('dist', dirname(f), spec)), `${f} imports ${spec}`).toBe(true);
+      }
+    }
+  });
+
+  it('a client loads at start-up the code that registers the system at init, and no procedure: each is loaded on demand', () => {
+    const loaded = new Set<string>();
+    const visit = (f: string) => {
+      if (loaded.has(f)) return;
+      loaded.add(f);
+      for (const spec of importsOf(readFileSync(join('dist', f), 'utf8')).static) visit(join(dirname(f), spec));
+    };
+    visit('ten-segments.js');
+    expect([...loaded].sort()).toEqual(['chunks/core.js', 'ten-segments.js']);
+    const core = readFileSync('dist/chunks/core.js', 'utf8');
+    expect(core).toMatch(/Hooks\.once\("init"/);
+    // Each procedure chunk and the migration are reached only by import().
+    const dynamic = importsOf(core).dynamic.sort();
+    expect(dynamic).toEqual(['./migration.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
   });
 
   it('every pack compiles with every source document in it', async () => {

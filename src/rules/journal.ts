@@ -66,3 +66,20 @@ export function patchInPlace(value: Json, ops: readonly PatchOp[]): Json {
 export function patch(value: Json, ops: readonly PatchOp[]): Json {
   return patchInPlace(structuredClone(value), ops);
 }
+
+/**
+ * A deep copy of plain data (objects, arrays, numbers, strings, booleans,
+ * null, undefined): what structuredClone gives for it, several times faster
+ * on the small objects the engine copies (declarations, states).
+ */
+export function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out as T;
+}

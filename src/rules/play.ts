@@ -10,9 +10,24 @@ import type { Combatant, CombatantState, Declaration, Problem } from './model';
 import { RulesError } from './model';
 import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry, SurpriseResult } from './procedure';
 import { copyState } from './round';
-import { applyInput, flowFrom, startFlow, type Applied, type EntryOutcome, type FlowInput, type FlowState, type MoraleRequest } from './flow';
+import {
+  applyInput,
+  flowFrom,
+  FLOW_VERSION,
+  RecordingDice,
+  startFlow,
+  type Applied,
+  type EntryOutcome,
+  type FlowInput,
+  type FlowStart,
+  type FlowState,
+  type InputEntry,
+  type LogEntry,
+  type MoraleRequest,
+} from './flow';
 import { openStep } from './flow/step';
 import { timeline, type TimelineView } from './timeline';
+import { copyJson } from './journal';
 
 /** Damage that happens during a round (scripted, or reported by the table). */
 export interface DamageEvent {
@@ -93,6 +108,8 @@ export interface CombatLog {
   /** The flow's state at the end, and the round as a GM reads it then. */
   state: FlowState;
   view: TimelineView;
+  /** The combat as its log (flow/log.ts): the start, then every input with its dice. Replaying it gives `state`. */
+  entries: LogEntry[];
 }
 
 function isAttackEntry(e: StepEntry): boolean {
@@ -101,7 +118,7 @@ function isAttackEntry(e: StepEntry): boolean {
 
 /** The round that just ended, read back from the flow (a copy: the flow goes on changing its own). */
 export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): RoundLog {
-  const s = structuredClone(state);
+  const s = copyJson(state);
   const schedule = s.schedule as Schedule;
   const steps: StepLog[] = schedule.steps.map((step, k) => {
     const hits = s.hits.filter((h) => h.step === k);
@@ -155,8 +172,18 @@ class Player {
     private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled'>,
   ) {}
 
+  /** Every input carried out, with the dice it rolled: the combat's log after its start entry. */
+  readonly entries: InputEntry[] = [];
+
   give(input: FlowInput): Applied {
-    return applyInput(this.state, input, this.dice, this.procedure);
+    const dice = new RecordingDice(this.dice);
+    const done = applyInput(this.state, input, dice, this.procedure);
+    if (done.ok) {
+      const entry: InputEntry = copyJson(input);
+      if (dice.totals.length > 0) entry.r = dice.totals;
+      this.entries.push(entry);
+    }
+    return done;
   }
 
   /** An input the script cannot do without: a refusal stops the play (a RulesError). */
@@ -176,7 +203,7 @@ class Player {
       const done = this.give({ t: 'declare', d: { ...d, combatant: id } });
       if (done.ok) continue;
       if (!TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `round ${round}, ${id}` });
-      delete state.declarations[id];
+      if (state.declarations[id]) this.give({ t: 'withdraw', c: id });
       this.refused.push({ round, combatant: id, problem: done.problem });
     }
   }
@@ -276,7 +303,7 @@ class Player {
     this.must({ t: 'next' }, `round ${state.round}`);
     for (const [id, d] of Object.entries(before)) {
       const s = state.states[id];
-      if (!state.declarations[id] && s && this.procedure.canAct(s)) this.notCarried.push({ combatant: id, declaration: structuredClone(d) });
+      if (!state.declarations[id] && s && this.procedure.canAct(s)) this.notCarried.push({ combatant: id, declaration: copyJson(d) });
     }
   }
 
@@ -322,7 +349,7 @@ export function playCombat(
   let openingMorale: EndOfRoundResult | null = null;
   if (opening.length > 0 && procedure.openingMorale) {
     p.must({ t: 'morale', requests: opening.map(({ round: _r, ...m }) => m) }, 'morale');
-    if (state.opening) openingMorale = { states: copyStates(state.states), events: structuredClone(state.opening) };
+    if (state.opening) openingMorale = { states: copyStates(state.states), events: copyJson(state.opening) };
   }
 
   let surpriseRound: RoundLog | null = null;
@@ -346,14 +373,15 @@ export function playCombat(
   }
   return {
     procedure: procedure.id,
-    surprise: structuredClone(started.detail?.surprise ?? state.surprise),
+    surprise: copyJson(started.detail?.surprise ?? state.surprise),
     surpriseRound,
     openingMorale,
     baseInitiative: { ...state.baseInitiative },
     rounds,
     states: copyStates(state.states),
     refused: p.refused,
-    state: structuredClone(state),
+    entries: [{ t: 'start', v: FLOW_VERSION, s: copyJson(started.detail as FlowStart) }, ...p.entries],
+    state: copyJson(state),
     view: timeline(state),
   };
 }
@@ -378,7 +406,7 @@ export function playSchedule(
   const state = flowFrom({ procedure: procedure.id, options, encounter, surprise: { rolls: {}, surprised, unit: 'segments' }, baseInitiative: {}, round: schedule.round });
   state.states = copyStates(states);
   state.roundStart = copyStates(states);
-  state.schedule = structuredClone(schedule);
+  state.schedule = copyJson(schedule);
   for (const c of schedule.castings) state.status[c.id] = cancelled.includes(c.id) ? 'cancelled' : 'pending';
   state.stage = 'resolve';
   state.step = 0;

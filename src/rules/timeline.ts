@@ -11,6 +11,7 @@
 import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
 import type { Casting, EndEvent, EntryKind, InitiativeResult, Schedule, StepEntry } from './procedure';
 import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+import { copyJson } from './journal';
 
 export interface Viewer {
   gm: boolean;
@@ -218,7 +219,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
       if (s.stress !== undefined) v.health.stress = s.stress;
       if (s.woundPoints !== undefined) v.health.woundPoints = s.woundPoints;
     }
-    if (decl && mine(c.id)) v.declaration = structuredClone(decl);
+    if (decl && mine(c.id)) v.declaration = copyJson(decl);
     if (state.surprise.rolls[c.id] !== undefined) v.surpriseRoll = state.surprise.rolls[c.id];
     if (labels[c.id] !== undefined) v.label = labels[c.id];
     const count = state.initiative?.individuals[c.id];
@@ -281,11 +282,11 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
     sides,
     combatants,
     surprise: { unit: state.surprise.unit, anyone: surprisedAnyone },
-    opening: state.opening ? structuredClone(state.opening) : null,
+    opening: state.opening ? copyJson(state.opening) : null,
     initiative: ini ? { winner: ini.winner, tie: ini.winner === null && new Set(Object.values(ini.sides)).size === 1 && Object.keys(ini.sides).length > 1 } : null,
     carryIn,
     steps,
     carryOut: state.stage === 'end-of-round' ? state.carry.filter((c) => shown(c.caster)).map((c) => castingView(c, 'pending')) : [],
-    end: state.end ? structuredClone(state.end) : null,
+    end: state.end ? copyJson(state.end) : null,
   };
 }

@@ -27,7 +27,7 @@ import { loadStrings, Strings } from './strings';
 /** The repository: lang files and the bundled example (this file is in src/sim, the built runner in build/). */
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const ROOT = existsSync(join(HERE, '..', 'lang')) ? resolve(HERE, '..') : resolve(HERE, '..', '..');
-export const EXAMPLE = join('src', 'scenarios', 'example.yaml');
+export const EXAMPLE = join('src', 'sim', 'scenarios', 'example.yaml');
 
 /* ------------------------------------------------------------------ flags */
 

@@ -1,5 +1,5 @@
 /**
- * The bundled scenarios (src/scenarios/*.yaml) end to end: each is played by
+ * The bundled scenarios (src/sim/scenarios/*.yaml) end to end: each is played by
  * the CLI code (in process) and its timeline is checked for the rule of the
  * seed text it exercises. Expected values are worked out from the rules text
  * and the scripted dice, as written in each scenario's header.
@@ -13,7 +13,7 @@ import { PROCEDURES } from '../../src/rules/procedures/all';
 import { PROCEDURE_IDS } from '../../src/rules/model';
 
 const ROOT = resolve(__dirname, '..', '..');
-const SCENARIOS = join(ROOT, 'src', 'scenarios');
+const SCENARIOS = join(ROOT, 'src', 'sim', 'scenarios');
 
 function play(name: string, extra: string[] = []): Timeline {
   const r = simulate([join(SCENARIOS, name), '--json', '--seed', '11', ...extra], PROCEDURES, { cwd: ROOT, root: ROOT });

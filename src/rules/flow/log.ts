@@ -22,7 +22,7 @@
  */
 import { RulesError, type Problem } from '../model';
 import type { Dice, DieRequest } from '../dice';
-import { patchInPlace, type Json, type PatchOp } from '../journal';
+import { copyJson, patchInPlace, type Json, type PatchOp } from '../journal';
 import { FLOW_VERSION, type FlowStart, type FlowState } from './state';
 import { applyInput, flowFrom, type FlowInput } from './transitions';
 
@@ -152,7 +152,7 @@ export class FlowLog {
     let same = 0;
     while (same < this.keys.length && same < entries.length && this.keys[same] === entries[same][0]) same++;
     if (same < this.keys.length) this.rewind(same);
-    else if (this.given && this.keys.length < entries.length && this.state) this.state = structuredClone(this.state);
+    else if (this.given && this.keys.length < entries.length && this.state) this.state = copyJson(this.state);
     for (let i = this.keys.length; i < entries.length; i++) this.play(entries[i][0], entries[i][1]);
     this.given = true;
     return { state: this.state, problems: this.problems.map(({ key, problem }) => ({ key, problem })) };
@@ -181,7 +181,7 @@ export class FlowLog {
     this.keys.length = mark.entries;
     this.path.length = mark.entries + 1;
     this.problems = this.problems.filter((p) => p.at < mark.entries);
-    this.state = structuredClone(mark.state);
+    this.state = copyJson(mark.state);
     this.given = false;
   }
 
@@ -195,7 +195,7 @@ export class FlowLog {
     } else if (e.t === 'snapshot') {
       const problem = e.v > FLOW_VERSION ? { key: 'CombatFromNewerVersion', data: { version: e.v } } : null;
       if (problem) this.fail(key, at, problem);
-      else this.state = migrateState(structuredClone(e.s), e.v);
+      else this.state = migrateState(copyJson(e.s), e.v);
     } else if (!this.state) {
       this.fail(key, at, { key: 'CombatLogNoStart' });
     } else if (e.t === 'patch') {
@@ -215,7 +215,7 @@ export class FlowLog {
     const s = this.state;
     this.path.push(s ? { entries: at + 1, stage: s.stage, round: s.round } : { entries: at + 1, stage: 'declare', round: 0 });
     if (s && (e.t === 'start' || e.t === 'snapshot' || opensRound(before, s))) {
-      this.marks.push({ entries: at + 1, state: structuredClone(s) });
+      this.marks.push({ entries: at + 1, state: copyJson(s) });
       if (this.marks.length > KEPT_ROUNDS) this.marks.shift();
     }
   }

@@ -32,6 +32,7 @@ import {
   type FlowState,
   type MoraleRequest,
 } from './state';
+import { copyJson } from '../journal';
 
 /** What a combat is told, one input at a time. */
 export type FlowInput =
@@ -107,7 +108,7 @@ export function startCombat(
   for (const c of encounter.combatants) {
     if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
   }
-  const enc = structuredClone(encounter);
+  const enc = copyJson(encounter);
   const rolled = asking(() => ({
     surprise: procedure.rollSurprise(enc, dice, options),
     baseInitiative: procedure.rollCombatInitiative(enc, enc.combatants, dice, options),
@@ -120,19 +121,19 @@ export function startCombat(
 
 /** The first state of a combat from its start. */
 export function flowFrom(start: FlowStart): FlowState {
-  const encounter = structuredClone(start.encounter);
+  const encounter = copyJson(start.encounter);
   const states: FlowState['states'] = {};
   for (const c of encounter.combatants) states[c.id] = initialState(c);
   return {
     v: FLOW_VERSION,
     procedure: start.procedure,
-    options: structuredClone(start.options),
+    options: copyJson(start.options),
     encounter,
     stage: 'declare',
     round: start.round,
     firstRound: start.round,
     step: 0,
-    surprise: structuredClone(start.surprise),
+    surprise: copyJson(start.surprise),
     baseInitiative: { ...start.baseInitiative },
     declarations: {},
     initiative: null,
@@ -397,7 +398,7 @@ function cancel(state: FlowState, castingId: string): Applied {
 function sidesWith(state: FlowState, id: string, side: Side | undefined, name: string): { ok: true; sides: Side[] } | { ok: false; problem: Problem } {
   if (state.encounter.sides.some((s) => s.id === id)) return { ok: true, sides: state.encounter.sides };
   if (!side || side.id !== id) return refuse('UnknownSide', { name, side: id });
-  return { ok: true, sides: [...state.encounter.sides, structuredClone(side)] };
+  return { ok: true, sides: [...state.encounter.sides, copyJson(side)] };
 }
 
 /** A combatant joins: a late joiner while the round is played, else planned with the others. */
@@ -412,7 +413,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
     const problem = procedure.validateDeclaration(input.d, c, state.options);
     if (problem) return { ok: false, problem };
   }
-  const newcomer = structuredClone(c);
+  const newcomer = copyJson(c);
   const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
   // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
   const late = state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
@@ -436,7 +437,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   state.states[c.id] = initialState(newcomer);
   if (joined) state.roundStart[c.id] = initialState(newcomer);
   state.surprise.surprised[c.id] = 0;
-  if (input.d) state.declarations[c.id] = structuredClone(input.d);
+  if (input.d) state.declarations[c.id] = copyJson(input.d);
   Object.assign(state.baseInitiative, base);
   if (joined) {
     for (const casting of joined.schedule.castings) state.status[casting.id] ??= 'pending';
@@ -482,7 +483,7 @@ function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice
   for (const r of requests) {
     if (!r || typeof r.combatant !== 'string' || !combatantOf(state, r.combatant)) return refuse('UnknownCombatant', { id: String(r?.combatant) });
   }
-  const copies = requests.map((r) => structuredClone(r));
+  const copies = requests.map((r) => copyJson(r));
   if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
     const opening = procedure.openingMorale;
     const checked = asking(() => opening(state.encounter, copies, state.states, dice, state.options));
@@ -510,7 +511,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'declare': {
       const problem = declarationProblem(state, input.d, procedure);
       if (problem) return { ok: false, problem };
-      state.declarations[input.d.combatant] = structuredClone(input.d);
+      state.declarations[input.d.combatant] = copyJson(input.d);
       return OK;
     }
     case 'withdraw':
@@ -532,7 +533,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       for (const id of Object.keys(held)) {
         const d = held[id];
         if (d === null) delete state.declarations[id];
-        else state.declarations[id] = structuredClone(d);
+        else state.declarations[id] = copyJson(d);
       }
       const begun = beginRound(state, dice, procedure);
       if (!begun.ok) state.declarations = before;
@@ -561,7 +562,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
 
 /** The same on a copy: `state` is never changed. */
 export function apply(state: FlowState, input: FlowInput, dice: Dice, procedure?: P): FlowResult<AppliedDetail> {
-  const copy = structuredClone(state);
+  const copy = copyJson(state);
   const done = applyInput(copy, input, dice, procedure);
   return done.ok ? { ok: true, state: copy, detail: done.detail } : done;
 }
