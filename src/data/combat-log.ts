@@ -24,8 +24,8 @@ export const COMBAT_SCHEMA = 2;
 /** The kinds of log entry a stored log may hold. */
 export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale'] as const;
 
-/** Keys of log entries: "e" and five or more digits. */
-export const ENTRY_KEY = /^e\d{5,}$/;
+/** Keys of log entries: "e", five or more digits (the entry's number), and the chain hash a store adds (flow/log.ts chainKey). */
+export const ENTRY_KEY = /^e\d{5,}(?:x[0-9a-z]{1,7})?$/;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -29,7 +29,7 @@ import {
   currentActors,
   declarationProblem,
   entriesOf,
-  entryKey,
+  chainKey,
   FLOW_VERSION,
   FlowLog,
   RecordingDice,
@@ -234,9 +234,14 @@ export class TenSegmentsCombat extends Combat {
     if (result.problem) return { problem: result.problem };
     if (result.made.length === 0) return { state: before, details: [] };
     const after = result.state;
-    const start = this.entries.length;
+    const entries = this.entries;
+    const start = entries.length;
     const data: Record<string, unknown> = { ...this.turnDataFor(after) };
-    result.made.forEach((m, i) => (data[`system.log.${entryKey(start + i)}`] = m.entry));
+    let previous = entries[start - 1]?.[0] ?? null;
+    result.made.forEach((m, i) => {
+      previous = chainKey(start + i, previous, m.entry);
+      data[`system.log.${previous}`] = m.entry;
+    });
     await this.write(data, before, after, options);
     for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
     if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
@@ -335,8 +340,10 @@ export class TenSegmentsCombat extends Combat {
       const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
       if (!result.ok) return this.refuse(result.problem);
       const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
-      const state = new FlowLog().read([[entryKey(0), startEntry]]).state as FlowState;
-      const data: Record<string, unknown> = { [`system.log.${entryKey(0)}`]: startEntry };
+      const startKey = chainKey(0, null, startEntry);
+      const state = new FlowLog().read([[startKey, startEntry]]).state as FlowState;
+      const data: Record<string, unknown> = { [`system.log.${startKey}`]: startEntry };
+      let previous = startKey;
       // Declarations made before the start (players', kept on their combatants) survive it.
       let n = 1;
       for (const c of this.combatants) {
@@ -348,7 +355,8 @@ export class TenSegmentsCombat extends Combat {
           notifyProblem(done.problem);
           continue;
         }
-        data[`system.log.${entryKey(n++)}`] = input;
+        previous = chainKey(n++, previous, input);
+        data[`system.log.${previous}`] = input;
       }
       Object.assign(data, this.turnDataFor(state));
       callHook('combatStart', this, data);

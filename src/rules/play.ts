@@ -148,7 +148,7 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
     steps,
     unapplied,
     states: s.states,
-    carryOut: s.carry,
+    carryOut: s.stage === 'end-of-round' ? s.carry.filter((c) => s.status[c.id] === 'pending') : s.carry,
     joins: s.joins,
     view: timeline(s),
     notCarried: [],

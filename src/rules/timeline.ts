@@ -6,10 +6,14 @@
  *
  * A GM sees everything. A player sees every step played so far and what
  * happened in it; of what is still to come, and of the declarations, only
- * their own side's; health as a condition only, except on their own side.
+ * their own side's; health as a condition only, except on their own side;
+ * another side's casting as someone casting, its spell, time and target only
+ * once it goes off; nothing of hidden combatants (not even a step they alone
+ * acted in, or who struck a blow).
  */
 import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
-import type { Casting, EndEvent, EntryKind, InitiativeResult, Schedule, StepEntry } from './procedure';
+import type { Casting, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
+import { getProcedure } from './registry';
 import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
 import { copyJson } from './journal';
 
@@ -39,12 +43,13 @@ export interface SideView {
 export interface CastingView {
   casting: string;
   caster: string;
-  spell: string;
+  /** What is cast and for how long: the GM's view and the caster's side only (others see that someone is casting). */
+  spell?: string;
   device: boolean;
-  castingTime: number;
+  castingTime?: number;
   beganRound: number;
-  /** Segments still to run at the end of the round (carried out). */
-  remaining: number;
+  /** Segments still to run at the end of the round (carried out); the GM's view and the caster's side only. */
+  remaining?: number;
   status: CastingStatus;
 }
 
@@ -129,36 +134,36 @@ export interface TimelineView {
   end: EndEvent[] | null;
 }
 
-function castingView(c: Casting, status: CastingStatus): CastingView {
-  return {
-    casting: c.id,
-    caster: c.caster,
-    spell: c.spell,
-    device: c.device,
-    castingTime: c.castingTime,
-    beganRound: c.beganRound,
-    remaining: c.remaining,
-    status,
-  };
+function castingView(c: Casting, status: CastingStatus, known: boolean): CastingView {
+  const v: CastingView = { casting: c.id, caster: c.caster, device: c.device, beganRound: c.beganRound, status };
+  if (known) {
+    v.spell = c.spell;
+    v.castingTime = c.castingTime;
+    v.remaining = c.remaining;
+  }
+  return v;
 }
 
 /** Is a combatant still kept from acting by surprise now? */
 function stillSurprised(state: FlowState, id: string, segment: number | undefined): boolean {
   const s = state.surprise.surprised[id] ?? 0;
   if (s <= 0) return false;
-  if (state.surprise.unit === 'segments') return state.round === 0 && s >= (segment ?? 1);
+  // The surprise segments: until the segment after its last one; once they are all played, nobody.
+  if (state.surprise.unit === 'segments') return state.round === 0 && state.stage !== 'end-of-round' && s >= (segment ?? 1);
   // A lost round: the surprise round (round 0) where there is one, else round 1.
   return state.round === 0 || (state.round === 1 && state.firstRound === 1);
 }
 
-function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome | undefined): EntryView {
+/** An entry as a viewer sees it; `known` false hides a casting begun by another side (spell, time, target) until it goes off. */
+function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome | undefined, known: boolean): EntryView {
   const v: EntryView = { combatant: entry.combatant, kind: entry.kind, action: entry.action };
+  const secret = !known && entry.kind === 'cast-begin';
   if (entry.routine !== undefined) v.routine = entry.routine;
-  if (entry.target !== undefined) v.target = entry.target;
+  if (entry.target !== undefined && !secret) v.target = entry.target;
   if (entry.casting !== undefined) {
     v.casting = entry.casting;
     const c = schedule.castings.find((x) => x.id === entry.casting);
-    if (c) {
+    if (c && !secret) {
       v.spell = c.spell;
       v.device = c.device;
       v.castingTime = c.castingTime;
@@ -170,7 +175,7 @@ function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome |
 }
 
 /** The round of `state` as `viewer` may see it. */
-export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineView {
+export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: Pick<Procedure<ProcedureOptions>, 'canAct'> = getProcedure(state.procedure)): TimelineView {
   const gm = viewer.gm;
   const own = new Set(viewer.sides ?? []);
   const hidden = new Set(gm ? [] : (viewer.hidden ?? []));
@@ -210,7 +215,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
       delayed: !!s?.delayed,
       surprised: state.surprise.surprised[c.id] ?? 0,
       stillSurprised: still,
-      mayDeclare: condition === 'ok' || condition === 'incapacitated' || condition === 'dying' ? !(still && state.surprise.unit === 'round') : false,
+      // As the flow decides it: the procedure says who can act (declarationProblem), a lost surprise round says who may not yet.
+      mayDeclare: !!s && procedure.canAct(s) && !(still && state.surprise.unit === 'round'),
       declared: decl !== undefined,
     };
     if (mine(c.id) && s) {
@@ -222,7 +228,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
     if (decl && mine(c.id)) v.declaration = copyJson(decl);
     if (state.surprise.rolls[c.id] !== undefined) v.surpriseRoll = state.surprise.rolls[c.id];
     if (labels[c.id] !== undefined) v.label = labels[c.id];
-    const count = state.initiative?.individuals[c.id];
+    // A late joiner's count is in the schedule's initiative (the round's, with it added).
+    const count = (schedule?.initiative ?? state.initiative)?.individuals[c.id];
     if (count !== undefined) v.initiative = count;
     if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
     if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
@@ -231,8 +238,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
 
   const status = (id: string): CastingStatus => state.status[id] ?? 'pending';
   const carryIn: CastingView[] = (schedule?.castings ?? (state.stage === 'declare' ? state.carry : []))
-    .filter((c) => (c.beginStep ?? -1) < 0 && c.beganRound < state.round && shown(c.caster))
-    .map((c) => castingView(c, status(c.id)));
+    .filter((c) => c.beganRound < state.round && shown(c.caster))
+    .map((c) => castingView(c, status(c.id), mine(c.caster)));
 
   const steps: StepView[] = [];
   (schedule?.steps ?? []).forEach((step, k) => {
@@ -241,9 +248,13 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
     const entries = step.entries
       .map((e, i) => ({ e, outcome: played ? state.outcomes[k]?.[i] : undefined }))
       .filter(({ e }) => shown(e.combatant) && (played || mine(e.combatant)))
-      .map(({ e, outcome }) => entryView(e, schedule as Schedule, outcome));
+      .map(({ e, outcome }) => entryView(e, schedule as Schedule, outcome, mine(e.combatant)));
     if (!played && entries.length === 0) return;
     const hits = state.hits.filter((h) => h.step === k && shown(h.target));
+    const breaks = state.interruptions.filter((i) => i.step === k && shown(i.caster));
+    const joined = state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant);
+    // A step a player can see nothing in (a hidden combatant acting alone) is not shown: it would tell that someone acted then.
+    if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0) return;
     const first = new Map<string, Condition>();
     const last = new Map<string, Condition>();
     for (const h of hits) {
@@ -257,15 +268,13 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
       entries,
       damage: hits.map((h) => {
         const d: StepView['damage'][number] = { target: h.target, amount: h.amount, wounds: h.wounds };
-        if (h.by !== undefined) d.by = h.by;
+        if (h.by !== undefined && shown(h.by)) d.by = h.by;
         if (h.critical) d.critical = true;
         return d;
       }),
-      interruptions: state.interruptions
-        .filter((i) => i.step === k && shown(i.caster))
-        .map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
+      interruptions: breaks.map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
       fallen: [...first].filter(([id, before]) => last.get(id) !== before).map(([id]) => ({ combatant: id, condition: last.get(id) as Condition })),
-      joins: state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant),
+      joins: joined,
     };
     if (step.segment !== undefined) v.segment = step.segment;
     if (step.count !== undefined) v.count = step.count;
@@ -273,6 +282,9 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
   });
 
   const ini = state.initiative;
+  const dice = ini ? Object.values(ini.sides) : [];
+  const top = Math.max(...dice);
+  const events = (list: EndEvent[] | null) => (list ? copyJson(list.filter((e) => shown(e.combatant))) : null);
   return {
     procedure: state.procedure,
     round: state.round,
@@ -282,11 +294,15 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW): TimelineVi
     sides,
     combatants,
     surprise: { unit: state.surprise.unit, anyone: surprisedAnyone },
-    opening: state.opening ? copyJson(state.opening) : null,
-    initiative: ini ? { winner: ini.winner, tie: ini.winner === null && new Set(Object.values(ini.sides)).size === 1 && Object.keys(ini.sides).length > 1 } : null,
+    opening: events(state.opening),
+    // A tie: no winner, and the highest die shared by two sides or more.
+    initiative: ini ? { winner: ini.winner, tie: ini.winner === null && dice.filter((d) => d === top).length > 1 } : null,
     carryIn,
     steps,
-    carryOut: state.stage === 'end-of-round' ? state.carry.filter((c) => shown(c.caster)).map((c) => castingView(c, 'pending')) : [],
-    end: state.end ? copyJson(state.end) : null,
+    carryOut:
+      state.stage === 'end-of-round'
+        ? state.carry.filter((c) => status(c.id) === 'pending' && shown(c.caster)).map((c) => castingView(c, 'pending', mine(c.caster)))
+        : [],
+    end: events(state.end),
   };
 }

@@ -308,9 +308,10 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   const carryOut = view.carryOut.map((c: CastingView) => ({
     casting: c.casting,
     caster: c.caster,
-    spell: c.spell,
-    remaining: c.remaining,
-    text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining })),
+    // The runner reads the GM's view: spell and time are always there.
+    spell: c.spell ?? '',
+    remaining: c.remaining ?? 0,
+    text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining ?? 0 })),
   }));
   const end = (view.end ?? []).map((e) => endEventText(w, nameOf, e));
   const standing = standingOf(w, view);

@@ -11,13 +11,14 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RandomDice, ScriptedDice, type Dice, type DieRequest, type ScriptedRoll } from '../../src/rules/dice';
 import { PROCEDURE_IDS, RulesError, type Combatant, type Declaration, type ProcedureId, type Side } from '../../src/rules/model';
 import type { Encounter } from '../../src/rules/procedure';
 import {
   apply,
   applyInput,
+  chainKey,
   currentActors,
   currentEntries,
   entriesOf,
@@ -288,6 +289,8 @@ describe('segment-d6 through the flow (seed 000)', () => {
       const casting = castingOf(state, 'halvaine');
       give(state, { t: 'cancel', casting });
       expect(state.status[casting]).toBe('cancelled');
+      expect(outcomeNow(state, 'halvaine', 'cast-begin')).toBe('cancelled'); // shown at once in the step being played
+      expect(currentActors(state)).toEqual([]);
       expectRefused(state, { t: 'cancel', casting }, 'NoCasting'); // nothing left to cancel
       give(state, { t: 'next' });
       // A hit now breaks nothing: no casting is under way.
@@ -361,7 +364,7 @@ describe('segment-d6 through the flow (seed 000)', () => {
 
     // BUG: endRound computes `carry` when the round ends and newRound resets `status`, so what happens to a
     // carried casting between the last step and the next round's declarations is forgotten.
-    it.fails('a hit after the last step of the round (end of round) breaks it too: reported lost, it must not go off next round', () => {
+    it('a hit after the last step of the round (end of round) breaks it too: reported lost, it must not go off next round', () => {
       const { state, dice } = carrying();
       const detail = give(state, { t: 'hit', target: 'halvaine', amount: 1 });
       expect(detail.interruptions?.map((i) => i.outcome)).toEqual(['interrupted']); // the GM is told the spell is lost …
@@ -370,14 +373,14 @@ describe('segment-d6 through the flow (seed 000)', () => {
       expect(state.states.halvaine.expended).toEqual(['Sleep']); // and one casting spends one copy
     });
 
-    it.fails('a casting cancelled after the last step of the round ("may elect not to cast the spell") does not go off next round', () => {
+    it('a casting cancelled after the last step of the round ("may elect not to cast the spell") does not go off next round', () => {
       const { state, dice } = carrying();
       give(state, { t: 'cancel', casting: castingOf(state, 'halvaine') });
       expect(round2(state, dice)).not.toContain('goes-off');
       expect(state.states.halvaine.expended).toEqual([]);
     });
 
-    it.fails('an interruption the GM undoes after the last step of the round: the casting goes on into the next round', () => {
+    it('an interruption the GM undoes after the last step of the round: the casting goes on into the next round', () => {
       const { state, dice } = halvaineRound(10, carryDice);
       const casting = castingOf(state, 'halvaine');
       playTo(state, stepOf(state, 'halvaine', 'cast-begin'));
@@ -750,6 +753,16 @@ describe('a refused input changes nothing (validation first)', () => {
     give(state, { t: 'declare', d: sleep(1, 'Sleep') });
   });
 
+  it('a begin the procedure itself refuses after the held declarations passed their checks records none of them (individual-speed: BaseInitiativeMissing)', () => {
+    const started = startFlow('individual-speed', {}, skirmish(), new RandomDice(5));
+    if (!started.ok) throw new RulesError(started.problem);
+    const state = started.state;
+    give(state, { t: 'declare', d: melee('fighter', 'orc') });
+    // A combat whose stored state lost the orc's Base Initiative (rolled "once, at the beginning of combat").
+    delete state.baseInitiative.orc;
+    expectRefused(state, { t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: null } }, 'BaseInitiativeMissing');
+  });
+
   it('castings: nothing to cancel while declaring or for an unknown id → NoCasting; nothing to restore → NoInterruption', () => {
     const state = declaring();
     expectRefused(state, { t: 'cancel', casting: 'halvaine@1' }, 'NoCasting');
@@ -819,9 +832,8 @@ describe('a refused input changes nothing (validation first)', () => {
     expect(state).toStrictEqual(before);
   });
 
-  // BUG: join checks only that `c` is an object with string id and side; a combatant whose `spells` is not a list
-  // makes the shared declaration check (round/declarations.ts, `combatant.spells.includes`) throw a TypeError.
-  it.fails('a joiner whose stats are malformed (spells not a list) is refused, not a crash', () => {
+  // A joiner's stats are checked as a whole (round/combatants.ts) before any procedure reads them.
+  it('a joiner whose stats are malformed (spells not a list) is refused, not a crash', () => {
     const state = declaring();
     const odd = { id: 'odd', name: 'Odd', side: 'party', hp: 3, spells: 5 } as unknown as Combatant;
     const before = structuredClone(state);
@@ -829,6 +841,7 @@ describe('a refused input changes nothing (validation first)', () => {
     expect(() => (done = applyInput(state, { t: 'join', c: odd, d: d('odd', 'spell', { spell: 'Sleep', castingTime: 1 }) }, NO_DICE))).not.toThrow();
     expect(done?.ok).toBe(false);
     if (done && !done.ok) expect(ERROR_KEYS.has(done.problem.key)).toBe(true);
+    expect(done).toEqual({ ok: false, problem: { key: 'CombatantFieldInvalid', data: { name: 'Odd', field: 'spells' } } });
     expect(state).toStrictEqual(before);
   });
 });
@@ -892,6 +905,7 @@ describe('property: random inputs, valid and not, in every procedure', () => {
 
   for (const procedure of PROCEDURE_IDS) {
     it(`${procedure}: a refusal never changes the state, names a TENSEG.Error message, and nothing throws`, () => {
+      const seen = { refused: 0, accepted: 0, played: 0 };
       fc.assert(
         fc.property(fc.array(input, { maxLength: 60 }), fc.integer(), (inputs, seed) => {
           const dice = new RandomDice(seed);
@@ -903,13 +917,17 @@ describe('property: random inputs, valid and not, in every procedure', () => {
             const before = structuredClone(state);
             const done = applyInput(state, x as FlowInput, dice);
             if (!done.ok) {
+              seen.refused++;
               expect(ERROR_KEYS.has(done.problem.key), done.problem.key).toBe(true);
               expect(state).toStrictEqual(before);
-            }
+            } else seen.accepted++;
+            if (state.stage === 'resolve') seen.played++;
           }
         }),
         { numRuns: 60 },
       );
+      // The sequences did reach rounds under way, with inputs both taken and refused.
+      expect(Math.min(seen.refused, seen.accepted, seen.played)).toBeGreaterThan(0);
     });
   }
 });
@@ -918,42 +936,35 @@ describe('property: random inputs, valid and not, in every procedure', () => {
 
 /**
  * Writes a combat's log as the Foundry layer does (src/documents/combat.ts,
- * transact): the start, then each accepted input with the dice totals it
- * rolled, and with the entry that opens a round's declarations the changes
- * since the last such checkpoint. A refused input writes nothing.
+ * transact): the start with the engine version, then each accepted input
+ * with the dice totals it rolled, as stored JSON. A refused input writes
+ * nothing.
  */
 class LogWriter {
   readonly entries: [string, LogEntry][] = [];
   /** states[n]: the state after entries[0..n]. */
   readonly states: FlowState[] = [];
   readonly state: FlowState;
-  private checkpoint: FlowState;
 
   constructor(
     procedure: ProcedureId,
     encounter: Encounter,
     readonly dice: Dice,
+    options: Record<string, boolean | number | string> = {},
   ) {
-    const started = startCombat(procedure, {}, encounter, dice);
+    const started = startCombat(procedure, options, encounter, dice);
     if (!started.ok) throw new RulesError(started.problem);
     this.entries.push([entryKey(0), stored({ t: 'start', v: FLOW_VERSION, s: started.start })]);
     this.state = flowFrom(started.start);
-    this.checkpoint = structuredClone(this.state);
     this.states.push(structuredClone(this.state));
   }
 
   give(input: FlowInput): Applied {
     const recording = new RecordingDice(this.dice);
-    const { stage, round } = this.state;
     const done = applyInput(this.state, input, recording);
     if (!done.ok) return done;
     const entry: InputEntry = { ...structuredClone(input) };
     if (recording.totals.length > 0) entry.r = [...recording.totals];
-    if (opensRound({ stage, round } as FlowState, this.state)) {
-      entry.cp = diff(this.checkpoint as unknown as Json, this.state as unknown as Json);
-      entry.v = FLOW_VERSION;
-      this.checkpoint = structuredClone(this.state);
-    }
     this.entries.push([entryKey(this.entries.length), stored(entry)]);
     this.states.push(structuredClone(this.state));
     return done;
@@ -968,9 +979,11 @@ class LogWriter {
     return Object.fromEntries(entries);
   }
 
-  /** Indices of the entries that carry a checkpoint (round boundaries). */
-  checkpoints(): number[] {
-    return this.entries.flatMap(([, e], i) => ((e as InputEntry).cp !== undefined ? [i] : []));
+  /** Entry counts after which a round's declarations open (the round boundaries). */
+  roundOpenings(): number[] {
+    const out: number[] = [];
+    for (let n = 1; n < this.states.length; n++) if (opensRound(this.states[n - 1], this.states[n])) out.push(n + 1);
+    return out;
   }
 }
 
@@ -982,8 +995,8 @@ function stored<T>(value: T): T {
 /**
  * Three rounds (after any surprise) of the skirmish, with every kind of input
  * a GM gives: declarations and a withdrawal, held declarations at initiative,
- * hits (one on the caster), a restore or a cancel where a casting is under
- * way, a late joiner, a change of side, a leaver, morale calls.
+ * hits (one on the caster), a restore and a cancel of castings, a late
+ * joiner, a change of side, a leaver, morale calls.
  */
 function fightLogged(procedure: ProcedureId, seed: number): LogWriter {
   const w = new LogWriter(procedure, skirmish(), new RandomDice(seed));
@@ -1031,25 +1044,25 @@ function fightLogged(procedure: ProcedureId, seed: number): LogWriter {
 const fresh = (entries: readonly (readonly [string, LogEntry])[]) => new FlowLog().read(entries);
 
 describe.each(PROCEDURE_IDS)('the log of a three-round %s combat', (procedure) => {
-  const w = fightLogged(procedure, 20240601 + PROCEDURE_IDS.indexOf(procedure));
+  let w: LogWriter;
+  beforeAll(() => {
+    w = fightLogged(procedure, 20240601 + PROCEDURE_IDS.indexOf(procedure));
+  });
 
-  it('the combat is a real one: three rounds and more, every kind of input, a checkpoint at each round', () => {
+  it('the combat is a real one: three rounds and more, every kind of input', () => {
     expect(w.state.round).toBeGreaterThanOrEqual(4);
     const kinds = new Set(w.entries.map(([, e]) => e.t));
     for (const t of ['start', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale']) expect(kinds, t).toContain(t);
-    expect(w.checkpoints().length).toBeGreaterThanOrEqual(3);
-    // Every round boundary is a checkpoint: the entries that open round r's declarations, r = 2, 3, 4 (and 1 after a surprise phase).
-    const opened = w.checkpoints().map((i) => w.states[i].round);
-    expect(opened).toEqual(expect.arrayContaining([2, 3, 4]));
+    expect(w.roundOpenings().length).toBeGreaterThanOrEqual(3);
   });
 
   it('replaying the log from scratch gives the state built by applying the inputs in turn', () => {
     const out = replay(w.keyed());
     expect(out.problems).toEqual([]);
-    expect(out.state).toEqual(w.state);
-    // Stored entries come back in key order, however the store lists them.
-    const shuffled = Object.fromEntries([...w.entries].reverse());
-    expect(replay(shuffled).state).toEqual(w.state);
+    expect(out.state).toStrictEqual(w.state);
+    // Entries are played in the order of their numbers, however the store lists them.
+    expect(replay(Object.fromEntries([...w.entries].reverse())).state).toStrictEqual(w.state);
+    expect(entriesOf(w.keyed()).map(([k]) => k)).toEqual(w.entries.map(([k]) => k));
   });
 
   it('reading the log with one more entry after a cached read equals a fresh read (and the state after that input)', () => {
@@ -1057,62 +1070,187 @@ describe.each(PROCEDURE_IDS)('the log of a three-round %s combat', (procedure) =
     for (let n = 1; n <= w.entries.length; n++) {
       const entries = w.entries.slice(0, n);
       const incremental = cached.read(entries).state;
-      expect(incremental, `entry ${n - 1}`).toEqual(fresh(entries).state);
-      expect(incremental, `entry ${n - 1}`).toEqual(w.states[n - 1]);
+      expect(incremental, `entry ${n - 1}`).toStrictEqual(fresh(entries).state);
+      expect(incremental, `entry ${n - 1}`).toStrictEqual(w.states[n - 1]);
     }
   });
 
   it('Previous: dropping the last entry gives back exactly the state before that input, and no state read before is ever changed', () => {
     const log = new FlowLog();
     const kept: { state: FlowState; copy: FlowState }[] = [];
-    let state = log.read(w.entries).state as FlowState;
-    kept.push({ state, copy: structuredClone(state) });
+    const keep = (state: FlowState | null) => {
+      kept.push({ state: state as FlowState, copy: structuredClone(state as FlowState) });
+      return state;
+    };
+    keep(log.read(w.entries).state);
     for (let n = w.entries.length - 1; n >= 1; n--) {
-      state = log.read(w.entries.slice(0, n)).state as FlowState;
-      expect(state, `Previous from entry ${n}`).toEqual(w.states[n - 1]);
-      kept.push({ state, copy: structuredClone(state) });
+      expect(keep(log.read(w.entries.slice(0, n)).state), `Previous from entry ${n}`).toStrictEqual(w.states[n - 1]);
     }
-    // And forward again, as the GM plays on after going back.
-    for (let n = 2; n <= w.entries.length; n++) {
-      state = log.read(w.entries.slice(0, n)).state as FlowState;
-      expect(state).toEqual(w.states[n - 1]);
-    }
-    for (const { state: s, copy } of kept) expect(s).toStrictEqual(copy);
+    // Forward again, as the GM plays on after going back; then back several rounds at once, and forward.
+    for (let n = 2; n <= w.entries.length; n++) expect(keep(log.read(w.entries.slice(0, n)).state)).toStrictEqual(w.states[n - 1]);
+    for (const n of [...w.roundOpenings(), 3, 1]) expect(keep(log.read(w.entries.slice(0, n)).state)).toStrictEqual(w.states[n - 1]);
+    expect(keep(log.read(w.entries).state)).toStrictEqual(w.state);
+    for (const { state, copy } of kept) expect(state).toStrictEqual(copy);
   });
 
-  it('a log that starts from a checkpoint (a snapshot of a round boundary) replays to the same state as the full log', () => {
-    for (const k of w.checkpoints()) {
+  it('where the combat stood after each entry (the waypoints Previous Round walks back through)', () => {
+    const log = new FlowLog();
+    log.read(w.entries);
+    const path = log.waypoints();
+    expect(path).toHaveLength(w.entries.length + 1);
+    w.states.forEach((s, i) => expect(path[i + 1]).toEqual({ entries: i + 1, stage: s.stage, round: s.round }));
+    // After Previous the path is the shorter log's.
+    log.read(w.entries.slice(0, 5));
+    expect(log.waypoints()).toEqual(path.slice(0, 6));
+  });
+
+  it('a log that starts from a snapshot replays to the same state as the full log (and walks back to the snapshot)', () => {
+    for (const k of [1, ...w.roundOpenings().map((n) => n - 1), Math.floor(w.entries.length / 2)]) {
       const fromSnapshot: [string, LogEntry][] = [[w.entries[k][0], stored({ t: 'snapshot', v: FLOW_VERSION, s: w.states[k] })], ...w.entries.slice(k + 1)];
-      expect(fresh(fromSnapshot).state, `from entry ${k}`).toEqual(w.state);
-      // Previous inside it walks back as in the full log (down to the snapshot itself).
-      for (let n = fromSnapshot.length - 1; n >= 1; n--) expect(fresh(fromSnapshot.slice(0, n)).state).toEqual(w.states[k + n - 1]);
+      const log = new FlowLog();
+      expect(log.read(fromSnapshot).state, `from entry ${k}`).toStrictEqual(w.state);
+      for (let n = fromSnapshot.length - 1; n >= 1; n--) expect(log.read(fromSnapshot.slice(0, n)).state).toStrictEqual(w.states[k + n - 1]);
     }
+  });
+
+  it('a migrated log (a snapshot, then the old history as patches, then inputs) replays to the same state, and Previous walks back through the patches', () => {
+    const k = 1;
+    const m = Math.min(w.entries.length - 2, k + 6); // entries k+1 … m become patches
+    const migrated: [string, LogEntry][] = [[w.entries[k][0], stored({ t: 'snapshot', v: FLOW_VERSION, s: w.states[k] })]];
+    for (let i = k + 1; i <= m; i++) migrated.push([w.entries[i][0], stored({ t: 'patch', ops: diff(w.states[i - 1] as unknown as Json, w.states[i] as unknown as Json) })]);
+    migrated.push(...w.entries.slice(m + 1));
+    const log = new FlowLog();
+    const read = log.read(migrated);
+    expect(read.problems).toEqual([]);
+    expect(read.state).toStrictEqual(w.state);
+    for (let n = migrated.length - 1; n >= 1; n--) expect(log.read(migrated.slice(0, n)).state).toStrictEqual(w.states[k + n - 1]);
   });
 
   it('the dice are in the log: replay asks no die of anyone, and the inputs rolled again with other dice make another combat', () => {
-    // Every transition that rolled recorded its totals: each round's initiative at least.
     const rolled = w.entries.filter(([, e]) => (e as InputEntry).r !== undefined);
-    expect(rolled.length).toBeGreaterThanOrEqual(3);
+    expect(rolled.length).toBeGreaterThanOrEqual(3); // each round's initiative at least
     const realRandom = Math.random;
     Math.random = () => {
       throw new Error('replay must not roll');
     };
     try {
-      expect(replay(w.keyed()).state).toEqual(w.state);
+      expect(replay(w.keyed()).state).toStrictEqual(w.state);
     } finally {
       Math.random = realRandom;
     }
-    // The same inputs with other dice: another initiative somewhere, so it is the recorded totals that make replay repeat the combat.
-    const start = w.entries[0][1] as Extract<LogEntry, { t: 'start' }>;
-    const other = flowFrom(start.s);
-    const initiatives: unknown[] = [];
+    // Each entry holds exactly the dice its transition rolls: replayed with them, every one is used and nothing else is asked.
+    const again = flowFrom((w.entries[0][1] as Extract<LogEntry, { t: 'start' }>).s);
+    w.entries.slice(1).forEach(([key, e], i) => {
+      const { r, ...input } = e as InputEntry;
+      const dice = new RecordedDice(r);
+      expect(applyInput(again, input as FlowInput, dice).ok, key).toBe(true);
+      expect(dice.done, key).toBe(true);
+      expect(again, key).toStrictEqual(w.states[i + 1]);
+    });
+    // The same inputs with other dice (every die at its highest) make another combat: it is the recorded totals that repeat this one.
+    const other = flowFrom((w.entries[0][1] as Extract<LogEntry, { t: 'start' }>).s);
     const highest: Dice = { roll: (r) => r.count * r.faces };
-    for (const [, e] of w.entries.slice(1)) {
-      const { r: _r, cp: _cp, v: _v, ...input } = e as InputEntry;
+    const otherStates = w.entries.slice(1).map(([, e]) => {
+      const { r: _r, ...input } = e as InputEntry;
       applyInput(other, input as FlowInput, highest);
-      if (other.initiative) initiatives.push(other.initiative);
+      return structuredClone(other);
+    });
+    expect(otherStates).not.toStrictEqual(w.states.slice(1));
+  });
+
+  // A reader tells entries apart by their keys (log.ts, FlowLog.read). A store keys entries with chainKey: after
+  // Previous the next input never gets the key of the entry it replaces, so a client that did not read the log between
+  // the deletion and the new entry ("a client that missed entries") still replays the new one.
+  it('an entry written after Previous gets a key never used before, and a reader that missed the deletion replays it', () => {
+    const chained: [string, LogEntry][] = [];
+    for (const [, e] of w.entries) chained.push([chainKey(chained.length, chained.at(-1)?.[0] ?? null, e), e]);
+    expect(entriesOf(Object.fromEntries(chained)).map(([k]) => k)).toEqual(chained.map(([k]) => k));
+    const log = new FlowLog();
+    expect(log.read(chained).state).toStrictEqual(w.state);
+    const n = chained.length - 1;
+    // The last entry opened round 4; instead, the GM lands a blow after the last step of round 3.
+    const blow: LogEntry = { t: 'hit', target: 'fighter', amount: 1 };
+    const replaced: [string, LogEntry][] = [...chained.slice(0, n), [chainKey(n, chained[n - 1][0], blow), blow]];
+    expect(replaced[n][0]).not.toBe(chained[n][0]);
+    // The same entry after the same log gets the same key: a log written twice the same way is stored the same way.
+    expect(chainKey(n, chained[n - 1][0], chained[n][1])).toBe(chained[n][0]);
+    expect(fresh(replaced).problems).toEqual([]);
+    expect(fresh(replaced).state?.states.fighter.hp).toBe(w.state.states.fighter.hp - 1);
+    expect(log.read(replaced).state).toStrictEqual(fresh(replaced).state);
+  });
+});
+
+/* ============================== 4. a log written by another engine version */
+
+describe('a log written by another version of the engine (log.ts: "Engine versions", migrateState)', () => {
+  let w: LogWriter;
+  beforeAll(() => {
+    w = fightLogged('addict', 77);
+  });
+  const newerVersion = { key: 'CombatFromNewerVersion', data: { version: FLOW_VERSION + 1 } };
+
+  it('migrateState brings a state of an older version to this one and changes nothing else; a newer one is refused', () => {
+    const migrated = migrateState({ ...structuredClone(w.state), v: FLOW_VERSION - 1 }, FLOW_VERSION - 1);
+    expect(migrated).toStrictEqual(w.state);
+    expect(migrateState(structuredClone(w.state), FLOW_VERSION)).toStrictEqual(w.state);
+    let thrown: unknown;
+    try {
+      migrateState(structuredClone(w.state), FLOW_VERSION + 1);
+    } catch (e) {
+      thrown = e;
     }
-    const recorded = w.states.map((s) => s.initiative).filter((x) => x !== null);
-    expect(initiatives).not.toEqual(recorded);
+    expect(thrown).toBeInstanceOf(RulesError);
+    expect((thrown as RulesError).problem).toEqual(newerVersion);
+    expect(ERROR_KEYS.has('CombatFromNewerVersion')).toBe(true);
+  });
+
+  it('a log started by a newer engine is refused (CombatFromNewerVersion), never guessed at: no state, and no later entry played', () => {
+    const newer: [string, LogEntry][] = w.entries.map(([k, e], i) => [k, i === 0 ? { ...(e as Extract<LogEntry, { t: 'start' }>), v: FLOW_VERSION + 1 } : e]);
+    for (const read of [fresh(newer), replay(w.keyed(newer))]) {
+      expect(read.state).toBeNull();
+      expect(read.problems[0]).toEqual({ key: entryKey(0), problem: newerVersion });
+      expect(read.problems.slice(1).every((p) => p.problem.key === 'CombatLogNoStart')).toBe(true);
+    }
+  });
+
+  it('a snapshot written by a newer engine is refused; one written by an older engine is migrated to this version', () => {
+    const k = w.roundOpenings()[0] - 1;
+    const after = w.entries.slice(k + 1);
+    const newer = fresh([[w.entries[k][0], { t: 'snapshot', v: FLOW_VERSION + 1, s: w.states[k] }], ...after]);
+    expect(newer.state).toBeNull();
+    expect(newer.problems[0]).toEqual({ key: w.entries[k][0], problem: newerVersion });
+    const older = fresh([[w.entries[k][0], { t: 'snapshot', v: FLOW_VERSION - 1, s: { ...structuredClone(w.states[k]), v: FLOW_VERSION - 1 } }], ...after]);
+    expect(older.problems).toEqual([]);
+    expect(older.state?.v).toBe(FLOW_VERSION);
+    expect(older.state).toStrictEqual(w.state);
+  });
+
+  it('the options a combat started with are frozen in its start entry: the replay uses them, and never fills a missing one from today\'s defaults', () => {
+    // A combat started with a table's own options replays with them.
+    const own = new LogWriter('segment-d6', d6Encounter(), new ScriptedDice([surprise('party', 5), surprise('orcs', 5)]), { missileInitiative: false, deathRule: 'minus-ten' });
+    expect(replay(own.keyed()).state?.options).toMatchObject({ missileInitiative: false, deathRule: 'minus-ten' });
+    // "an option missing from a stored start means the old rule": the replay keeps it missing.
+    const start = structuredClone(own.entries[0][1]) as Extract<LogEntry, { t: 'start' }>;
+    delete start.s.options.bleedPerRound;
+    const read = replay({ [entryKey(0)]: start });
+    expect(read.problems).toEqual([]);
+    expect(read.state?.options).not.toHaveProperty('bleedPerRound');
+  });
+
+  it('an entry this engine cannot replay (its recorded dice do not fit) is skipped with CombatLogOutOfStep, changes nothing, and the replay goes on', () => {
+    const k = w.entries.findIndex(([, e], i) => i > 1 && (e as InputEntry).r !== undefined);
+    expect(k).toBeGreaterThan(1);
+    const outOfStep: [string, LogEntry][] = w.entries.map(([key, e], i) => [key, i === k ? ({ ...e, r: [] } as LogEntry) : e]);
+    const upTo = fresh(outOfStep.slice(0, k + 1));
+    expect(upTo.problems).toEqual([{ key: w.entries[k][0], problem: expect.objectContaining({ key: 'CombatLogOutOfStep' }) }]);
+    expect(ERROR_KEYS.has('CombatLogOutOfStep')).toBe(true);
+    expect(upTo.state).toStrictEqual(w.states[k - 1]);
+    let all: ReturnType<typeof fresh> | undefined;
+    expect(() => (all = fresh(outOfStep))).not.toThrow();
+    expect(all?.state).not.toBeNull();
+    // Previous past the broken entry forgets its problem.
+    const log = new FlowLog();
+    log.read(outOfStep);
+    expect(log.read(outOfStep.slice(0, k)).problems).toEqual([]);
   });
 });

@@ -59,11 +59,34 @@ export function entryKey(n: number): string {
   return `e${String(n).padStart(5, '0')}`;
 }
 
+/**
+ * The key a store gives the n-th entry: its number, then a hash of the key
+ * before it and of the entry itself. A key is never used again for another
+ * entry: after Previous the next input, being another entry (or the same one
+ * after other entries), gets another key, so a reader that missed the
+ * deletion still sees that the log changed there.
+ */
+export function chainKey(n: number, previous: string | null, entry: LogEntry): string {
+  const text = `${previous ?? ''}|${JSON.stringify(entry)}`;
+  // FNV-1a, 32 bits.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${entryKey(n)}x${(h >>> 0).toString(36)}`;
+}
+
+/** The number of an entry's key. */
+function numberOf(key: string): number {
+  return parseInt(key.slice(1), 10);
+}
+
 /** The entries of a stored log, in order of their numbers. */
 export function entriesOf(log: KeyedLog | null | undefined): [string, LogEntry][] {
   if (!log) return [];
   return Object.keys(log)
-    .map((k) => [Number(k.slice(1)), k] as const)
+    .map((k) => [numberOf(k), k] as const)
     .sort((a, b) => a[0] - b[0])
     .map(([, k]) => [k, log[k]]);
 }

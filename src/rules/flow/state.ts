@@ -84,7 +84,11 @@ export interface FlowState {
   interruptions: FlowInterruption[];
   /** Combatants that joined while this round was played, and the step being played then. */
   joins: { combatant: string; step: number }[];
-  /** Castings carried into the round being declared or played. */
+  /**
+   * Castings carried into the round being declared or played; once its steps
+   * are played (end of round), every casting running past it, those still
+   * pending (`status`) carrying on.
+   */
   carry: Casting[];
   /** Late joiners owed an extra action next round, at this count (individual-speed). */
   owed: Record<string, number>;

@@ -19,7 +19,7 @@ import { RulesError } from '../model';
 import type { Casting, Encounter, LateJoinResult, Procedure, ProcedureOptions, RoundInput, Schedule } from '../procedure';
 import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
-import { copyState, initialState, NEVER } from '../round';
+import { combatantProblem, copyState, initialState, NEVER } from '../round';
 import { castingById, landHit, openStep } from './step';
 import {
   combatantOf,
@@ -106,6 +106,8 @@ export function startCombat(
   const { options, problems } = resolveOptions(procedure, givenOptions);
   if (problems.length > 0) return { ok: false, problem: problems[0] };
   for (const c of encounter.combatants) {
+    const malformed = combatantProblem(c);
+    if (malformed) return { ok: false, problem: malformed };
     if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
   }
   const enc = copyJson(encounter);
@@ -276,7 +278,9 @@ function endRound(state: FlowState, dice: Dice, procedure: P): Applied {
   if (!ended.ok) return ended;
   const end = ended.value;
   state.step = schedule.steps.length;
-  state.carry = schedule.carryOut.filter((c) => state.status[c.id] === 'pending');
+  // Every casting running past the round; which of them still carry on is read from their status (a hit, a cancel or a
+  // restore may still change it before the next round is planned).
+  state.carry = schedule.carryOut;
   if (end) {
     const states: FlowState['states'] = {};
     for (const id of Object.keys(end.states)) states[id] = copyState(end.states[id]);
@@ -297,6 +301,8 @@ function newRound(state: FlowState, procedure: P): void {
     if (cs && procedure.canAct(cs) && spellAvailable(state, d)) kept[id] = d;
   }
   state.declarations = kept;
+  // The castings that carry on into the new round, with their status (a hit while it is declared may still break one).
+  state.carry = state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending');
   state.round += 1;
   state.stage = 'declare';
   state.roundStart = {};
@@ -304,6 +310,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.schedule = null;
   state.initiative = null;
   state.status = {};
+  for (const c of state.carry) state.status[c.id] = 'pending';
   state.outcomes = [];
   state.hits = [];
   state.interruptions = [];
@@ -404,7 +411,8 @@ function sidesWith(state: FlowState, id: string, side: Side | undefined, name: s
 /** A combatant joins: a late joiner while the round is played, else planned with the others. */
 function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: Dice, procedure: P): Applied {
   const c = input.c;
-  if (!c || typeof c !== 'object' || typeof c.id !== 'string' || typeof c.side !== 'string') return refuse('MalformedRequest');
+  const malformed = combatantProblem(c);
+  if (malformed) return { ok: false, problem: malformed };
   if (combatantOf(state, c.id)) return refuse('AlreadyInCombat', { name: c.name });
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;

@@ -901,23 +901,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
     for (const e of it.entries) placed.push({ key: it.key, where, entry: e });
   }
   const castings = casts.map((c) => plannedCasting(c, schedule.round));
-  return { schedule: keepStartWindows(schedule, played, splice(schedule, played, placed, castings)) };
-}
-
-/**
- * II.D "Any damage taken before completing a spell in that round": a window
- * open from the start of the round (0, other than the casting's own begin
- * step) stays open from the start when the newcomer's step comes first
- * (splice moves it with the old first step). Kit candidate.
- */
-function keepStartWindows(before: Schedule, currentStep: number, after: Schedule): Schedule {
-  if (currentStep >= 0) return after;
-  const castings = after.castings.map((c, i) => {
-    const o = before.castings[i];
-    if (!o) return c;
-    return { ...c, lossFrom: o.lossFrom === 0 && o.beginStep !== 0 ? 0 : c.lossFrom, preventFrom: o.preventFrom === 0 ? 0 : c.preventFrom };
-  });
-  return makeSchedule(after.procedure, after.round, after.steps, castings, after.initiative);
+  return { schedule: splice(schedule, played, placed, castings) };
 }
 
 /* ============================================================= procedure */

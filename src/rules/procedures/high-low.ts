@@ -622,16 +622,7 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
     if (now > end) continue; // that phase is over
     placed.push({ key: end, where: p.where, entry: { ...p.entry, reason: 'highLowLateJoin' }, join: false });
   }
-  const joined = splice(schedule, input.currentStep, placed);
-  if (joined === schedule || input.currentStep >= 0) return { schedule: joined };
-  // Nothing played yet: damage from the start of the round still breaks a spell, in the newcomer's first step too
-  // (splice moves a window with its step, and step 0 may no longer be the first).
-  const start = (was: number, moved: number) => (was === 0 ? 0 : moved);
-  const castings = joined.castings.map((x, i) => {
-    const was = schedule.castings[i];
-    return was ? { ...x, lossFrom: start(was.lossFrom, x.lossFrom), preventFrom: start(was.preventFrom, x.preventFrom) } : x;
-  });
-  return { schedule: makeSchedule('high-low', joined.round, joined.steps, castings, joined.initiative) };
+  return { schedule: splice(schedule, input.currentStep, placed) };
 }
 
 /* ================================================================ procedure */

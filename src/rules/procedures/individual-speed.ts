@@ -220,17 +220,8 @@ function lateJoin(
   const into = { add: (key: Key, where: Where, entry: StepEntry) => placed.push({ key, where, entry }) };
   placeAction(into, count, newcomer, decl, casting ? reason : REASON.lateJoin, 'ok', casting?.id ?? null);
   const joined = splice(schedule, now, placed, casting ? [casting] : []);
-  keepFromStart(schedule.castings, joined.castings);
   if (joined.initiative) joined.initiative = { ...joined.initiative, individuals: { ...joined.initiative.individuals, [newcomer.id]: count } };
   return { schedule: joined, baseInitiative };
-}
-
-/** Windows "from the start of the round" (step 0) stay there when a newcomer's step goes first (splice would move them to 1). */
-function keepFromStart(before: readonly Casting[], after: Casting[]): void {
-  before.forEach((c, i) => {
-    if (c.lossFrom === 0) after[i].lossFrom = 0;
-    if (c.preventFrom === 0) after[i].preventFrom = 0;
-  });
 }
 
 /* ================================================= Step 3: Declare Actions */

@@ -2,7 +2,8 @@
  * The round kit every procedure builds on: the schedule builder (packed time
  * keys, castings, carried castings), the late-joiner splice, side initiative
  * and timing, health and the end of a round, d6 surprise, shared declaration
- * checks. A procedure file keeps only the rules of its own text.
+ * checks, the shape of a combatant. A procedure file keeps only the rules of
+ * its own text.
  */
 export * from './schedule';
 export * from './splice';
@@ -10,3 +11,4 @@ export * from './sides';
 export * from './health';
 export * from './surprise';
 export * from './declarations';
+export * from './combatants';

@@ -3,7 +3,8 @@
  * keys they would have had (and decides which moments have already passed);
  * this merges them into the round being played without moving anything that
  * was already planned: a step keeps its entries and its place in time, and
- * every casting keeps pointing at its steps.
+ * every casting keeps pointing at its steps (a window open from the start of
+ * the round stays so).
  */
 import type { Casting, Schedule, Step, StepEntry } from '../procedure';
 import { fromIndex, makeSchedule, NEVER, type Key, type PlannedCasting, type Where } from './schedule';
@@ -60,12 +61,14 @@ export function splice(schedule: Schedule, currentStep: number, placed: readonly
     if (k >= old.length) return steps.length;
     return moved.get(copies[k]) as number;
   };
+  // A window open from the start of the round (step 0) stays open from the start, even when a newcomer's step now comes
+  // first; a loss window that opens with the casting's own first step moves with it.
   const out: Casting[] = schedule.castings.map((c) => ({
     ...c,
     beginStep: follow(c.beginStep),
     completeStep: c.completeStep === null ? null : follow(c.completeStep),
-    lossFrom: follow(c.lossFrom),
-    preventFrom: follow(c.preventFrom),
+    lossFrom: c.lossFrom === 0 && c.beginStep !== 0 ? 0 : follow(c.lossFrom),
+    preventFrom: c.preventFrom === 0 ? 0 : follow(c.preventFrom),
   }));
   const keys = steps.map((s) => s.key);
   const stepOf = (key: Key | null): number | null => {
