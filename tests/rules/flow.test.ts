@@ -362,8 +362,8 @@ describe('segment-d6 through the flow (seed 000)', () => {
       expect(state.states.halvaine.expended).toEqual(['Sleep']);
     });
 
-    // BUG: endRound computes `carry` when the round ends and newRound resets `status`, so what happens to a
-    // carried casting between the last step and the next round's declarations is forgotten.
+    // What happens to a carried casting between the last step and the next round's plan counts (transitions.ts: carry
+    // keeps the castings running past the round, their status decides which carry on).
     it('a hit after the last step of the round (end of round) breaks it too: reported lost, it must not go off next round', () => {
       const { state, dice } = carrying();
       const detail = give(state, { t: 'hit', target: 'halvaine', amount: 1 });
@@ -371,6 +371,21 @@ describe('segment-d6 through the flow (seed 000)', () => {
       expect(state.states.halvaine.expended).toEqual(['Sleep']);
       expect(round2(state, dice)).not.toContain('goes-off'); // … so it must not go off in round 2
       expect(state.states.halvaine.expended).toEqual(['Sleep']); // and one casting spends one copy
+    });
+
+    it('a last copy lost while the next round is declared: "same as last round" does not begin the spell again', () => {
+      const combat = d6Combat(carryDice);
+      give(combat.state, { t: 'declare', d: sleep(10, 'Web') }); // her only Web
+      give(combat.state, { t: 'begin', d: orcsAttack }, combat.dice);
+      const { state, dice } = combat;
+      finishRound(state, dice);
+      give(state, { t: 'next' });
+      expect(state.declarations.halvaine).toMatchObject({ spell: 'Web' }); // kept: the Web is still being cast
+      give(state, { t: 'hit', target: 'halvaine', amount: 1 });
+      expect(state.states.halvaine.expended).toEqual(['Web']);
+      give(state, { t: 'begin' }, dice);
+      expect(state.declarations.halvaine).toBeUndefined();
+      expect(state.schedule?.castings.filter((c) => c.caster === 'halvaine')).toEqual([]);
     });
 
     it('a casting cancelled after the last step of the round ("may elect not to cast the spell") does not go off next round', () => {

@@ -292,15 +292,20 @@ function endRound(state: FlowState, dice: Dice, procedure: P): Applied {
   return OK;
 }
 
-/** The next round's declarations, defaulting to "same as last round" while they can still be carried out. */
-function newRound(state: FlowState, procedure: P): void {
+/** The declarations that can still be carried out: by a combatant able to act, a spell with a copy left in memory. */
+function carriedOut(state: FlowState, procedure: P): FlowState['declarations'] {
   const kept: FlowState['declarations'] = {};
   for (const id of Object.keys(state.declarations)) {
     const cs = state.states[id];
     const d = state.declarations[id];
     if (cs && procedure.canAct(cs) && spellAvailable(state, d)) kept[id] = d;
   }
-  state.declarations = kept;
+  return kept;
+}
+
+/** The next round's declarations, defaulting to "same as last round" while they can still be carried out. */
+function newRound(state: FlowState, procedure: P): void {
+  state.declarations = carriedOut(state, procedure);
   // The castings that carry on into the new round, with their status (a hit while it is declared may still break one).
   state.carry = state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending');
   state.round += 1;
@@ -543,6 +548,9 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
         if (d === null) delete state.declarations[id];
         else state.declarations[id] = copyJson(d);
       }
+      // What happened while the round was declared (a carried casting broken, a combatant felled) may leave a
+      // declaration kept from last round impossible: it is not planned.
+      state.declarations = carriedOut(state, procedure);
       const begun = beginRound(state, dice, procedure);
       if (!begun.ok) state.declarations = before;
       return begun;
