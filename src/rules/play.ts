@@ -26,6 +26,7 @@ import {
   type MoraleRequest,
 } from './flow';
 import { openStep } from './flow/step';
+import { fallenBy } from './flow/read';
 import { timeline, type TimelineView } from './timeline';
 import { copyJson } from './journal';
 
@@ -122,12 +123,6 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
   const schedule = s.schedule as Schedule;
   const steps: StepLog[] = schedule.steps.map((step, k) => {
     const hits = s.hits.filter((h) => h.step === k);
-    const first = new Map<string, CombatantState['condition']>();
-    const last = new Map<string, CombatantState['condition']>();
-    for (const h of hits) {
-      if (!first.has(h.target)) first.set(h.target, h.before);
-      last.set(h.target, h.after);
-    }
     const log: StepLog = {
       index: k,
       phase: step.phase,
@@ -136,7 +131,7 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
       interruptions: s.interruptions
         .filter((i) => i.step === k)
         .map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
-      fallen: [...first].filter(([id, before]) => last.get(id) !== before).map(([id]) => ({ combatant: id, condition: last.get(id) as CombatantState['condition'] })),
+      fallen: fallenBy(hits),
     };
     if (step.segment !== undefined) log.segment = step.segment;
     if (step.count !== undefined) log.count = step.count;

@@ -15,6 +15,7 @@ import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, S
 import type { Casting, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
 import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+import { fallenBy } from './flow/read';
 import { copyJson } from './journal';
 
 export interface Viewer {
@@ -255,12 +256,6 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const joined = state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant);
     // A step a player can see nothing in (a hidden combatant acting alone) is not shown: it would tell that someone acted then.
     if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0) return;
-    const first = new Map<string, Condition>();
-    const last = new Map<string, Condition>();
-    for (const h of hits) {
-      if (!first.has(h.target)) first.set(h.target, h.before);
-      last.set(h.target, h.after);
-    }
     const v: StepView = {
       index: k,
       phase: step.phase,
@@ -273,7 +268,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         return d;
       }),
       interruptions: breaks.map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
-      fallen: [...first].filter(([id, before]) => last.get(id) !== before).map(([id]) => ({ combatant: id, condition: last.get(id) as Condition })),
+      fallen: fallenBy(hits),
       joins: joined,
     };
     if (step.segment !== undefined) v.segment = step.segment;

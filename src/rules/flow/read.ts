@@ -1,6 +1,7 @@
 /** Reading a flow state: what the current step is and who acts in it. */
+import type { Condition } from '../model';
 import type { StepEntry } from '../procedure';
-import type { EntryOutcome, FlowState } from './state';
+import type { EntryOutcome, FlowHit, FlowState } from './state';
 
 /** The entries of the current step, with their outcomes (empty outside resolution). */
 export function currentEntries(state: FlowState): { entry: StepEntry; outcome: EntryOutcome }[] {
@@ -27,4 +28,15 @@ export function secondsBeforeRound(state: FlowState | null): number {
   const surprise =
     state.surprise?.unit === 'segments' ? Math.min(10, Math.max(0, ...surprised.filter((n) => Number.isFinite(n)))) * 6 : 60;
   return surprise + (state.round - 1) * 60;
+}
+
+/** Who fell (or rose) from the hits of one step: each target whose condition after its last hit differs from before its first. */
+export function fallenBy(hits: readonly FlowHit[]): { combatant: string; condition: Condition }[] {
+  const first = new Map<string, Condition>();
+  const last = new Map<string, Condition>();
+  for (const h of hits) {
+    if (!first.has(h.target)) first.set(h.target, h.before);
+    last.set(h.target, h.after);
+  }
+  return [...first].filter(([id, before]) => last.get(id) !== before).map(([id]) => ({ combatant: id, condition: last.get(id) as Condition }));
 }

@@ -203,23 +203,28 @@ export class RoundBuilder {
       if (i === undefined) throw new Error(`a casting refers to a time with no step: ${key}`);
       return i;
     };
-    const castings: Casting[] = this.castings.map((c) => ({
-      id: c.id,
-      caster: c.caster,
-      spell: c.spell,
-      device: c.device,
-      castingTime: c.castingTime,
-      beganRound: c.beganRound,
-      beginStep: c.begin === null ? -1 : (stepOf(c.begin) as number),
-      completeStep: stepOf(c.complete),
-      lossFrom: fromIndex(c.lossFrom, keys),
-      preventFrom: fromIndex(c.preventFrom, keys),
-      expends: c.expends,
-      remaining: c.remaining,
-    }));
+    const castings: Casting[] = this.castings.map((c) => castingAt(c, stepOf, (from) => fromIndex(from, keys)));
     for (const c of this.carried) castings.push(c);
     return makeSchedule(this.procedure, this.round, steps, castings, initiative);
   }
+}
+
+/** A planned casting placed: its begin and completion at the steps of their keys, its windows as `window` reads them. */
+export function castingAt(c: PlannedCasting, stepOf: (key: Key | null) => number | null, window: (from: From) => number): Casting {
+  return {
+    id: c.id,
+    caster: c.caster,
+    spell: c.spell,
+    device: c.device,
+    castingTime: c.castingTime,
+    beganRound: c.beganRound,
+    beginStep: c.begin === null ? -1 : (stepOf(c.begin) as number),
+    completeStep: stepOf(c.complete),
+    lossFrom: window(c.lossFrom),
+    preventFrom: window(c.preventFrom),
+    expends: c.expends,
+    remaining: c.remaining,
+  };
 }
 
 /** Segment in which a casting begun in segment `start` goes off (ruling: S + casting time), and how many rounds later. */

@@ -7,7 +7,7 @@
  * the round stays so).
  */
 import type { Casting, Schedule, Step, StepEntry } from '../procedure';
-import { fromIndex, makeSchedule, NEVER, type Key, type PlannedCasting, type Where } from './schedule';
+import { castingAt, fromIndex, makeSchedule, NEVER, type Key, type PlannedCasting, type Where } from './schedule';
 
 /** One entry of a newcomer, at its key. */
 export interface Placed {
@@ -79,21 +79,6 @@ export function splice(schedule: Schedule, currentStep: number, placed: readonly
   };
   const after = (from: PlannedCasting['lossFrom']): number =>
     typeof from === 'number' ? Math.max(first, fromIndex(from, keys)) : fromIndex(from, keys, first);
-  for (const c of castings) {
-    out.push({
-      id: c.id,
-      caster: c.caster,
-      spell: c.spell,
-      device: c.device,
-      castingTime: c.castingTime,
-      beganRound: c.beganRound,
-      beginStep: c.begin === null ? -1 : (stepOf(c.begin) as number),
-      completeStep: stepOf(c.complete),
-      lossFrom: after(c.lossFrom),
-      preventFrom: after(c.preventFrom),
-      expends: c.expends,
-      remaining: c.remaining,
-    });
-  }
+  for (const c of castings) out.push(castingAt(c, stepOf, after));
   return makeSchedule(schedule.procedure, schedule.round, steps, out, schedule.initiative);
 }
