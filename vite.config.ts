@@ -24,7 +24,7 @@ export default defineConfig({
       output: {
         chunkFileNames: 'chunks/[name].js',
         // Everything but the procedures and the migration is needed at start-up: one shared chunk beside the entry.
-        manualChunks: (id: string) => (/[\\/]src[\\/](rules[\\/]procedures[\\/]|documents[\\/]migration)/.test(id) ? undefined : 'core'),
+        manualChunks: (id: string) => (/[\\/]src[\\/](rules[\\/]procedures[\\/]|documents[\\/]migration|data[\\/]combat-log-v1)/.test(id) ? undefined : 'core'),
       },
     },
   },

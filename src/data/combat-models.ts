@@ -9,7 +9,7 @@
  */
 import { isActionKind } from '../rules/model';
 import { fields, boolField, checkedBy, textField } from './fields';
-import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem, logFromSchema1 } from './combat-log';
+import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem } from './combat-log';
 
 function combatSchema() {
   const { NumberField, ObjectField, TypedObjectField } = fields();
@@ -28,16 +28,14 @@ export class CombatData extends foundry.abstract.TypeDataModel<CombatSchema, Com
     return combatSchema();
   }
 
-  /** A combat stored by schema 1 (the flow as JSON text and its reverse patches) is read as its log. */
+  /**
+   * A combat stored by schema 1 (the flow as JSON text and its reverse
+   * patches) is read as not started until the active GM's world migration
+   * (loaded only then) rewrites it as its log: players who connect before the
+   * GM see it then.
+   */
   static override migrateData(source: Record<string, unknown>): Record<string, unknown> {
-    if (source && ('flow' in source || 'history' in source)) {
-      try {
-        if (!source.log || Object.keys(source.log as object).length === 0) source.log = logFromSchema1(source.flow, source.history);
-        source.schema = COMBAT_SCHEMA;
-      } catch {
-        // Unreadable: left as it was; the world migration reports it.
-      }
-    }
+    if (source && ('flow' in source || 'history' in source) && !source.log) source.schema = 1;
     return super.migrateData(source) as Record<string, unknown>;
   }
 }

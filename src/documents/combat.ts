@@ -55,6 +55,7 @@ import { authorize } from './permissions';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
 import { serialize } from './requests';
+import { COMBAT_SCHEMA } from '../data/combat-log';
 
 export type { MoraleRequest } from '../rules/flow';
 
@@ -327,6 +328,8 @@ export class TenSegmentsCombat extends Combat {
     if (denied) return this.refuse(denied);
     return this.exclusive(async () => {
       if (this.entries.length > 0) return this.refuse({ key: 'CombatAlreadyStarted' });
+      // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
+      if (Number((this.system as unknown as { schema?: number }).schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return this.refuse({ key: 'CombatNotMigrated' });
       const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
       const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
       try {

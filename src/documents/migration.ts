@@ -19,7 +19,8 @@
  * migrated. Running again changes nothing already migrated.
  */
 import { migrateActorSource } from '../data/migrations';
-import { COMBAT_SCHEMA, logFromSchema1 } from '../data/combat-log';
+import { COMBAT_SCHEMA } from '../data/combat-log';
+import { logFromSchema1 } from '../data/combat-log-v1';
 import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
 import { deletionUpdate } from './compat';

@@ -5,6 +5,8 @@
  * fragment matching the registered types.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { logFromSchema1 } from '../../src/data/combat-log-v1';
+import { replay } from '../../src/rules/flow';
 import '../standin/global';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -247,7 +249,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
       expect(Object.keys(make(data.CombatData, { log: { e00000: start, hack: { t: 'next' } } }).log)).toEqual(['e00000']);
     });
 
-    it('reads a combat stored by schema 1 (the flow as JSON text and its undo history) as its log', () => {
+    it('reads a combat stored by schema 1 as not started (schema 1) until the world migration rewrites it as its log', () => {
       const flow = JSON.stringify({
         procedure: 'high-low',
         options: {},
@@ -271,10 +273,15 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
         moraleRequests: [],
         end: null,
       });
-      const c = make(data.CombatData, { flow, history: ['[{"path":["round"],"value":1}]'] });
-      expect(c.schema).toBe(2);
-      expect(Object.values(c.log).map((e: any) => e.t)).toEqual(['snapshot', 'patch']);
-      expect((c.log.e00000 as any).s.round).toBe(1);
+      const history = ['[{"path":["round"],"value":1}]'];
+      const c = make(data.CombatData, { flow, history });
+      expect(c.schema).toBe(1);
+      expect(c.log).toEqual({});
+      // What the migration writes (src/data/combat-log-v1.ts, loaded with it): the oldest state kept, then each transition.
+      const log = logFromSchema1(flow, history);
+      expect(Object.values(log).map((e: any) => e.t)).toEqual(['snapshot', 'patch']);
+      expect((log.e00000 as any).s.round).toBe(1);
+      expect(replay(log).state?.round).toBe(2);
     });
 
     it('combatant: no declaration until one is made; a declaration must name a known action', () => {

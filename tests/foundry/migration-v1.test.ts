@@ -188,4 +188,23 @@ describe.each([13, 14] as const)('running combats stored by schema 1, generation
     }
     expect(foundry.errors).toEqual([]);
   });
+
+  it('a running combat whose stored text cannot be read is reported, left as it was, and cannot be started over it', async () => {
+    const world: StoredWorld = structuredClone(STORED);
+    const broken = world.combats[0] as any;
+    broken.system.flow = '{"procedure": "segment-d6", …';
+    ({ foundry, db } = await boot(generation, world, 1));
+    const report = (await migrateWorld())!;
+    expect(report.failed.map((f) => [f.documentName, f.reason])).toEqual([['Combat', 'Unreadable']]);
+    expect(db.find('combats', broken._id).system).toStrictEqual(broken.system);
+    expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(1);
+    const combat = g.game.combats.get(broken._id);
+    expect(combat.flowState).toBeNull();
+    foundry.writes.clear();
+    await combat.startCombat();
+    expect(foundry.notifications.at(-1)?.type).toBe('error');
+    expect(foundry.notifications.at(-1)?.message).toContain('saved by an older version of Ten Segments');
+    expect(foundry.writes.count('Combat')).toBe(0);
+    expect(db.find('combats', broken._id).system).toStrictEqual(broken.system);
+  });
 });
