@@ -344,6 +344,11 @@ function notes(row: Row): Note[] {
   note('hit', worst(row.hits));
   note('end of a round with casualties', row.endHurt);
   note('new round after casualties', row.newRoundHurt);
+  note('declare in round 10 (most)', worst(row.late.declare));
+  note('initiative in round 10', row.late.initiative);
+  note('step in round 10 (most)', worst(row.late.steps));
+  note('end of round 10', row.late.end);
+  note('new round 11', row.late.newRound);
   return out;
 }
 
