@@ -83,17 +83,10 @@ export interface CombatantView {
   joined?: boolean;
 }
 
-export interface EntryView {
-  combatant: string;
-  kind: EntryKind;
-  action: ActionKind;
-  routine?: number;
-  target?: string;
-  casting?: string;
+export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
   spell?: string;
   device?: boolean;
   castingTime?: number;
-  reason?: string;
   /** Decided once the step is played; absent for steps to come. */
   outcome?: EntryOutcome;
 }

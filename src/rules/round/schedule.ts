@@ -49,19 +49,11 @@ export interface Where {
 export type From = Key | 'start' | 'never' | 'next';
 
 /** A casting as planned: its moments as keys (null: it does not begin / go off this round). */
-export interface PlannedCasting {
-  id: string;
-  caster: string;
-  spell: string;
-  device: boolean;
-  castingTime: number;
-  beganRound: number;
+export interface PlannedCasting extends Pick<Casting, 'id' | 'caster' | 'spell' | 'device' | 'castingTime' | 'beganRound' | 'expends' | 'remaining'> {
   begin: Key | null;
   complete: Key | null;
   lossFrom: From;
   preventFrom: From;
-  expends: boolean;
-  remaining: number;
 }
 
 interface Slot {
