@@ -44,8 +44,8 @@ export function initSystem(): void {
 export async function loadWorldRules(): Promise<void> {
   const ids = new Set<unknown>([game.settings!.get(SYSTEM_ID, 'procedure')]);
   for (const combat of game.combats?.contents ?? []) {
-    const log = (combat.system as unknown as { log?: Record<string, { t?: string; s?: { procedure?: unknown } }> })?.log ?? {};
-    for (const entry of Object.values(log)) if (entry?.t === 'start' || entry?.t === 'snapshot') ids.add(entry.s?.procedure);
+    const procedure = (combat as unknown as TenSegmentsCombat).loggedProcedure;
+    if (procedure) ids.add(procedure);
   }
   await Promise.all([...ids].map((id) => loadProcedure(id).catch(() => undefined)));
 }

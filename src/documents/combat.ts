@@ -113,7 +113,8 @@ export class TenSegmentsCombat extends Combat {
    * constructed, before a class field would exist; they are made on first use.
    */
   private declare tensegReplay?: FlowLog;
-  private declare tensegCache?: { signature: string; state: FlowState | null } | null;
+  /** The state last replayed; forgotten whenever an update changes the log (_onUpdate). */
+  private declare tensegCache?: { state: FlowState | null } | null;
 
   private get replay(): FlowLog {
     return (this.tensegReplay ??= new FlowLog());
@@ -129,15 +130,18 @@ export class TenSegmentsCombat extends Combat {
     return entriesOf(this.log);
   }
 
+  /** The procedure this combat was started with (null before it starts). */
+  get loggedProcedure(): ProcedureId | null {
+    return procedureOfLog(this.entries);
+  }
+
   /**
    * The flow's state, replayed from the log: the same on every client; null
    * before the combat starts (and while the procedure's rules are loading).
    */
   get flowState(): FlowState | null {
+    if (this.tensegCache) return this.tensegCache.state;
     const entries = this.entries;
-    const last = entries[entries.length - 1]?.[0] ?? '';
-    const signature = `${entries.length}:${last}`;
-    if (this.tensegCache?.signature === signature) return this.tensegCache.state;
     if (entries.length === 0) return null;
     const procedure = procedureOfLog(entries);
     if (procedure && !isLoaded(procedure)) {
@@ -149,7 +153,7 @@ export class TenSegmentsCombat extends Combat {
     }
     const { state, problems } = this.replay.read(entries);
     for (const { problem } of problems) console.warn(`Ten Segments | combat ${this.id}:`, problem);
-    this.tensegCache = { signature, state };
+    this.tensegCache = { state };
     return state;
   }
 
@@ -455,7 +459,7 @@ export class TenSegmentsCombat extends Combat {
     if (!before) return { key: 'CombatNotStarted' };
     const k = Math.max(1, keep(entries));
     if (k >= entries.length) return { key: 'NothingToUndo' };
-    const after = new FlowLog().read(entries.slice(0, k)).state as FlowState;
+    const after = this.replay.read(entries.slice(0, k)).state as FlowState;
     const data: Record<string, unknown> = { ...this.turnDataFor(after) };
     const back: Record<string, Declaration | null> = {};
     for (const [key, entry] of entries.slice(k)) {

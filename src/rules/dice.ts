@@ -69,6 +69,18 @@ export interface ScriptedRoll {
   result: number;
 }
 
+/** Take (remove and return) the first pending scripted roll that answers `request`: its purpose, and side / combatant / round where written. */
+export function takeScripted<T extends Omit<ScriptedRoll, 'result'>>(pending: T[], request: DieRequest): T | undefined {
+  const i = pending.findIndex(
+    (s) =>
+      s.purpose === request.purpose &&
+      (s.side === undefined || s.side === request.side) &&
+      (s.combatant === undefined || s.combatant === request.combatant) &&
+      (s.round === undefined || s.round === request.round),
+  );
+  return i >= 0 ? pending.splice(i, 1)[0] : undefined;
+}
+
 /**
  * Dice that answer from a script. Each request takes the first unused entry
  * whose purpose matches and whose side / combatant / round, where given, match.
@@ -81,15 +93,8 @@ export class ScriptedDice implements Dice {
     this.pending = [...script];
   }
   roll(request: DieRequest): number {
-    const index = this.pending.findIndex(
-      (s) =>
-        s.purpose === request.purpose &&
-        (s.side === undefined || s.side === request.side) &&
-        (s.combatant === undefined || s.combatant === request.combatant) &&
-        (s.round === undefined || s.round === request.round),
-    );
-    if (index >= 0) {
-      const [entry] = this.pending.splice(index, 1);
+    const entry = takeScripted(this.pending, request);
+    if (entry) {
       if (!isPossibleTotal(request, entry.result)) {
         throw new RangeError(
           `scripted ${request.purpose} result ${entry.result} is impossible on ${request.count}d${request.faces}`,

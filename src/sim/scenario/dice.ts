@@ -5,7 +5,7 @@
  * result is a RulesError naming the scenario field.
  */
 import type { Dice, DieRequest } from '../../rules/dice';
-import { isPossibleTotal } from '../../rules/dice';
+import { isPossibleTotal, takeScripted } from '../../rules/dice';
 import { RulesError } from '../../rules/model';
 import type { ScriptedDie } from './types';
 
@@ -20,15 +20,8 @@ export class ScenarioDice implements Dice {
     this.pending = [...script];
   }
   roll(request: DieRequest): number {
-    const i = this.pending.findIndex(
-      (s) =>
-        s.purpose === request.purpose &&
-        (s.side === undefined || s.side === request.side) &&
-        (s.combatant === undefined || s.combatant === request.combatant) &&
-        (s.round === undefined || s.round === request.round),
-    );
-    if (i >= 0) {
-      const [entry] = this.pending.splice(i, 1);
+    const entry = takeScripted(this.pending, request);
+    if (entry) {
       if (!isPossibleTotal(request, entry.result)) {
         throw new RulesError({
           key: 'ScriptedDieImpossible',

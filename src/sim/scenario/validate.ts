@@ -32,6 +32,7 @@ import {
   SIDE_FIELDS,
   str,
   TOP_FIELDS,
+  type Spec,
 } from './fields';
 import {
   MAX_ROUNDS,
@@ -316,19 +317,33 @@ class ScenarioReader {
     return joins;
   }
 
+  /**
+   * Each object of the list `key`: checked against `fields`, the sides,
+   * combatants and round it names checked to exist, then read by `build`
+   * (nothing kept when it gives undefined).
+   */
+  readList<T>(key: string, fields: Record<string, Spec>, refs: { sides?: string[]; combatants?: string[] }, build: (o: Record<string, unknown>, path: string, i: number) => T | undefined): T[] {
+    const { raw, out } = this;
+    const list: T[] = [];
+    listAt(raw, key, out).forEach((item, i) => {
+      const path = `${key}[${i}]`;
+      const o = checkObject(item, fields, path, out);
+      if (!isRecord(item)) return;
+      for (const f of refs.sides ?? []) if (item[f] !== undefined) this.knownSide(item[f], join(path, f));
+      for (const f of refs.combatants ?? []) if (item[f] !== undefined) this.knownCombatant(item[f], join(path, f));
+      this.roundRef(item.round, join(path, 'round'));
+      if (!o) return;
+      const value = build(o, path, i);
+      if (value !== undefined) list.push(value);
+    });
+    return list;
+  }
+
   /* ----------------------------------------------------------------- dice */
 
   readDice(): ScriptedDie[] {
-    const { raw, out } = this;
-    const dice: ScriptedDie[] = [];
-    listAt(raw, 'dice', out).forEach((d, i) => {
-      const path = `dice[${i}]`;
-      const o = checkObject(d, DIE_FIELDS, path, out);
-      if (!isRecord(d)) return;
-      if (d.side !== undefined) this.knownSide(d.side, join(path, 'side'));
-      if (d.combatant !== undefined) this.knownCombatant(d.combatant, join(path, 'combatant'));
-      this.roundRef(d.round, join(path, 'round'));
-      if (!o) return;
+    const { out } = this;
+    const dice = this.readList('dice', DIE_FIELDS, { sides: ['side'], combatants: ['combatant'] }, (o, path, i): ScriptedDie | undefined => {
       const die: ScriptedDie = { index: i, purpose: o.purpose as DiePurpose, result: o.result as number };
       if (o.side !== undefined) die.side = o.side as string;
       if (o.combatant !== undefined) die.combatant = o.combatant as string;
@@ -336,9 +351,9 @@ class ScenarioReader {
       const known = this.originalId ? KNOWN_DICE[this.originalId][die.purpose] : undefined;
       if (die.result < 1 || (known && !isPossibleTotal({ purpose: die.purpose, ...known }, die.result))) {
         out.add('ScriptedDieImpossible', join(path, 'result'), { result: die.result, purpose: die.purpose, dice: known ? `${known.count}d${known.faces}` : '?' });
-        return;
+        return undefined;
       }
-      dice.push(die);
+      return die;
     });
     // Die sizes and meanings differ between procedures: under --procedure every die is rolled.
     if (this.switched && dice.length > 0) {
@@ -351,59 +366,33 @@ class ScenarioReader {
   /* --------------------------------------------------------------- damage */
 
   readDamage(): DamageEvent[] {
-    const { raw, out } = this;
-    const damage: DamageEvent[] = [];
-    listAt(raw, 'damage', out).forEach((d, i) => {
-      const path = `damage[${i}]`;
-      const o = checkObject(d, DAMAGE_FIELDS, path, out);
-      if (!isRecord(d)) return;
-      if (d.target !== undefined) this.knownCombatant(d.target, join(path, 'target'));
-      if (d.by !== undefined) this.knownCombatant(d.by, join(path, 'by'));
-      this.roundRef(d.round, join(path, 'round'));
-      if (!o) return;
+    const { out } = this;
+    return this.readList('damage', DAMAGE_FIELDS, { combatants: ['target', 'by'] }, (o, path): DamageEvent | undefined => {
       const placements = ['by', 'step', 'segment', 'count'].filter((k) => o[k] !== undefined);
-      if (placements.length === 0) return out.add('DamageNoPlacement', path, {});
-      if (placements.length > 1) return out.add('DamagePlacementConflict', path, { fields: placements.join(', ') });
-      if ((o.spell !== undefined || o.routine !== undefined) && o.by === undefined) return out.add('DamageNeedsBy', path, { field: o.spell !== undefined ? 'spell' : 'routine' });
-      if (o.spell === true && o.routine !== undefined) return out.add('DamageSpellRoutine', path, {});
-      damage.push(o as unknown as DamageEvent);
+      if (placements.length === 0) return void out.add('DamageNoPlacement', path, {});
+      if (placements.length > 1) return void out.add('DamagePlacementConflict', path, { fields: placements.join(', ') });
+      if ((o.spell !== undefined || o.routine !== undefined) && o.by === undefined) return void out.add('DamageNeedsBy', path, { field: o.spell !== undefined ? 'spell' : 'routine' });
+      if (o.spell === true && o.routine !== undefined) return void out.add('DamageSpellRoutine', path, {});
+      return o as unknown as DamageEvent;
     });
-    return damage;
   }
 
   /* ------------------------------------------------------ morale, cancels */
 
   readMorale(): ScenarioMorale[] {
-    const { raw, out } = this;
-    const morale: ScenarioMorale[] = [];
-    listAt(raw, 'morale', out).forEach((m, i) => {
-      const path = `morale[${i}]`;
-      const o = checkObject(m, MORALE_FIELDS, path, out);
-      if (!isRecord(m)) return;
-      if (m.combatant !== undefined) this.knownCombatant(m.combatant, join(path, 'combatant'));
-      this.roundRef(m.round, join(path, 'round'));
-      if (!o) return;
+    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o) => {
       const req: ScenarioMorale = { round: o.round as number, combatant: o.combatant as string, trigger: (o.trigger as string | undefined) ?? 'gm' };
       if (o.opposed !== undefined) req.opposed = o.opposed as number;
-      morale.push(req);
+      return req;
     });
-    return morale;
   }
 
   readCancels(): ScenarioCancel[] {
-    const { raw, out } = this;
-    const cancels: ScenarioCancel[] = [];
-    listAt(raw, 'cancel', out).forEach((c, i) => {
-      const path = `cancel[${i}]`;
-      const o = checkObject(c, CANCEL_FIELDS, path, out);
-      if (!isRecord(c)) return;
-      if (c.combatant !== undefined) this.knownCombatant(c.combatant, join(path, 'combatant'));
-      this.roundRef(c.round, join(path, 'round'));
-      if (!o) return;
-      if ((o.combatant === undefined) === (o.casting === undefined)) return out.add('CancelNeedsOne', path, {});
-      cancels.push(o as unknown as ScenarioCancel);
+    const { out } = this;
+    return this.readList('cancel', CANCEL_FIELDS, { combatants: ['combatant'] }, (o, path): ScenarioCancel | undefined => {
+      if ((o.combatant === undefined) === (o.casting === undefined)) return void out.add('CancelNeedsOne', path, {});
+      return o as unknown as ScenarioCancel;
     });
-    return cancels;
   }
 
   /* -------------------------------------- legality under the procedure played */
