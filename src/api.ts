@@ -35,14 +35,13 @@ export const api = {
     return combat ? shown(await requestDeclaration(combat, combatantId, request)) : noCombat();
   },
   /** Attack with a combatant you control: a weapon item, or a monster's routine and attack by index. */
-  async attack(attackerId: string, targetId: string, how: { weapon?: string; routine?: number; attack?: number; large?: boolean } = {}) {
+  async attack(attackerId: string, targetId: string, how: { weapon?: string; routine?: number; attack?: number } = {}) {
     const combat = currentCombat();
     if (!combat) return noCombat();
     const request: Parameters<typeof requestAttack>[1] = { attackerId, targetId };
     if (how.weapon !== undefined) request.weaponId = how.weapon;
     if (how.routine !== undefined) request.routine = how.routine;
     if (how.attack !== undefined) request.attack = how.attack;
-    if (how.large !== undefined) request.large = how.large;
     return shown(await requestAttack(combat, request));
   },
   /** GM: move the combat to the next step (or round, or back). */

@@ -38,9 +38,11 @@ export function registerSettings(): void {
     type: Object,
     default: {},
   });
-  // The GM's declarations for combatants no player owns, held on the GM's client until initiative (documents/combat.ts).
+  // The GM's plans (for combatants no player owns) held until initiative (documents/combat.ts). A world setting, written by
+  // the active GM, so that a reload or another GM taking over keeps them; the tracker shows them to GMs only, but Foundry
+  // sends world settings to every client (README, Permissions and threats).
   game.settings!.register(SYSTEM_ID, 'heldDeclarations', {
-    scope: 'client',
+    scope: 'world',
     config: false,
     type: Object,
     default: {},

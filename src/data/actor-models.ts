@@ -8,7 +8,7 @@ import { parseAac0 } from '../rules/attack';
 import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
 import type { Parsed } from '../rules/hit-dice';
 import type { Problem } from '../rules/model';
-import { LIMITS } from './shapes';
+import { LIMITS, SIZES } from './shapes';
 import {
   boolField,
   checkedBy,
@@ -26,6 +26,12 @@ import { migrateActorSource } from './migrations';
 
 function problemOf(result: Parsed<unknown>): Problem | null {
   return result.ok ? null : result.problem;
+}
+
+/** Small, man-sized or large: a weapon's damage column follows its target's size. */
+function sizeField() {
+  const { StringField } = fields();
+  return new StringField({ required: true, blank: false, initial: 'medium', choices: Object.fromEntries(SIZES.map((k) => [k, `TENSEG.Actor.Size.${k}`])) });
 }
 
 function aac0Field(initial: string) {
@@ -51,6 +57,7 @@ function characterSchema() {
     }),
     hp: valueMaxField(LIMITS.hp, 1),
     ac: intField(LIMITS.ac, 10),
+    size: sizeField(),
     attack: new SchemaField({
       mode: new StringField({ required: true, blank: false, initial: 'aac0', choices: { aac0: 'TENSEG.Actor.AttackMode.aac0', table: 'TENSEG.Actor.AttackMode.table' } }),
       aac0: aac0Field('20'),
@@ -97,6 +104,7 @@ function monsterSchema() {
     }),
     hp: valueMaxField(LIMITS.hp, 1),
     ac: intField(LIMITS.ac, 10),
+    size: sizeField(),
     aac0: aac0Field('20'),
     movement: movementField(),
     attacks: new StringField({

@@ -11,7 +11,7 @@
 export const COMBAT_SCHEMA = 2;
 
 /** The kinds of log entry a stored log may hold. */
-export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale'] as const;
+export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack'] as const;
 
 /** Keys of log entries: "e", five or more digits (the entry's number), and the chain hash a store adds (flow/log.ts chainKey). */
 export const ENTRY_KEY = /^e\d{5,}(?:x[0-9a-z]{1,7})?$/;
@@ -27,5 +27,7 @@ export function entryProblem(value: unknown): { key: string; data?: Record<strin
   if (value.r !== undefined && !(Array.isArray(value.r) && value.r.every((n) => typeof n === 'number' && Number.isInteger(n)))) {
     return { key: 'CombatLogEntryInvalid', data: { reason: 'dice' } };
   }
+  if (value.q !== undefined && !(typeof value.q === 'string' && value.q.length <= 100)) return { key: 'CombatLogEntryInvalid', data: { reason: 'request' } };
+  if (value.k !== undefined && !(typeof value.k === 'string' && value.k.length <= 100)) return { key: 'CombatLogEntryInvalid', data: { reason: 'who' } };
   return null;
 }

@@ -84,7 +84,12 @@ export interface IndividualSpeedData {
   wounds: ValueMax;
 }
 
+/** Creature sizes: small and man-sized take a weapon's small column of damage, large ones its large column. */
+export const SIZES = ['small', 'medium', 'large'] as const;
+export type Size = (typeof SIZES)[number];
+
 export interface CharacterSystem {
+  size: Size;
   abilities: Record<AbilityKey, number>;
   hp: ValueMax;
   ac: number;
@@ -105,6 +110,7 @@ export interface CharacterSystem {
 }
 
 export interface MonsterSystem {
+  size: Size;
   hitDice: string;
   hp: ValueMax;
   ac: number;

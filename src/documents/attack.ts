@@ -1,32 +1,31 @@
 /**
  * Attacks: a d20 against descending AC through AAC0 (the engine decides the
- * hit, natural 20 and natural 1 included), damage from the weapon or the
- * monster's routine, applied to the target's health through the engine's
- * damage rule (Stress before Wound Points where the procedure has them).
- * Real Roll objects and a chat message. The health update carries the
- * attacker, so the damage hook can tell the combat flow who struck.
+ * hit, natural 20 and natural 1 included), damage from the weapon (its
+ * column by the target's size) or the monster's routine, real Roll objects
+ * and a chat card.
  *
- * A player cannot update the target's actor, so a player's attack with their
- * own combatant goes to the active GM as a query (`requestAttack`), where it
- * is checked (shape, the sender owns the attacker, both combatants are in
- * that combat, the weapon or routine exists) and performed. Attacks in one
- * combat are resolved one after another, so two blows landing at once both
- * count.
+ * Every attack is made by the active GM's client (a player asks for it on
+ * the socket, requests.ts) and held to the rules before any die is rolled:
+ * the sender owns the attacker; both are in that combat; the weapon or
+ * routine exists; and the engine's `attackProblem` accepts it (the attacker
+ * acts in this step by the schedule or has a free or immediate attack, is
+ * alive and able, has a routine left, uses its declared weapon or routine).
+ * The attack and the damage it does are one write of the combat log (an
+ * `attack` entry, then a `hit`); the actor's health follows from the flow,
+ * so a hit is never counted twice. A retried request gets the answer its
+ * chat card recorded.
  */
-import { parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
+import { damageColumn, parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
 import { parseAttackRoutines } from '../rules/attack-routines';
+import { attackProblem, type FlowInput } from '../rules/flow';
 import type { Problem } from '../rules/model';
-import { getProcedure } from '../rules/registry';
 import { weaponOf } from '../data/engine-view';
+import type { Size } from '../data/shapes';
 import { SYSTEM_ID } from '../settings';
 import { authorize } from './permissions';
-import { ATTACKER_OPTION } from './damage';
-import { engineCombatant, groupIdOf } from './encounter';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
-import { askGM, senderOf, serialize, whenIdle, type QueryContext } from './requests';
-
-export const QUERY_ATTACK = `${SYSTEM_ID}.attack`;
+import { askGM, serialize } from './requests';
 
 export interface AttackRequest {
   combatId: string;
@@ -37,9 +36,6 @@ export interface AttackRequest {
   /** …or a monster routine (index) and the attack in it (index). */
   routine?: number;
   attack?: number;
-  /** Target counts as large (weapon damage "large" column). */
-  large?: boolean;
-  userId: string;
 }
 
 export type AttackAnswer =
@@ -48,29 +44,16 @@ export type AttackAnswer =
 
 const refuse = (problem: Problem): AttackAnswer => ({ ok: false, key: problem.key, message: localizeProblem(problem) });
 
-/** The highest routine or attack index a request may name. */
-const MAX_INDEX = 100;
-
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
-const isIndex = (v: unknown) => v === undefined || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX);
-
-export function isAttackRequest(data: unknown): data is AttackRequest {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return false;
-  const d = data as Record<string, unknown>;
-  return (
-    isId(d.combatId) &&
-    isId(d.attackerId) &&
-    isId(d.targetId) &&
-    typeof d.userId === 'string' &&
-    (d.weaponId === undefined || isId(d.weaponId)) &&
-    isIndex(d.routine) &&
-    isIndex(d.attack) &&
-    (d.large === undefined || typeof d.large === 'boolean')
-  );
+/** The active GM's side of an attack request (its shape already checked). */
+export async function handleAttack(data: AttackRequest, sender: User.Implementation, q: string): Promise<AttackAnswer> {
+  return serialize(data.combatId, () => strike(data, sender, q));
 }
 
-/** Attacks in one combat wait for each other (not for declarations or steps, which the damage hook waits for). */
-const attackQueue = (combatId: string) => `${combatId}#attacks`;
+/** A user's side: attack with a combatant, through the active GM. */
+export async function requestAttack(combat: Combat.Implementation, request: Omit<AttackRequest, 'combatId'>): Promise<AttackAnswer> {
+  const body: AttackRequest = { ...request, combatId: combat.id as string };
+  return askGM<AttackAnswer>('attack', body, { key: 'NoActiveGMRequest' });
+}
 
 /** "2-8" (an old-style range) as a Roll formula; dice formulas pass through. */
 export function damageFormula(text: string): string | null {
@@ -93,34 +76,14 @@ function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
   return parseAac0(sys.attack?.aac0 ?? sys.aac0);
 }
 
-/**
- * The GM's side of an attack: authorise, roll, resolve, post, apply. `by`
- * is the user the attack is made for (from the query's sender); without it,
- * the user `req.userId` names (a call made on the GM's own client).
- */
-export async function performAttack(req: AttackRequest, by?: User.Implementation): Promise<AttackAnswer> {
-  if (!game.user?.isGM) return refuse({ key: 'OnlyGM' });
-  if (!isAttackRequest(req)) return refuse({ key: 'MalformedRequest' });
-  const user = by ?? game.users?.get(req.userId);
-  return serialize(attackQueue(req.combatId), () => strike(req, user));
+/** The answer a chat card recorded for a request, if it was carried out already (a retry). */
+function recordedAnswer(q: string): AttackAnswer | null {
+  const message = game.messages?.contents.find((m) => ((m.flags as Record<string, { request?: string }>)?.[SYSTEM_ID])?.request === q);
+  const f = (message?.flags as Record<string, { hit?: boolean; natural?: number; needed?: number; damage?: number }> | undefined)?.[SYSTEM_ID];
+  return f ? { ok: true, hit: !!f.hit, natural: Number(f.natural), needed: Number(f.needed), damage: Number(f.damage) } : null;
 }
 
-/** A player's attack arriving as a query, or the GM's own request. */
-export async function handleAttack(data: unknown, context?: QueryContext): Promise<AttackAnswer> {
-  if (!game.user?.isGM) return refuse({ key: 'OnlyGM' });
-  if (!isAttackRequest(data)) return refuse({ key: 'MalformedRequest' });
-  const who = senderOf(data.userId, context);
-  if ('problem' in who) return refuse(who.problem);
-  return performAttack(data, who.user);
-}
-
-/** A user's side: attack with a combatant, directly when GM, else through the active GM. */
-export async function requestAttack(combat: Combat.Implementation, request: Omit<AttackRequest, 'combatId' | 'userId'>): Promise<AttackAnswer> {
-  const payload: AttackRequest = { ...request, combatId: combat.id as string, userId: game.user?.id as string };
-  return askGM(QUERY_ATTACK, payload, handleAttack, { key: 'NoActiveGMRequest' });
-}
-
-async function strike(req: AttackRequest, user: User.Implementation | undefined): Promise<AttackAnswer> {
+async function strike(req: AttackRequest, user: User.Implementation, q: string): Promise<AttackAnswer> {
   const combat = game.combats?.get(req.combatId) as TenSegmentsCombat | undefined;
   if (!combat) return refuse({ key: 'UnknownCombat' });
   const attacker = combat.combatants.get(req.attackerId);
@@ -129,20 +92,27 @@ async function strike(req: AttackRequest, user: User.Implementation | undefined)
   if (!target) return refuse({ key: 'UnknownCombatant', data: { id: req.targetId } });
   const denied = authorize('applyDamage', user, attacker);
   if (denied) return refuse(denied);
+  const done = recordedAnswer(q);
+  if (done) return done;
+  const state = combat.flowState;
+  if (!state) return refuse({ key: 'CombatNotStarted' });
   const attackerActor = attacker.actor;
   const targetActor = target.actor;
   if (!attackerActor || !targetActor) return refuse({ key: 'CombatantWithoutActor', data: { name: (attackerActor ? target : attacker).name ?? '' } });
 
-  // What strikes: a weapon, or a monster routine's attack.
+  // What strikes: a weapon (its column by the target's size), or a monster routine's attack.
   const modifiers: AttackModifier[] = [];
   let damageText: string;
   let label: string;
+  const input: FlowInput & { t: 'attack' } = { t: 'attack', c: attacker.id as string, target: target.id as string };
   if (req.weaponId) {
     const item = attackerActor.items.get(req.weaponId);
     const weapon = item ? weaponOf({ id: item.id as string, name: item.name ?? '', type: item.type, system: item.system }) : null;
     if (!item || !weapon) return refuse({ key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
-    damageText = req.large ? weapon.damage.large : weapon.damage.small;
+    const size = (targetActor.system as unknown as { size?: Size }).size;
+    damageText = damageColumn(size) === 'large' ? weapon.damage.large : weapon.damage.small;
     label = item.name ?? '';
+    input.weapon = label;
     const missileBonus = (attackerActor.system as unknown as { combat?: { missileBonus?: number } }).combat?.missileBonus ?? 0;
     if (weapon.kind === 'missile' && missileBonus) modifiers.push({ source: 'missile', value: missileBonus });
     if (weapon.kind === 'missile' && weapon.missileBonus) modifiers.push({ source: 'weapon', value: weapon.missileBonus });
@@ -155,11 +125,15 @@ async function strike(req: AttackRequest, user: User.Implementation | undefined)
     if (!chosen) return refuse({ key: 'NoSuchAttack', data: { name: attacker.name ?? '' } });
     damageText = chosen.damage;
     label = chosen.name;
+    input.routine = req.routine ?? 0;
   }
   const formula = damageFormula(damageText);
   if (!formula) return refuse({ key: 'DamageFormulaInvalid', data: { text: damageText } });
   const aac0 = aac0Of(attackerActor);
   if (!aac0.ok) return refuse(aac0.problem);
+  // The rules before any die: whose step it is, who can act, what is left, what was declared.
+  const illegal = attackProblem(state, input);
+  if (illegal) return refuse(illegal);
   const ac = (targetActor.system as unknown as { ac?: number }).ac ?? 10;
 
   const attackRoll = await new Roll('1d20').evaluate();
@@ -173,6 +147,8 @@ async function strike(req: AttackRequest, user: User.Implementation | undefined)
     damage = Math.max(0, damageRoll.total as number);
     rolls.push(damageRoll);
   }
+  const made = await combat.recordAttack(input, damage, q);
+  if ('problem' in made) return refuse(made.problem);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/attack.hbs`, {
     attacker: attacker.name,
     target: target.name,
@@ -184,39 +160,12 @@ async function strike(req: AttackRequest, user: User.Implementation | undefined)
     reason: result.value.reason,
     damage,
   });
+  const answer = { ok: true as const, hit: result.value.hit, natural, needed: result.value.needed, damage };
   await ChatMessage.create({
     content,
     rolls,
     speaker: ChatMessage.getSpeaker({ actor: attackerActor }),
-    flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id } },
+    flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
   } as never);
-  if (damage > 0) {
-    await applyDamageToCombatant(combat, target, damage, attacker.id as string);
-    // The damage hook hands the hit to the combat flow; let it finish first.
-    await whenIdle(combat.id as string);
-  }
-  return { ok: true, hit: result.value.hit, natural, needed: result.value.needed, damage };
-}
-
-/** Apply damage to a combatant's actor the way the combat's procedure counts it. */
-export async function applyDamageToCombatant(combat: TenSegmentsCombat, target: Combatant.Implementation, amount: number, by?: string): Promise<void> {
-  const actor = target.actor;
-  if (!actor) return;
-  const state = combat.flowState;
-  const options = by ? { [ATTACKER_OPTION]: by } : {};
-  const built = engineCombatant(target, groupIdOf(target) ?? '');
-  if (state && !('problem' in built)) {
-    const procedure = getProcedure(state.procedure);
-    const current = state.states[target.id as string];
-    if (current) {
-      const { state: after } = procedure.applyDamage(built.combatant, { ...current, hp: built.combatant.hp, stress: built.combatant.stress, woundPoints: built.combatant.woundPoints }, amount, state.options);
-      const data: Record<string, number> = { 'system.hp.value': after.hp };
-      if (after.stress !== undefined) data['system.individual.stress.value'] = after.stress;
-      if (after.woundPoints !== undefined) data['system.individual.wounds.value'] = after.woundPoints;
-      await actor.update(data as never, options as never);
-      return;
-    }
-  }
-  const hp = (actor.system as unknown as { hp?: { value?: number } }).hp?.value ?? 0;
-  await actor.update({ 'system.hp.value': hp - amount } as never, options as never);
+  return answer;
 }

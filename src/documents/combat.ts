@@ -10,9 +10,18 @@
  * entries and core's `round` and `turn` (kept in step so core's hooks, turn
  * marker and clock work). Previous deletes the last entry.
  *
- * The GM's declarations for combatants no player owns are held on the GM's
- * client until initiative is rolled, then enter the log with it (seed 004,
- * phase 6: the DM "privately notes" them).
+ * One writer: only the active GM's client writes the log. Another GM's
+ * buttons send a request to it (requests.ts), as a player's declarations
+ * do; a round or turn changed by anyone else (core lets the owner of the
+ * current combatant) is put back by the active GM. Entries carry a key made
+ * of their number and a hash of the entry before them: should two GMs each
+ * write an entry on the same log (a handover while a write was in flight),
+ * the active GM plays the later one again on top (re-basing), or drops it
+ * with a notice when it no longer fits.
+ *
+ * The GM's declarations for combatants no player owns are held until
+ * initiative is rolled, then enter the log with it (seed 004, phase 6: the
+ * DM "privately notes" them).
  *
  * Core's hooks fire as core fires them: `combatStart` before the start is
  * written, `combatTurn` / `combatRound` (with `{direction, worldTime:
@@ -32,6 +41,7 @@ import {
   chainKey,
   FLOW_VERSION,
   FlowLog,
+  outOfPlace,
   RecordingDice,
   secondsBeforeRound,
   startCombat,
@@ -50,10 +60,14 @@ import { withRolls } from './dice';
 import { deletionUpdate, turnChangeOptions } from './compat';
 import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
-import { notifyProblem } from './problems';
-import { authorize } from './permissions';
+import { localizeProblem, notifyProblem } from './problems';
+import { authorize, isActiveGM, type CombatAction } from './permissions';
+import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import { declarationRequestProblem } from './request-schema';
+import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
+import type { Dice, DieRequest } from '../rules/dice';
 import { serialize } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 
@@ -66,6 +80,10 @@ interface TransactOptions {
   navigate?: boolean;
   /** Combatants whose actors already show the health the flow now has (a hit just taken). */
   skipHealthOf?: readonly string[];
+  /** The request that asks for this (its key, on the first entry): a retry finds it (madeBy). */
+  q?: string;
+  /** On a leave: who left (madeBy's counterpart for a combatant coming back, joinFlow). */
+  k?: string;
 }
 
 /** What a transaction did: the state after it and the detail of each input. */
@@ -95,7 +113,19 @@ const NO_DICE = {
   },
 };
 
-/** GM client: held declarations by combat, kept in a client setting so a reload does not lose them. */
+/** Dice that give the totals an entry first rolled while they still fit, then roll anew (an entry re-based, Combat#rebase). */
+function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
+  let i = 0;
+  return {
+    roll(request: DieRequest): number {
+      const t = totals[i++];
+      if (typeof t === 'number' && t >= request.count && t <= request.count * request.faces) return t;
+      return fresh.roll(request);
+    },
+  };
+}
+
+/** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
 type HeldStore = Record<string, Record<string, Declaration | null>>;
 
 function heldStore(): HeldStore {
@@ -159,12 +189,14 @@ export class TenSegmentsCombat extends Combat {
 
   /* --------------------------------------------------- held declarations */
 
-  /** Declarations the GM holds back until initiative (this client only): combatant id → declaration, or null to withdraw. */
+  /** Declarations the GM holds back until initiative (GMs only): combatant id → declaration, or null to withdraw. */
   get held(): Record<string, Declaration | null> {
+    if (!game.user?.isGM) return {};
     return heldStore()[this.id as string] ?? {};
   }
 
   private async setHeld(held: Record<string, Declaration | null>): Promise<void> {
+    if (!isActiveGM()) return;
     const store = heldStore();
     if (Object.keys(held).length === 0) delete store[this.id as string];
     else store[this.id as string] = held;
@@ -210,6 +242,7 @@ export class TenSegmentsCombat extends Combat {
    * writes nothing. The caller holds the combat's queue (`exclusive`).
    */
   async transact(plan: (state: FlowState, give: (input: FlowInput) => AppliedDetail | Problem) => Problem | null | void, options: TransactOptions = {}): Promise<{ problem: Problem } | Transacted> {
+    if (!isActiveGM()) return { problem: { key: 'NotActiveGM' } };
     const before = this.flowState;
     if (!before) return { problem: { key: 'CombatNotStarted' } };
     await loadProcedure(before.procedure);
@@ -223,6 +256,8 @@ export class TenSegmentsCombat extends Combat {
         if (!done.ok) return done.problem;
         const entry: InputEntry = { ...structuredClone(input) };
         if (recording.totals.length > 0) entry.r = recording.totals;
+        if (made.length === 0 && options.q) entry.q = options.q;
+        if (made.length === 0 && options.k) entry.k = options.k;
         const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
         made.push({ entry, detail: done.detail ?? {}, ended, opened: opening === null && state.opening !== null });
         return done.detail ?? {};
@@ -282,13 +317,25 @@ export class TenSegmentsCombat extends Combat {
 
   /* --------------------------------------------------------- core API */
 
-  /** Round and turn follow the flow: only the GM's transitions change them (core lets players by default). */
+  /**
+   * Round and turn follow the flow: only the GM's transitions change them
+   * (core lets the owner of the current combatant). This stops an honest
+   * client only; Foundry's server runs core's rule, so the active GM puts back
+   * what anyone else wrote (_onUpdate).
+   */
   protected override _canChangeRound(user: User.Implementation): boolean {
     return authorize('changeStep', user) === null;
   }
 
   protected override _canChangeTurn(user: User.Implementation): boolean {
     return authorize('changeStep', user) === null;
+  }
+
+  /** Has the request with this key (sender:id) made an entry already? (A retry is answered without doing it again.) */
+  madeBy(q: string): boolean {
+    const entries = this.entries;
+    for (let i = entries.length - 1; i >= 0; i--) if ((entries[i][1] as InputEntry).q === q) return true;
+    return false;
   }
 
   /** Core order: combatants by their first appearance in this round's schedule, the rest after. */
@@ -317,134 +364,248 @@ export class TenSegmentsCombat extends Combat {
 
   /** A new entry may reorder the combatants: core only re-sorts when combatants change, so sort before core reads `combatant`. */
   protected override _onUpdate(...args: Parameters<Combat['_onUpdate']>): void {
-    const [changed] = args;
-    if (foundry.utils.hasProperty(changed as object, 'system.log')) {
+    const [changed, , userId] = args;
+    const logChanged = foundry.utils.hasProperty(changed as object, 'system.log');
+    if (logChanged) {
       // Read the log after every change of it, on every client: entries deleted by Previous are forgotten before any new one arrives.
       this.tensegCache = null;
       this.turns = this.orderedCombatants();
     }
     super._onUpdate(...args);
+    if (!isActiveGM()) return;
+    const author = game.users?.get(userId as string);
+    const stepChanged = 'round' in (changed as object) || 'turn' in (changed as object);
+    if (stepChanged && !author?.isGM) void this.exclusive(() => this.putBackStep(author?.name ?? String(userId)));
+    if (logChanged && userId !== game.user?.id) void this.exclusive(() => this.rebase());
+  }
+
+  /** The active GM: round and turn back to what the flow says, after a change by a non-GM. */
+  private async putBackStep(who: string): Promise<void> {
+    const state = this.flowState;
+    if (!state) return;
+    const data = this.turnDataFor(state);
+    if (data.round === this.round && data.turn === this.turn) return;
+    await this.update(data as never);
+    notifyProblem({ key: 'TurnReverted', data: { user: who } });
+  }
+
+  /**
+   * The active GM: entries another GM wrote on a log it had not fully seen
+   * (a handover with a write in flight) are played again on top, each checked
+   * again and with the dice it rolled; one that no longer fits is dropped
+   * with a notice. One write.
+   */
+  private async rebase(): Promise<void> {
+    const entries = this.entries;
+    const at = outOfPlace(entries);
+    if (at < 1) return;
+    const before = this.flowState;
+    const base = this.replay.read(entries.slice(0, at)).state;
+    if (!before || !base) return;
+    await loadProcedure(base.procedure);
+    const state = structuredClone(base);
+    const data: Record<string, unknown> = {};
+    for (const [key] of entries.slice(at)) Object.assign(data, deletionUpdate('system.log', key));
+    let previous = entries[at - 1][0];
+    let n = at;
+    const { result: dropped } = await withRolls((fresh) => {
+      const out: Problem[] = [];
+      for (const [, entry] of entries.slice(at)) {
+        if (entry.t === 'start' || entry.t === 'snapshot' || entry.t === 'patch') continue;
+        const { r, q, k, ...input } = entry;
+        const recording = new RecordingDice(firstRecorded(r ?? [], fresh));
+        const done = applyInput(state, input as FlowInput, recording);
+        if (!done.ok) {
+          out.push(done.problem);
+          continue;
+        }
+        const redo: InputEntry = { ...(input as FlowInput) };
+        if (recording.totals.length > 0) redo.r = recording.totals;
+        if (q) redo.q = q;
+        if (k) redo.k = k;
+        previous = chainKey(n++, previous, redo);
+        data[`system.log.${previous}`] = redo;
+      }
+      return out;
+    });
+    Object.assign(data, this.turnDataFor(state));
+    await this.update(data as never);
+    await applySync(this, planSync(before, state));
+    for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
+  }
+
+  /**
+   * A combat control on this client: refused when this user may not, sent to
+   * the active GM when this client is not it, else carried out in the
+   * combat's queue.
+   */
+  private async command(action: StepAction, right: CombatAction, extra: Omit<CombatActionRequest, 'combatId' | 'action'> = {}): Promise<Problem | null> {
+    const denied = authorize(right, game.user);
+    if (denied) return this.report(denied);
+    if (!isActiveGM()) {
+      const done = await requestCombatAction(this, action, extra);
+      if (!done.ok) ui.notifications?.error(done.message);
+      return done.ok ? null : { key: done.key };
+    }
+    return this.report(await this.exclusive(() => this.run(action, extra)));
+  }
+
+  /** The active GM's side of a control another GM pressed (queries.ts): in the combat's queue; a retry is not done again. */
+  async control(req: CombatActionRequest, q: string): Promise<Problem | null> {
+    return this.exclusive(async () => (this.madeBy(q) ? null : this.run(req.action, req, q)));
+  }
+
+  /** Carry out a control (the caller holds the queue, on the active GM's client). */
+  private async run(action: StepAction, req: Omit<CombatActionRequest, 'combatId' | 'action'>, q?: string): Promise<Problem | null> {
+    if (action === 'startCombat') return this.start();
+    if (action === 'moveToSide') return this.move(req.combatantId ?? '', req.groupId ?? '', q);
+    if (action === 'morale') {
+      const m: MoraleRequest = { combatant: req.combatantId ?? '', trigger: req.trigger ?? '' };
+      if (req.opposed !== undefined) m.opposed = req.opposed;
+      return this.transition({ t: 'morale', requests: [m] }, { q });
+    }
+    const state = this.flowState;
+    if (!state) return { key: 'CombatNotStarted' };
+    switch (action) {
+      case 'nextTurn':
+        return state.stage === 'declare' ? this.beginWithHeld(q) : this.transition({ t: 'next' }, { navigate: true, q });
+      case 'previousTurn':
+        return this.undo((entries) => entries.length - 1);
+      case 'nextRound':
+        return this.skipRound(state, q);
+      case 'previousRound': {
+        const target = state.stage === 'declare' ? state.round - 1 : state.round;
+        return this.undo((entries) => {
+          // The longest earlier log whose state is the declarations of the target round (or earlier).
+          const path = this.replay.waypoints();
+          for (let k = Math.min(entries.length, path.length) - 1; k >= 1; k--) {
+            if (path[k].stage === 'declare' && path[k].round <= target) return k;
+          }
+          return 1;
+        });
+      }
+      case 'rollInitiative':
+        return state.stage === 'declare' ? this.beginWithHeld(q) : { key: 'NotDeclaring' };
+      case 'undoInterruption':
+        return this.transition({ t: 'restore', casting: req.castingId ?? '' }, { q });
+    }
   }
 
   /** Start: freeze the world's procedure and options, roll surprise, open declarations. */
   override async startCombat(): Promise<this> {
-    const denied = authorize('manage', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      if (this.entries.length > 0) return this.refuse({ key: 'CombatAlreadyStarted' });
-      // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
-      if (Number((this.system as unknown as { schema?: number }).schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return this.refuse({ key: 'CombatNotMigrated' });
-      const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
-      const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
-      try {
-        await loadProcedure(procedure);
-      } catch (err) {
-        if (err instanceof RulesError) return this.refuse(err.problem);
-        throw err;
+    await this.command('startCombat', 'manage');
+    return this;
+  }
+
+  /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
+  private storedDeclaration(c: Combatant.Implementation): Declaration | null {
+    const stored = (c.system as unknown as { declaration?: unknown })?.declaration;
+    if (stored === null || stored === undefined) return null;
+    const name = c.name ?? '';
+    const shape = declarationRequestProblem(stored);
+    const override = typeof stored === 'object' && 'override' in (stored as object) ? { key: 'OverrideGMOnly' } : null;
+    const problem = shape ?? override;
+    if (problem) {
+      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem) } });
+      return null;
+    }
+    const built = declarationFromRequest(c, stored as DeclarationRequest);
+    if ('problem' in built) {
+      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(built.problem) } });
+      return null;
+    }
+    return { ...built.declaration, combatant: c.id as string };
+  }
+
+  private async start(): Promise<Problem | null> {
+    if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
+    // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
+    if (Number((this.system as unknown as { schema?: number }).schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
+    const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
+    const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
+    try {
+      await loadProcedure(procedure);
+    } catch (err) {
+      if (err instanceof RulesError) return err.problem;
+      throw err;
+    }
+    const built = buildEncounter(this);
+    if ('problem' in built) return built.problem;
+    const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
+    if (!result.ok) return result.problem;
+    const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
+    const startKey = chainKey(0, null, startEntry);
+    const state = new FlowLog().read([[startKey, startEntry]]).state as FlowState;
+    const data: Record<string, unknown> = { [`system.log.${startKey}`]: startEntry };
+    let previous = startKey;
+    // Declarations made before the start (players', kept on their combatants) survive it, checked again.
+    let n = 1;
+    for (const c of this.combatants) {
+      const decl = this.storedDeclaration(c);
+      if (!decl) continue;
+      const input: FlowInput = { t: 'declare', d: decl };
+      const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
+      if (!done.ok) {
+        notifyProblem(done.problem);
+        continue;
       }
-      const built = buildEncounter(this);
-      if ('problem' in built) return this.refuse(built.problem);
-      const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
-      if (!result.ok) return this.refuse(result.problem);
-      const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
-      const startKey = chainKey(0, null, startEntry);
-      const state = new FlowLog().read([[startKey, startEntry]]).state as FlowState;
-      const data: Record<string, unknown> = { [`system.log.${startKey}`]: startEntry };
-      let previous = startKey;
-      // Declarations made before the start (players', kept on their combatants) survive it.
-      let n = 1;
-      for (const c of this.combatants) {
-        const decl = (c.system as unknown as { declaration?: Declaration | null })?.declaration;
-        if (!decl) continue;
-        const input: FlowInput = { t: 'declare', d: { ...decl, combatant: c.id as string } };
-        const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
-        if (!done.ok) {
-          notifyProblem(done.problem);
-          continue;
-        }
-        previous = chainKey(n++, previous, input);
-        data[`system.log.${previous}`] = input;
-      }
-      Object.assign(data, this.turnDataFor(state));
-      callHook('combatStart', this, data);
-      await this.update(data as never);
-      return this;
-    });
+      previous = chainKey(n++, previous, input);
+      data[`system.log.${previous}`] = input;
+    }
+    Object.assign(data, this.turnDataFor(state));
+    callHook('combatStart', this, data);
+    await this.update(data as never);
+    return null;
   }
 
   /** The inputs that begin the round: the held declarations with initiative. */
-  private async beginWithHeld(): Promise<Problem | null> {
+  private async beginWithHeld(q?: string): Promise<Problem | null> {
     const held = this.held;
     const d = Object.keys(held).length > 0 ? held : undefined;
-    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true });
+    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true, q });
     if (!problem && d) await this.setHeld({});
     return problem;
   }
 
   override async nextTurn(): Promise<this> {
-    const denied = authorize('changeStep', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      const state = this.flowState;
-      if (!state) return this.refuse({ key: 'CombatNotStarted' });
-      const problem = state.stage === 'declare' ? await this.beginWithHeld() : await this.transition({ t: 'next' }, { navigate: true });
-      return problem ? this.refuse(problem) : this;
-    });
+    await this.command('nextTurn', 'changeStep');
+    return this;
   }
 
   override async previousTurn(): Promise<this> {
-    const denied = authorize('changeStep', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      const problem = await this.undo((entries) => entries.length - 1);
-      return problem ? this.refuse(problem) : this;
-    });
+    await this.command('previousTurn', 'changeStep');
+    return this;
   }
 
   /** Next round: every remaining step and the end of the round, in one write. */
   override async nextRound(): Promise<this> {
-    const denied = authorize('changeStep', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      const start = this.flowState;
-      if (!start) return this.refuse({ key: 'CombatNotStarted' });
-      const held = this.held;
-      const done = await this.transact(
-        (state, give) => {
-          for (let guard = 0; guard < 10_000; guard++) {
-            const input: FlowInput = state.stage === 'declare' && guard === 0 && Object.keys(held).length > 0 ? { t: 'begin', d: held } : { t: 'next' };
-            const r = give(input);
-            if ('key' in r) return r as Problem;
-            if (state.round > start.round && state.stage === 'declare') return null;
-          }
-          return null;
-        },
-        { navigate: true },
-      );
-      if ('problem' in done) return this.refuse(done.problem);
-      if (Object.keys(held).length > 0 && start.stage === 'declare') await this.setHeld({});
-      return this;
-    });
+    await this.command('nextRound', 'changeStep');
+    return this;
+  }
+
+  private async skipRound(start: FlowState, q?: string): Promise<Problem | null> {
+    const held = this.held;
+    const done = await this.transact(
+      (state, give) => {
+        for (let guard = 0; guard < 10_000; guard++) {
+          const input: FlowInput = state.stage === 'declare' && guard === 0 && Object.keys(held).length > 0 ? { t: 'begin', d: held } : { t: 'next' };
+          const r = give(input);
+          if ('key' in r) return r as Problem;
+          if (state.round > start.round && state.stage === 'declare') return null;
+        }
+        return null;
+      },
+      { navigate: true, q },
+    );
+    if ('problem' in done) return done.problem;
+    if (Object.keys(held).length > 0 && start.stage === 'declare') await this.setHeld({});
+    return null;
   }
 
   /** Previous round: back to the declarations of this round, or of the round before when already there. */
   override async previousRound(): Promise<this> {
-    const denied = authorize('changeStep', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      const state = this.flowState;
-      if (!state) return this.refuse({ key: 'CombatNotStarted' });
-      const target = state.stage === 'declare' ? state.round - 1 : state.round;
-      const problem = await this.undo((entries) => {
-        // The longest earlier log whose state is the declarations of the target round (or earlier).
-        const path = this.replay.waypoints();
-        for (let k = Math.min(entries.length, path.length) - 1; k >= 1; k--) {
-          if (path[k].stage === 'declare' && path[k].round <= target) return k;
-        }
-        return 1;
-      });
-      return problem ? this.refuse(problem) : this;
-    });
+    await this.command('previousRound', 'changeStep');
+    return this;
   }
 
   /**
@@ -478,15 +639,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Initiative is rolled for sides (or everyone) by the procedure, never per combatant. */
   override async rollInitiative(): Promise<this> {
-    const denied = authorize('rollInitiative', game.user);
-    if (denied) return this.refuse(denied);
-    return this.exclusive(async () => {
-      const state = this.flowState;
-      if (!state) return this.refuse({ key: 'CombatNotStarted' });
-      if (state.stage !== 'declare') return this.refuse({ key: 'NotDeclaring' });
-      const problem = await this.beginWithHeld();
-      return problem ? this.refuse(problem) : this;
-    });
+    await this.command('rollInitiative', 'rollInitiative');
+    return this;
   }
 
   override async rollAll(): Promise<this> {
@@ -500,13 +654,19 @@ export class TenSegmentsCombat extends Combat {
   /* -------------------------------------------------- GM-side operations */
 
   /**
-   * Record a declaration (already authorised; the caller holds the queue).
-   * The GM's declaration for a combatant no player owns is held back until
-   * initiative, after the same checks.
+   * Record a declaration (already authorised and built from the documents;
+   * the caller holds the queue, on the active GM's client). The GM's plan
+   * for a combatant no player owns is held back until initiative, after the
+   * same checks. A declaration the same as the one recorded writes nothing
+   * (a request sent again).
    */
-  async recordDeclaration(combatantId: string, declaration: Declaration): Promise<Problem | null> {
+  async recordDeclaration(combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
     const d = { ...declaration, combatant: combatantId };
-    if (!this.holdsFor(combatantId)) return this.transition({ t: 'declare', d });
+    if (!how.hold) {
+      const current = this.flowState?.declarations[combatantId];
+      if (current && JSON.stringify(current) === JSON.stringify(d)) return null;
+      return this.transition({ t: 'declare', d }, { q: how.q });
+    }
     const state = this.flowState;
     if (state) {
       await loadProcedure(state.procedure);
@@ -515,6 +675,17 @@ export class TenSegmentsCombat extends Combat {
     }
     await this.setHeld({ ...this.held, [combatantId]: d });
     return null;
+  }
+
+  /** Withdraw (cancel) a declaration; the caller holds the queue. */
+  async withdrawDeclaration(combatantId: string, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
+    if (how.hold && combatantId in this.held) {
+      const held = { ...this.held };
+      delete held[combatantId];
+      await this.setHeld(held);
+      return null;
+    }
+    return this.transition({ t: 'withdraw', c: combatantId }, { q: how.q });
   }
 
   /** Damage taken by a combatant now: what the engine decided (interruptions, falls). The caller holds the queue. */
@@ -530,35 +701,75 @@ export class TenSegmentsCombat extends Combat {
     return 'problem' in done ? done : { detail: done.details[0] ?? {} };
   }
 
-  /** The caller holds the queue (damage.ts undoFromCard). */
-  async undoInterruption(castingId: string): Promise<Problem | null> {
-    return this.transition({ t: 'restore', casting: castingId });
+  /**
+   * An attack the engine accepted, and the damage it did, as one write; the
+   * target's health then follows from the flow (sync). The caller holds the queue.
+   */
+  async recordAttack(attack: FlowInput & { t: 'attack' }, damage: number, q: string): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
+    const done = await this.transact(
+      (_, give) => {
+        const a = give(attack);
+        if ('key' in a) return a as Problem;
+        if (damage <= 0) return null;
+        const h = give({ t: 'hit', target: attack.target, amount: damage, by: attack.c });
+        return 'key' in h ? (h as Problem) : null;
+      },
+      { q },
+    );
+    return 'problem' in done ? done : { detail: done.details[1] ?? {} };
   }
 
   /** The GM moves a combatant to another side (a CombatantGroup); the engine counts it from the next planning. */
   async moveToSide(combatantId: string, groupId: string): Promise<Problem | null> {
-    const denied = authorize('manage', game.user);
-    if (denied) return this.report(denied);
-    return this.exclusive(async () => {
-      const combatant = this.combatants.get(combatantId);
-      if (!combatant) return this.report({ key: 'UnknownCombatant', data: { id: combatantId } });
-      const group = this.groups.get(groupId);
-      if (!group) return this.report({ key: 'UnknownSide', data: { name: combatant.name ?? '', side: groupId } });
-      const state = this.flowState;
-      if (state?.encounter.combatants.some((c) => c.id === combatantId)) {
-        const side = sideOf(group);
-        const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) });
-        if (problem) return this.report(problem);
-      }
-      await combatant.update({ group: groupId } as never);
-      return null;
-    });
+    return this.command('moveToSide', 'manage', { combatantId, groupId });
+  }
+
+  private async move(combatantId: string, groupId: string, q?: string): Promise<Problem | null> {
+    const combatant = this.combatants.get(combatantId);
+    if (!combatant) return { key: 'UnknownCombatant', data: { id: combatantId } };
+    const group = this.groups.get(groupId);
+    if (!group) return { key: 'UnknownSide', data: { name: combatant.name ?? '', side: groupId } };
+    const state = this.flowState;
+    if (state?.encounter.combatants.some((c) => c.id === combatantId)) {
+      const side = sideOf(group);
+      const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) }, { q });
+      if (problem) return problem;
+    }
+    await combatant.update({ group: groupId } as never);
+    return null;
+  }
+
+  /** How a combatant is known across leaving and coming back: its token, else its actor. */
+  static whoIs(combatant: Combatant.Implementation): string | null {
+    const c = combatant as unknown as { tokenId?: string | null; actorId?: string | null; sceneId?: string | null };
+    if (c.tokenId) return `t:${c.sceneId ?? ''}.${c.tokenId}`;
+    return c.actorId ? `a:${c.actorId}` : null;
+  }
+
+  /** The combatant of this flow that left and was this one (same token or actor), not yet taken over; null when it is new. */
+  private cameBack(combatant: Combatant.Implementation, state: FlowState): string | null {
+    const who = TenSegmentsCombat.whoIs(combatant);
+    if (!who) return null;
+    const entries = this.entries;
+    const taken = new Set<string>();
+    for (const [, e] of entries) {
+      const was = e.t === 'join' ? (e as unknown as { was?: unknown }).was : undefined;
+      if (typeof was === 'string') taken.add(was);
+    }
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i][1] as InputEntry;
+      if (e.t !== 'leave' || e.k !== who || taken.has(e.c)) continue;
+      return state.encounter.combatants.some((c) => c.id === e.c) ? e.c : null;
+    }
+    return null;
   }
 
   /**
-   * A combatant added while the combat runs joins the flow (a late joiner
-   * while a round is played), with the declaration it was created with
-   * (`system.declaration`), if any. The caller holds the queue (combatant.ts).
+   * A combatant added while the combat runs joins the flow: one that was in
+   * it before (the same token or actor, removed and added again) takes up
+   * its place with its surprise and base initiative; a new one is a late
+   * joiner. A declaration it was created with (`system.declaration`) is
+   * checked like any request. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
     const state = this.flowState;
@@ -568,18 +779,21 @@ export class TenSegmentsCombat extends Combat {
     const side = group ? sideOf(group) : null;
     const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
-    const stored = (combatant.system as unknown as { declaration?: Declaration | null }).declaration;
-    const input: FlowInput = { t: 'join', c: engine.combatant };
-    if (stored) input.d = { ...stored, combatant: combatant.id as string };
+    const input = { t: 'join', c: engine.combatant } as FlowInput & { t: 'join'; was?: string };
+    const was = this.cameBack(combatant, state);
+    if (was) input.was = was;
+    const stored = this.storedDeclaration(combatant);
+    if (stored) input.d = stored;
     if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
     return this.transition(input);
   }
 
   /** A combatant removed while the combat runs stops acting (its past stays in the flow). The caller holds the queue. */
-  async leaveFlow(combatantId: string): Promise<Problem | null> {
+  async leaveFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
     const state = this.flowState;
-    if (!state?.encounter.combatants.some((c) => c.id === combatantId)) return null;
-    return this.transition({ t: 'leave', c: combatantId });
+    const id = combatant.id as string;
+    if (!state?.encounter.combatants.some((c) => c.id === id)) return null;
+    return this.transition({ t: 'leave', c: id }, { k: TenSegmentsCombat.whoIs(combatant) ?? undefined });
   }
 
   /**
@@ -591,12 +805,15 @@ export class TenSegmentsCombat extends Combat {
     const denied = authorize('manage', game.user);
     if (denied) return this.report(denied);
     const requests = Array.isArray(request) ? request : [request];
+    if (!isActiveGM()) {
+      // Another GM: each check is a request to the active GM.
+      for (const m of requests) {
+        const problem = await this.command('morale', 'manage', { combatantId: m.combatant, trigger: m.trigger, ...(m.opposed !== undefined ? { opposed: m.opposed } : {}) });
+        if (problem) return problem;
+      }
+      return null;
+    }
     return this.exclusive(async () => this.report(await this.transition({ t: 'morale', requests })));
-  }
-
-  private refuse(problem: Problem): this {
-    notifyProblem(problem);
-    return this;
   }
 
   /** Show a problem (if any) to the user and hand it back. */

@@ -4,10 +4,10 @@
  * GM can move it to another side. A combatant added while the combat runs
  * joins the flow as a late joiner; one removed stops acting.
  */
-import type { Declaration } from '../rules/model';
 import type { TenSegmentsCombat } from './combat';
 import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
+import { isActiveGM } from './permissions';
 
 /** Side keys by token disposition (CONST.TOKEN_DISPOSITIONS). */
 export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'neutral', [-1]: 'hostile', [-2]: 'secret' };
@@ -28,9 +28,9 @@ export async function ensureSide(combat: Combat.Implementation, key: string): Pr
 }
 
 export class TenSegmentsCombatant extends Combatant {
-  /** The declaration waiting on this combatant (before the combat starts). */
-  get declaration(): Declaration | null {
-    return (this.system as unknown as { declaration?: Declaration | null }).declaration ?? null;
+  /** The declaration request waiting on this combatant (before it enters the flow): checked when it does (combat.ts). */
+  get declaration(): unknown {
+    return (this.system as unknown as { declaration?: unknown }).declaration ?? null;
   }
 
   /** Place a new combatant in its side at creation, when the GM creates it (no extra write). */
@@ -50,7 +50,7 @@ export class TenSegmentsCombatant extends Combatant {
  * into the flow, after any transition of the combat already under way.
  */
 export function onCombatantCreated(combatant: Combatant.Implementation): Promise<void> | void {
-  if (game.users?.activeGM?.id !== game.user?.id) return;
+  if (!isActiveGM()) return;
   const combat = combatant.parent as TenSegmentsCombat | null;
   if (!combat) return;
   return combat.exclusive(async () => {
@@ -68,11 +68,11 @@ export function onCombatantCreated(combatant: Combatant.Implementation): Promise
 
 /** Active GM only: a combatant removed while the combat runs stops acting (its past stays in the flow). */
 export function onCombatantDeleted(combatant: Combatant.Implementation): Promise<void> | void {
-  if (game.users?.activeGM?.id !== game.user?.id) return;
+  if (!isActiveGM()) return;
   const combat = combatant.parent as TenSegmentsCombat | null;
   if (!combat || !game.combats?.has(combat.id as string)) return; // the whole combat is being deleted
   return combat.exclusive(async () => {
-    const problem = await combat.leaveFlow(combatant.id as string);
+    const problem = await combat.leaveFlow(combatant);
     if (problem) notifyProblem(problem);
   });
 }

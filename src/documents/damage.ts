@@ -1,22 +1,20 @@
 /**
- * Damage during combat. Whoever changes an actor's health keeps the old value
- * in the update options (pre-update hook); the active GM alone, on the update
- * hook, tells the combat flow about the drop. The engine decides whether a
- * casting is interrupted or the combatant falls; the GM's client copies that
- * onto items and combatants and posts a chat card, from which the GM can
- * undo an interruption.
+ * Damage during combat that does not come from an attack: a GM or an owner
+ * changing health on a sheet. The active GM's client compares what it sees
+ * (the actor's health now) with what the combat flow last recorded for that
+ * combatant, and records the difference as a hit; it never believes options
+ * another client sent with its update (a modified client can send any). The
+ * engine decides whether a casting is interrupted or the combatant falls;
+ * the GM's client copies that onto items and combatants and posts a chat
+ * card, from which the GM can undo an interruption.
  */
+import type { CombatantState } from '../rules/model';
 import type { FlowState } from '../rules/flow';
 import type { TenSegmentsCombat } from './combat';
-import { SYNC_OPTION } from './sync';
 import { notifyProblem } from './problems';
-import { authorize } from './permissions';
+import { authorize, isActiveGM } from './permissions';
+import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
-
-export const BEFORE_OPTION = 'tensegHealthBefore';
-export const ATTACKER_OPTION = 'tensegAttacker';
-/** Stress before the update (individual-speed), to tell a hit that went past Stress. */
-export const STRESS_BEFORE_OPTION = 'tensegStressBefore';
 
 interface HealthData {
   hp?: { value?: number };
@@ -48,10 +46,6 @@ function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementat
   return !!own && (own === actor || own.uuid === actor.uuid);
 }
 
-function isActiveGM(): boolean {
-  return !!game.user?.isGM && game.users?.activeGM?.id === game.user.id;
-}
-
 /** Chat card for an interrupted or prevented casting, with the GM's undo button. */
 async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }): Promise<void> {
   const combatant = combat.combatants.get(i.caster);
@@ -71,17 +65,36 @@ async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState,
   } as never);
 }
 
-/** The active GM's reaction to a health change of an actor in combat. */
-export async function onActorUpdated(actor: Actor.Implementation, options: Record<string, unknown>): Promise<void> {
-  if (!isActiveGM() || options[SYNC_OPTION]) return;
-  const before = options[BEFORE_OPTION];
-  if (typeof before !== 'number') return;
-  const drop = before - healthOf(actor);
+/** The health the flow last recorded for a combatant, counted as healthOf counts the actor's. */
+function recordedHealth(actor: Actor.Implementation, state: CombatantState): number {
+  return usesStressAndWounds(actor) ? (state.stress ?? 0) + (state.woundPoints ?? 0) : state.hp;
+}
+
+/** One combatant of a running combat whose actor changed: what the flow recorded against what the actor shows now. */
+async function compare(combat: TenSegmentsCombat, combatantId: string): Promise<void> {
+  const state = combat.flowState;
+  const combatant = combat.combatants.get(combatantId);
+  const actor = combatant?.actor;
+  const recorded = state?.states[combatantId];
+  if (!state || !actor || !recorded) return;
+  const drop = recordedHealth(actor, recorded) - healthOf(actor);
   if (drop === 0) return;
-  // Wound Points lost while Stress stayed as it was: the damage went past Stress (a critical hit).
-  const stressBefore = options[STRESS_BEFORE_OPTION];
+  // Wound Points lost while Stress stayed as the flow had it: the damage went past Stress (a critical hit).
   const stressNow = stressOf(actor);
-  const critical = drop > 0 && typeof stressBefore === 'number' && stressNow !== null && stressNow >= stressBefore && stressBefore > 0;
+  const critical = drop > 0 && stressNow !== null && recorded.stress !== undefined && stressNow >= recorded.stress && recorded.stress > 0;
+  const res = await combat.recordHit({ target: combatantId, amount: drop, ...(critical ? { critical: true } : {}) });
+  if ('problem' in res) return notifyProblem(res.problem);
+  const now = combat.flowState as FlowState;
+  for (const i of res.detail.interruptions ?? []) await postInterruptionCard(combat, now, i);
+}
+
+/**
+ * The active GM's reaction to any update of an actor in a running combat,
+ * whoever made it and whatever options came with it: each combatant of that
+ * actor is compared after every transition already queued for its combat.
+ */
+export async function onActorUpdated(actor: Actor.Implementation): Promise<void> {
+  if (!isActiveGM()) return;
   // Every task is queued now, so whoever waits for the combat (whenIdle) waits for all of them.
   const tasks: Promise<void>[] = [];
   for (const combat of (game.combats?.contents ?? []) as TenSegmentsCombat[]) {
@@ -90,42 +103,26 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
     for (const combatant of combat.combatants.contents) {
       if (!isActorOf(combatant, actor)) continue;
       if (!state.encounter.combatants.some((c) => c.id === combatant.id)) continue;
-      tasks.push(
-        combat.exclusive(async () => {
-          const by = typeof options[ATTACKER_OPTION] === 'string' ? (options[ATTACKER_OPTION] as string) : undefined;
-          const hit = { target: combatant.id as string, amount: drop, ...(by ? { by } : {}), ...(critical ? { critical: true } : {}) };
-          const res = await combat.recordHit(hit);
-          if ('problem' in res) return notifyProblem(res.problem);
-          const now = combat.flowState as FlowState;
-          for (const i of res.detail.interruptions ?? []) await postInterruptionCard(combat, now, i);
-        }),
-      );
+      const id = combatant.id as string;
+      tasks.push(combat.exclusive(() => compare(combat, id)));
     }
   }
   await Promise.all(tasks);
 }
 
-/** The GM presses "undo" on an interruption card. */
+/** A GM presses "undo" on an interruption card: the active GM carries it out. */
 export async function undoFromCard(combatId: string, castingId: string): Promise<void> {
   const denied = authorize('undoInterruption', game.user);
   if (denied) return notifyProblem(denied);
   const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
   if (!combat) return notifyProblem({ key: 'UnknownCombat' });
-  await combat.exclusive(async () => {
-    const problem = await combat.undoInterruption(castingId);
-    if (problem) notifyProblem(problem);
-  });
+  const done = await requestCombatAction(combat, 'undoInterruption', { castingId });
+  if (!done.ok) ui.notifications?.error(done.message);
 }
 
 export function registerDamageHooks(): void {
-  Hooks.on('preUpdateActor', (actor, _changes, options) => {
-    const opts = options as Record<string, unknown>;
-    opts[BEFORE_OPTION] = healthOf(actor as Actor.Implementation);
-    const stress = stressOf(actor as Actor.Implementation);
-    if (stress !== null) opts[STRESS_BEFORE_OPTION] = stress;
-  });
-  Hooks.on('updateActor', (actor, _changes, options) => {
-    void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>);
+  Hooks.on('updateActor', (actor) => {
+    void onActorUpdated(actor as Actor.Implementation);
   });
   Hooks.on('renderChatMessageHTML', (message, html) => {
     const flags = (message as ChatMessage.Implementation).flags as Record<string, { kind?: string; combat?: string; casting?: string }>;

@@ -47,3 +47,12 @@ export function authorize(action: CombatAction, user: User.Implementation | null
       return { key: 'OnlyGM' };
   }
 }
+
+/**
+ * Is this client the active GM's, the one writer of every combat? Another
+ * GM's controls go through it as requests (requests.ts), as a player's do.
+ */
+export function isActiveGM(): boolean {
+  const user = game.user;
+  return !!user?.isGM && game.users?.activeGM?.id === user.id;
+}

@@ -1,14 +1,18 @@
 /**
- * The GM's handlers of players' requests: declarations, and the GM-only
- * combat controls a client may ask for. Players cannot update a Combat they
- * do not control, so their requests go to the active GM as v13 queries
- * (requests.ts sends them and says who asks). A handler checks the
- * request's shape, who asks (`authorize`, permissions.ts) and what the
- * engine says, then writes; a refusal comes back with a localized reason
- * and nothing changes. Requests for one combat are handled one after
- * another, in the same queue as the combat's own transitions, so two players
- * declaring at once both keep theirs and a declaration racing the GM's Next
- * is either applied or refused, never lost.
+ * The active GM's handlers of requests: declarations (and their withdrawal)
+ * and the combat controls another GM's client asks for. Requests arrive on
+ * the system socket with the sender Foundry's server vouches for
+ * (requests.ts), already checked against their schema (request-schema.ts).
+ * A handler checks who asks (`authorize`, permissions.ts), what the
+ * documents say (declarations.ts: numbers come from items, stats and the
+ * map) and what the engine says, then writes; a refusal comes back with a
+ * localized reason and nothing changes.
+ *
+ * Requests for one combat are handled one after another, in the same queue
+ * as the combat's own transitions, so two players declaring at once both keep
+ * theirs and a declaration racing the GM's Next is either applied or refused,
+ * never lost. A retried request (same sender and id) that already made an
+ * entry in the log is answered "done" and not made again.
  */
 import type { Declaration, Problem } from '../rules/model';
 import { loadProcedure } from '../rules/registry';
@@ -19,39 +23,37 @@ import { authorize, type CombatAction } from './permissions';
 import type { TenSegmentsCombat } from './combat';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
 import { engineCombatant, groupIdOf } from './encounter';
-import { handleAttack, QUERY_ATTACK } from './attack';
-import { answer, askGM, senderOf, serialize, type QueryAnswer, type QueryContext } from './requests';
+import { handleAttack } from './attack';
+import { answer, askGM, handleRequests, serialize, type QueryAnswer } from './requests';
+import type { RequestedCombatAction } from './request-schema';
 
-export { serialize, whenIdle, type QueryAnswer, type QueryContext } from './requests';
+export { serialize, whenIdle, type QueryAnswer } from './requests';
 
-export const QUERY_DECLARE = `${SYSTEM_ID}.declare`;
-export const QUERY_COMBAT = `${SYSTEM_ID}.combat`;
-
-export interface DeclareQuery {
+export interface DeclareRequest {
   combatId: string;
   combatantId: string;
   declaration: DeclarationRequest;
-  userId: string;
 }
 
-/** The GM-only operations a client may ask for: step changes, initiative, undoing an interruption. */
-export const STEP_ACTIONS = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption'] as const;
-export type StepAction = (typeof STEP_ACTIONS)[number];
+export interface WithdrawRequest {
+  combatId: string;
+  combatantId: string;
+}
 
-export interface CombatActionQuery {
+export type StepAction = RequestedCombatAction;
+export const STEP_ACTIONS: readonly StepAction[] = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption', 'startCombat', 'moveToSide', 'morale'];
+
+export interface CombatActionRequest {
   combatId: string;
   action: StepAction;
   /** undoInterruption: the casting to restore. */
   castingId?: string;
-  userId: string;
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 64;
-
-function isDeclareQuery(data: unknown): data is DeclareQuery {
-  if (!isRecord(data)) return false;
-  return isId(data.combatId) && isId(data.combatantId) && typeof data.userId === 'string' && isRecord(data.declaration);
+  /** moveToSide: who moves, and to which side (CombatantGroup). */
+  combatantId?: string;
+  groupId?: string;
+  /** morale: what calls for the check (combatantId: who checks), and the opposed score. */
+  trigger?: string;
+  opposed?: number;
 }
 
 /* ------------------------------------------------------------ declare */
@@ -73,41 +75,59 @@ async function checkBeforeStart(combatant: Combatant.Implementation, declaration
   return procedure.validateDeclaration({ ...declaration, combatant: built.combatant.id }, built.combatant, options);
 }
 
-/** The GM's side: validate and record one declaration. */
-export async function handleDeclare(data: unknown, context?: QueryContext): Promise<QueryAnswer> {
-  if (!game.user?.isGM) return answer({ key: 'OnlyGM' });
-  if (!isDeclareQuery(data)) return answer({ key: 'MalformedRequest' });
-  const who = senderOf(data.userId, context);
-  if ('problem' in who) return answer(who.problem);
+/** The combat and combatant a request names, and whether the sender may act for it. */
+function lookup(combatId: string, combatantId: string, sender: User.Implementation, right: CombatAction): { combat: TenSegmentsCombat; combatant: Combatant.Implementation } | { problem: Problem } {
+  const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
+  if (!combat) return { problem: { key: 'UnknownCombat' } };
+  const combatant = combat.combatants.get(combatantId);
+  if (!combatant) return { problem: { key: 'UnknownCombatant', data: { id: combatantId } } };
+  const denied = authorize(right, sender, combatant);
+  return denied ? { problem: denied } : { combat, combatant };
+}
+
+/** The active GM's side: validate and record one declaration. */
+export async function handleDeclare(data: DeclareRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
   return serialize(data.combatId, async () => {
-    const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
-    if (!combat) return answer({ key: 'UnknownCombat' });
-    const combatant = combat.combatants.get(data.combatantId);
-    if (!combatant) return answer({ key: 'UnknownCombatant', data: { id: data.combatantId } });
-    const denied = authorize('declare', who.user, combatant);
-    if (denied) return answer(denied);
+    const found = lookup(data.combatId, data.combatantId, sender, 'declare');
+    if ('problem' in found) return answer(found.problem);
+    const { combat, combatant } = found;
+    if (combat.madeBy(q)) return answer(null);
+    if (data.declaration.override && !sender.isGM) return answer({ key: 'OverrideGMOnly' });
     const built = declarationFromRequest(combatant, data.declaration);
     if ('problem' in built) return answer(built.problem);
     if (!combat.flowState) {
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
-      // The GM's plan for a combatant no player owns is held until initiative.
-      if (combat.holdsFor(combatant.id as string)) return answer(await combat.recordDeclaration(combatant.id as string, built.declaration));
-      // Before the combat starts the declaration waits on the combatant. An
-      // update would merge a new declaration into the earlier one (keeping
-      // its other fields) and validate only what changed, so an earlier one
-      // is cleared first: a changed mind costs two writes, before the start only.
-      if ((combatant.system as unknown as { declaration?: unknown }).declaration) {
-        await combatant.update({ 'system.declaration': null } as never);
+      // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
+      if (sender.isGM && (combat.holdsFor(combatant.id as string) || data.declaration.override)) {
+        return answer(await combat.recordDeclaration(combatant.id as string, built.declaration, { hold: true }));
       }
-      await combatant.update({ 'system.declaration': built.declaration } as never);
+      // Before the start the request waits on the combatant, and is checked again when the combat starts.
+      const stored = (combatant.system as unknown as { declaration?: unknown }).declaration;
+      if (stored) await combatant.update({ 'system.declaration': null } as never);
+      await combatant.update({ 'system.declaration': data.declaration } as never);
       return answer(null);
     }
-    return answer(await combat.recordDeclaration(combatant.id as string, built.declaration));
+    return answer(await combat.recordDeclaration(combatant.id as string, built.declaration, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
   });
 }
 
-/* ------------------------------------------------------ GM-only steps */
+/** The active GM's side: withdraw (cancel) a declaration. */
+export async function handleWithdraw(data: WithdrawRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
+  return serialize(data.combatId, async () => {
+    const found = lookup(data.combatId, data.combatantId, sender, 'declare');
+    if ('problem' in found) return answer(found.problem);
+    const { combat, combatant } = found;
+    if (combat.madeBy(q)) return answer(null);
+    if (!combat.flowState) {
+      if ((combatant.system as unknown as { declaration?: unknown }).declaration) await combatant.update({ 'system.declaration': null } as never);
+      return answer(null);
+    }
+    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
+  });
+}
+
+/* ------------------------------------------------ another GM's controls */
 
 const ACTION_RIGHT: Record<StepAction, CombatAction> = {
   nextTurn: 'changeStep',
@@ -116,87 +136,45 @@ const ACTION_RIGHT: Record<StepAction, CombatAction> = {
   previousRound: 'changeStep',
   rollInitiative: 'rollInitiative',
   undoInterruption: 'undoInterruption',
+  startCombat: 'manage',
+  moveToSide: 'manage',
+  morale: 'manage',
 };
 
-function isCombatActionQuery(data: unknown): data is CombatActionQuery {
-  if (!isRecord(data)) return false;
-  if (!isId(data.combatId) || typeof data.userId !== 'string') return false;
-  if (typeof data.action !== 'string' || !(STEP_ACTIONS as readonly string[]).includes(data.action)) return false;
-  if (data.action === 'undoInterruption') return isId(data.castingId);
-  return data.castingId === undefined;
-}
-
-/**
- * The step itself, on the GM's client. Step changes and initiative are the
- * combat's own methods (one implementation, one write per transition, queued
- * on the combat); the refusals they would only show in a notification are
- * checked first, so that they come back as the answer. Whatever the combat
- * still refuses (an engine problem) it shows on the GM's client, which is
- * the asker's: only a GM gets this far.
- */
-async function runStep(combat: TenSegmentsCombat, req: CombatActionQuery): Promise<Problem | null> {
-  const state = combat.flowState;
-  if (!state) return { key: 'CombatNotStarted' };
-  const undoable = combat.entries.length > 1;
-  switch (req.action) {
-    case 'nextTurn':
-      await combat.nextTurn();
-      return null;
-    case 'previousTurn':
-      if (!undoable) return { key: 'NothingToUndo' };
-      await combat.previousTurn();
-      return null;
-    case 'nextRound':
-      await combat.nextRound();
-      return null;
-    case 'previousRound':
-      if (!undoable) return { key: 'NothingToUndo' };
-      await combat.previousRound();
-      return null;
-    case 'rollInitiative':
-      if (state.stage !== 'declare') return { key: 'NotDeclaring' };
-      await combat.rollInitiative();
-      return null;
-    case 'undoInterruption':
-      return combat.exclusive(() => combat.undoInterruption(req.castingId as string));
-  }
-}
-
-/** The GM's side of a step change, initiative roll or undo: GM only, one at a time per combat. */
-export async function handleCombatAction(data: unknown, context?: QueryContext): Promise<QueryAnswer> {
-  if (!game.user?.isGM) return answer({ key: 'OnlyGM' });
-  if (!isCombatActionQuery(data)) return answer({ key: 'MalformedRequest' });
-  const who = senderOf(data.userId, context);
-  if ('problem' in who) return answer(who.problem);
-  const denied = authorize(ACTION_RIGHT[data.action], who.user);
+/** The active GM's side of a control pressed on another GM's client: GM only, in the combat's queue. */
+export async function handleCombatAction(data: CombatActionRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
+  const denied = authorize(ACTION_RIGHT[data.action], sender);
   if (denied) return answer(denied);
   const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
   if (!combat) return answer({ key: 'UnknownCombat' });
-  return answer(await runStep(combat, data));
+  return answer(await combat.control(data, q));
 }
 
 /* ----------------------------------------------------------- register */
 
-type Handler = (data: unknown, context?: QueryContext) => Promise<unknown>;
-
-export function registerQueries(): void {
-  const queries = CONFIG.queries as unknown as Record<string, Handler>;
-  queries[QUERY_DECLARE] = handleDeclare;
-  queries[QUERY_ATTACK] = handleAttack;
-  queries[QUERY_COMBAT] = handleCombatAction;
+export function registerHandlers(): void {
+  handleRequests('declare', handleDeclare as never);
+  handleRequests('withdraw', handleWithdraw as never);
+  handleRequests('attack', handleAttack as never);
+  handleRequests('combat', handleCombatAction as never);
 }
 
 /* ------------------------------------------------------- client side */
 
-/** A user's side: declare for a combatant, directly when GM, else through the active GM. */
+/** A user's side: declare for a combatant, through the active GM (who handles its own at once). */
 export async function requestDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {
-  const payload: DeclareQuery = { combatId: combat.id as string, combatantId, declaration, userId: game.user?.id as string };
-  return askGM(QUERY_DECLARE, payload, handleDeclare, { key: 'NoActiveGM' });
+  const body: DeclareRequest = { combatId: combat.id as string, combatantId, declaration };
+  return askGM('declare', body, { key: 'NoActiveGM' });
 }
 
-/** A user's side: change the step, roll initiative or undo an interruption, through the active GM. */
-export async function requestCombatAction(combat: TenSegmentsCombat, action: StepAction, castingId?: string): Promise<QueryAnswer> {
-  const payload: CombatActionQuery = { combatId: combat.id as string, action, userId: game.user?.id as string };
-  if (castingId !== undefined) payload.castingId = castingId;
-  return askGM(QUERY_COMBAT, payload, handleCombatAction, { key: 'NoActiveGMRequest' });
+/** A user's side: withdraw a declaration. */
+export async function requestWithdrawal(combat: TenSegmentsCombat, combatantId: string): Promise<QueryAnswer> {
+  const body: WithdrawRequest = { combatId: combat.id as string, combatantId };
+  return askGM('withdraw', body, { key: 'NoActiveGMRequest' });
+}
+
+/** A GM's side: a combat control, carried out by the active GM. */
+export async function requestCombatAction(combat: TenSegmentsCombat, action: StepAction, extra: Omit<CombatActionRequest, 'combatId' | 'action'> = {}): Promise<QueryAnswer> {
+  const body: CombatActionRequest = { combatId: combat.id as string, action, ...extra };
+  return askGM('combat', body, { key: 'NoActiveGMRequest' });
 }

@@ -1,40 +1,72 @@
 /**
- * The plumbing of requests to the GM, apart from what they ask: the queue
- * that runs one combat's requests and transitions one after another, sending
- * a request to the active GM and turning every failure into an answer, and
- * who a request comes from. The handlers are in queries.ts and attack.ts.
+ * Requests to the GM: how a player's client (or another GM's) asks the active
+ * GM's client, the one writer of every combat, to do something, and how the
+ * answer comes back. The handlers are in queries.ts and attack.ts.
  *
- * Who asks. Foundry v13 calls a query handler as `handler(queryData,
- * {timeout})`: core knows the sender (from the socket) but does not pass it
- * on, so the sender's id travels in the payload and a client could forge it.
- * Foundry 14.352 and later pass the sender as `{timeout, user}`; when it is
- * there it is used and a payload naming someone else is refused. Without it
- * (v13) the payload's user is believed, except that it is never taken for a
- * GM: a GM's own requests are handled on the GM's client and never arrive as
- * queries, so a query claiming a GM is forged.
+ * Who asks. Requests travel on the system's socket (`system.ten-segments`,
+ * `socket: true` in the manifest). Foundry's server hands every listener the
+ * id of the user whose client sent the message; that is the sender, and
+ * nothing in the payload is (a v13 query handler is never told the sender,
+ * so queries are not used for requests).
+ *
+ * Answers. A socket message reaches every other client: the answer names the
+ * user it is for, carries only that request's id and the localized answer
+ * (what any player may see), and every other client ignores it. A client
+ * takes answers only from a GM.
+ *
+ * Retries. Every request has an id made by its client. The active GM keeps
+ * the answer of each (sender, id) it handled and gives a retry that answer
+ * without doing anything again; entries of the combat log and attack chat
+ * cards carry the request's key too, so a GM taking over after a reload or a
+ * handover answers a retry the same way. A client that gets no answer
+ * sends the request once more with the same id, and sends its open requests
+ * to the new active GM when the GM changes; when no GM is left, it says so.
+ *
+ * Bounds. Every request is checked against its schema (request-schema.ts)
+ * before any work: too large, too deep, an unknown key or a wrong value is
+ * refused without echoing the input.
  */
 import type { Problem } from '../rules/model';
+import { SYSTEM_ID } from '../settings';
 import { localizeProblem } from './problems';
+import { isActiveGM } from './permissions';
+import { clientState } from './client-state';
+import { envelopeProblem, requestProblem, type RequestKind } from './request-schema';
 
-/** How long a player's client waits for the GM's answer. */
-export const QUERY_TIMEOUT = 10_000;
+/** The socket event of the system. */
+export const CHANNEL = `system.${SYSTEM_ID}`;
+
+/** How long a client waits for an answer before sending the request again (once), then giving up. */
+export const REQUEST_TIMEOUT = 10_000;
+
+/** Answers the active GM remembers, per (sender, request id), for retries. */
+export const ANSWERS_KEPT = 500;
 
 export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
+type Refusal = { ok: false; key: string; message: string };
 
-/**
- * What Foundry hands a query handler besides the data: `{timeout}` in v13,
- * `{timeout, user}` (the sender) from 14.352. The GM's own client passes
- * `{user: game.user}` when it handles its own request.
- */
-export interface QueryContext {
-  timeout?: number;
-  user?: unknown;
+/** A handler of one kind of request, on the active GM's client; `q` is the request's key ("sender:id") for what it writes. */
+export type RequestHandler = (body: never, sender: User.Implementation, q: string) => Promise<{ ok: boolean }>;
+
+interface RequestMessage {
+  k: 'req';
+  id: string;
+  kind: RequestKind;
+  body: object;
 }
 
-const queues = new Map<string, Promise<unknown>>();
+interface AnswerMessage {
+  k: 'ans';
+  to: string;
+  id: string;
+  answer: unknown;
+}
+
+const queuesOf = () => clientState('queues', () => new Map<string, Promise<unknown>>());
 
 /** Run `task` after every earlier task for the same key has finished. */
 export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const queues = queuesOf();
   const before = queues.get(key) ?? Promise.resolve();
   const run = before.then(task, task);
   const tail = run.catch(() => undefined);
@@ -47,6 +79,7 @@ export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
 
 /** Resolves once every queued task (for `key`, or for all keys) has finished. */
 export async function whenIdle(key?: string): Promise<void> {
+  const queues = queuesOf();
   for (;;) {
     const pending = key === undefined ? [...queues.values()] : queues.has(key) ? [queues.get(key)!] : [];
     if (pending.length === 0) return;
@@ -54,7 +87,7 @@ export async function whenIdle(key?: string): Promise<void> {
   }
 }
 
-export function refusal(problem: Problem): { ok: false; key: string; message: string } {
+export function refusal(problem: Problem): Refusal {
   return { ok: false, key: problem.key, message: localizeProblem(problem) };
 }
 
@@ -62,44 +95,161 @@ export function answer(problem: Problem | null): QueryAnswer {
   return problem ? refusal(problem) : { ok: true };
 }
 
-/**
- * The user a request comes from: the sender Foundry vouches for when it
- * passes one (a payload naming another user is refused), else the user the
- * payload names, never a GM (see the header).
- */
-export function senderOf(claimed: unknown, context: QueryContext | undefined): { user: User.Implementation } | { problem: Problem } {
-  const given = context?.user;
-  if (given !== undefined && given !== null) {
-    const id = typeof given === 'string' ? given : (given as { id?: unknown }).id;
-    if (typeof id !== 'string') return { problem: { key: 'UnknownUser' } };
-    if (id !== claimed) return { problem: { key: 'SenderMismatch' } };
-    const user = game.users?.get(id);
-    return user ? { user } : { problem: { key: 'UnknownUser' } };
-  }
-  const user = typeof claimed === 'string' ? game.users?.get(claimed) : undefined;
-  if (!user) return { problem: { key: 'UnknownUser' } };
-  if (user.isGM) return { problem: { key: 'SenderUnverified' } };
-  return { user };
+/* ------------------------------------------------------------ GM side */
+
+const handlers = new Map<RequestKind, RequestHandler>();
+/** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
+const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
+
+export function handleRequests(kind: RequestKind, handler: RequestHandler): void {
+  handlers.set(kind, handler);
 }
 
-/** The context the GM's client gives its own requests: the sender is itself. */
-export function localContext(): QueryContext {
-  return { user: game.user };
-}
-
-/**
- * Send `payload` to the active GM and return the answer; a GM handles it on
- * their own client. A missing GM or a query that fails (timeout, GM gone)
- * is an answer too, never an exception.
- */
-export async function askGM<A>(name: string, payload: object, local: (data: unknown, context: QueryContext) => Promise<A>, noGM: Problem): Promise<A | { ok: false; key: string; message: string }> {
-  if (game.user?.isGM) return local(payload, localContext());
-  const gm = game.users?.activeGM;
-  if (!gm) return refusal(noGM);
-  const send = gm.query as unknown as (name: string, data: unknown, options?: { timeout?: number }) => Promise<A>;
+/** Check a request's body, then hand it to its handler. */
+async function run(kind: RequestKind, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
+  const problem = requestProblem(kind, body);
+  if (problem) return refusal(problem);
+  const handler = handlers.get(kind);
+  if (!handler) return refusal({ key: 'MalformedRequest' });
   try {
-    return await send.call(gm, name, payload, { timeout: QUERY_TIMEOUT });
+    return await handler(body as never, sender, q);
   } catch (err) {
-    return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.message : String(err) } });
+    console.error('Ten Segments | request', kind, err);
+    return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
   }
+}
+
+function remember(key: string, pending: Promise<unknown>): void {
+  const answered = answeredOf();
+  answered.set(key, pending);
+  while (answered.size > ANSWERS_KEPT) answered.delete(answered.keys().next().value as string);
+}
+
+function emit(message: RequestMessage | AnswerMessage): void {
+  (game.socket as unknown as { emit(event: string, data: unknown): void } | null)?.emit(CHANNEL, message);
+}
+
+/** The active GM's side of a request message from `senderId` (the server's word). */
+async function serve(message: Record<string, unknown>, senderId: string): Promise<void> {
+  if (!isActiveGM()) return;
+  const sender = game.users?.get(senderId);
+  if (!sender) return;
+  const id = typeof message.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(message.id) ? message.id : null;
+  const problem = envelopeProblem(message);
+  if (problem) {
+    // Without a readable id, nobody could match the answer: the request is dropped.
+    if (id) emit({ k: 'ans', to: senderId, id, answer: refusal(problem) });
+    return;
+  }
+  const key = `${senderId}|${id}`;
+  let pending = answeredOf().get(key);
+  if (!pending) {
+    pending = run(message.kind as RequestKind, message.body, sender, `${senderId}:${id}`);
+    remember(key, pending);
+  }
+  emit({ k: 'ans', to: senderId, id: id as string, answer: await pending });
+}
+
+/* -------------------------------------------------------- client side */
+
+interface Open {
+  kind: RequestKind;
+  body: object;
+  resolve: (answer: unknown) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  tries: number;
+}
+
+const openOf = () => clientState('open', () => new Map<string, Open>());
+
+function newId(): string {
+  return foundry.utils.randomID(16);
+}
+
+function send(id: string, o: Open): void {
+  o.tries++;
+  if (o.timer !== undefined) clearTimeout(o.timer);
+  o.timer = setTimeout(() => expire(id), REQUEST_TIMEOUT);
+  emit({ k: 'req', id, kind: o.kind, body: o.body });
+}
+
+function settle(id: string, value: unknown): void {
+  const open = openOf();
+  const o = open.get(id);
+  if (!o) return;
+  open.delete(id);
+  if (o.timer !== undefined) clearTimeout(o.timer);
+  o.resolve(value);
+}
+
+/** No answer in time: once more with the same id (the GM answers a retry without doing it twice), then give up. */
+function expire(id: string): void {
+  const o = openOf().get(id);
+  if (!o) return;
+  if (o.tries < 2 && game.users?.activeGM) return send(id, o);
+  settle(id, refusal({ key: 'RequestTimedOut' }));
+}
+
+/** An answer for this client, from a GM. */
+function receive(message: Record<string, unknown>, senderId: string): void {
+  if (message.to !== game.user?.id || typeof message.id !== 'string') return;
+  if (!game.users?.get(senderId)?.isGM) return;
+  settle(message.id, message.answer);
+}
+
+/** The active GM changed (a GM connected or left): open requests go to the new one, or are refused in words when none is left. */
+function onGMChange(): void {
+  const open = openOf();
+  if (open.size === 0) return;
+  if (isActiveGM()) {
+    // This client became the writer: it answers its own open requests itself.
+    for (const [id, o] of [...open]) void run(o.kind, o.body, game.user as User.Implementation, `${game.user?.id}:${id}`).then((a) => settle(id, a));
+    return;
+  }
+  if (!game.users?.activeGM) {
+    for (const id of [...open.keys()]) settle(id, refusal({ key: 'GMLeft' }));
+    return;
+  }
+  for (const [id, o] of open) {
+    o.tries = 0;
+    send(id, o);
+  }
+}
+
+/**
+ * Send a request to the active GM and return the answer; the active GM
+ * handles its own at once. A missing GM, a timeout or a GM leaving is an
+ * answer too, never an exception.
+ */
+export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: object, noGM: Problem): Promise<A | Refusal> {
+  const user = game.user as User.Implementation | null;
+  if (!user) return refusal({ key: 'UnknownUser' });
+  const id = newId();
+  if (isActiveGM()) return (await run(kind, body, user, `${user.id}:${id}`)) as A | Refusal;
+  if (!game.users?.activeGM) return refusal(noGM);
+  return new Promise<A | Refusal>((resolve) => {
+    const o: Open = { kind, body, resolve: resolve as (a: unknown) => void, timer: undefined, tries: 0 };
+    openOf().set(id, o);
+    send(id, o);
+  });
+}
+
+/** Listen on the system's socket (every client) and follow changes of the active GM. */
+export function registerRequests(): void {
+  const socket = game.socket as unknown as { on(event: string, fn: (data: unknown, senderId: string) => void): void } | null;
+  socket?.on(CHANNEL, (data, senderId) => {
+    if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof senderId !== 'string') return;
+    const message = data as Record<string, unknown>;
+    if (message.k === 'req') void serve(message, senderId);
+    else if (message.k === 'ans') receive(message, senderId);
+  });
+  Hooks.on('userConnected', () => onGMChange());
+}
+
+/** Forget what the GM side remembers and every open request (a fresh client; tests). */
+export function resetRequests(): void {
+  const open = openOf();
+  for (const o of open.values()) if (o.timer !== undefined) clearTimeout(o.timer);
+  open.clear();
+  answeredOf().clear();
 }

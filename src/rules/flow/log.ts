@@ -46,8 +46,14 @@ export interface PatchEntry {
   ops: PatchOp[];
 }
 
-/** An input with the dice it rolled (`r`: totals, in order). */
-export type InputEntry = FlowInput & { r?: number[] };
+/**
+ * An input with the dice it rolled (`r`: totals, in order) and two marks the
+ * replay ignores: when a request made it, the request's key (`q`: sender and
+ * request id), so that any GM can tell a retried request from a new one; on
+ * a `leave`, who left (`k`: the token or actor a store knows them by), so
+ * that coming back is told from joining.
+ */
+export type InputEntry = FlowInput & { r?: number[]; q?: string; k?: string };
 
 export type LogEntry = StartEntry | SnapshotEntry | PatchEntry | InputEntry;
 
@@ -82,13 +88,37 @@ function numberOf(key: string): number {
   return parseInt(key.slice(1), 10);
 }
 
-/** The entries of a stored log, in order of their numbers. */
+/**
+ * The entries of a stored log, in order of their numbers; two entries with
+ * one number (written by two clients that each thought they were last) in
+ * order of their keys, so that every client plays them in the same order.
+ */
 export function entriesOf(log: KeyedLog | null | undefined): [string, LogEntry][] {
   if (!log) return [];
   return Object.keys(log)
     .map((k) => [numberOf(k), k] as const)
-    .sort((a, b) => a[0] - b[0])
+    .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
     .map(([, k]) => [k, log[k]]);
+}
+
+/**
+ * The index of the first entry that is not where its writer put it, or -1.
+ * An entry is in place when its number is its index and its key is the one
+ * chainKey gives it after the entry before it (a migrated log's plain keys,
+ * entryKey(n), are in place by their number). An entry written by a client
+ * that had not yet seen another one (a GM handing over while a write was
+ * in flight) shares a number with that entry or follows another key: it and
+ * every entry after it must be played again on top (re-based).
+ */
+export function outOfPlace(entries: readonly (readonly [string, LogEntry])[]): number {
+  let previous: string | null = null;
+  for (let i = 0; i < entries.length; i++) {
+    const [key, entry] = entries[i];
+    if (numberOf(key) !== i) return i;
+    if (key !== entryKey(i) && key !== chainKey(i, previous, entry)) return i;
+    previous = key;
+  }
+  return -1;
 }
 
 /** Dice that answer with the totals a transition rolled when it was first made. */
@@ -224,7 +254,7 @@ export class FlowLog {
     } else if (e.t === 'patch') {
       this.state = patchInPlace(this.state as unknown as Json, e.ops) as unknown as FlowState;
     } else {
-      const { r, ...input } = e;
+      const { r, q: _q, k: _k, ...input } = e;
       let done;
       try {
         done = applyInput(this.state, input as FlowInput, new RecordedDice(r));
