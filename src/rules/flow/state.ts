@@ -100,6 +100,15 @@ export interface FlowState {
   opening: EndEvent[] | null;
   /** What the end of this round did (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
+  /**
+   * Procedures whose declarations are final (addict, seed 004: "Once an action
+   * is declared, it cannot be changed, but it can be canceled"): who declared
+   * in this round's declarations ('declared') and who cancelled such a
+   * declaration ('cancelled'). A declaration carried on from last round ("same
+   * as last round") is not one of them. Absent until the first; cleared when
+   * the round begins.
+   */
+  finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
 }
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };

@@ -187,10 +187,33 @@ export function declarationProblem(state: FlowState, decl: Declaration, procedur
   if (!combatant) return { key: 'UnknownCombatant', data: { id: String(decl?.combatant) } };
   const cs = state.states[combatant.id];
   if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
+  const final = finalProblem(state, combatant);
+  if (final) return final;
   const problem = procedure.validateDeclaration(decl, combatant, state.options);
   if (problem) return problem;
   if (!spellAvailable(state, decl)) return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell ?? '' } };
   return null;
+}
+
+/**
+ * Seed 004, phase 6: "Once an action is declared, it cannot be changed, but it
+ * can be canceled". Where declarations are final (addict), a combatant that
+ * declared in this round's declarations cannot declare again; and one that
+ * cancelled cannot declare another action in its place either, since that
+ * would be the change the text forbids (the cancel stands until the next
+ * round's declarations). A declaration carried on from last round ("same as
+ * last round") was not declared in this round: it may be replaced, once.
+ */
+function finalProblem(state: FlowState, combatant: Combatant): Problem | null {
+  const mark = state.finalDeclarations?.[combatant.id];
+  if (mark === 'declared') return { key: 'DeclarationFinal', data: { name: combatant.name } };
+  if (mark === 'cancelled') return { key: 'DeclarationCancelled', data: { name: combatant.name } };
+  return null;
+}
+
+/** Mark a declaration made in this round's declarations, where the procedure makes them final. */
+function markFinal(state: FlowState, id: string, mark: 'declared' | 'cancelled', procedure: P): void {
+  if (procedure.declarationsFinal) (state.finalDeclarations ??= {})[id] = mark;
 }
 
 /* ------------------------------------------------------------ the round */
@@ -249,6 +272,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.cancelled = [];
   state.owed = {};
   state.end = null;
+  delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
   openCurrentStep(state, procedure);
@@ -322,6 +346,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.joins = [];
   state.cancelled = [];
   state.end = null;
+  delete state.finalDeclarations;
 }
 
 function next(state: FlowState, dice: Dice, procedure: P): Applied {
@@ -451,6 +476,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   if (joined) state.roundStart[c.id] = initialState(newcomer);
   state.surprise.surprised[c.id] = 0;
   if (input.d) state.declarations[c.id] = copyJson(input.d);
+  if (input.d && state.stage === 'declare') markFinal(state, c.id, 'declared', procedure);
   Object.assign(state.baseInitiative, base);
   if (joined) {
     for (const casting of joined.schedule.castings) state.status[casting.id] ??= 'pending';
@@ -467,6 +493,7 @@ function leave(state: FlowState, id: string): Applied {
   if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
   state.encounter = { sides: state.encounter.sides, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
   delete state.declarations[id];
+  if (state.finalDeclarations) delete state.finalDeclarations[id];
   if (state.states[id]) state.states[id] = { ...state.states[id], condition: 'fled' };
   return OK;
 }
@@ -525,12 +552,15 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       const problem = declarationProblem(state, input.d, procedure);
       if (problem) return { ok: false, problem };
       state.declarations[input.d.combatant] = copyJson(input.d);
+      markFinal(state, input.d.combatant, 'declared', procedure);
       return OK;
     }
     case 'withdraw':
       if (state.stage !== 'declare') return refuse('NotDeclaring');
       if (typeof input.c !== 'string' || !state.declarations[input.c]) return refuse('NoDeclaration', { name: combatantOf(state, input.c)?.name ?? String(input.c) });
       delete state.declarations[input.c];
+      // A final declaration cancelled stays cancelled; one carried on from last round is only taken back.
+      if (state.finalDeclarations?.[input.c] === 'declared') state.finalDeclarations[input.c] = 'cancelled';
       return OK;
     case 'begin': {
       if (state.stage !== 'declare') return refuse('NotDeclaring');
