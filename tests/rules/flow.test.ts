@@ -903,6 +903,12 @@ describe('property: random inputs, valid and not, in every procedure', () => {
       weight: 1,
     },
     { arbitrary: who.map((c) => ({ t: 'leave', c })), weight: 1 },
+    {
+      arbitrary: fc
+        .record({ c: who, target: who, weapon: fc.option(fc.constantFrom('Sword', 'Bow'), { nil: undefined }), routine: fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined }) }, { noNullPrototype: true })
+        .map((a) => ({ t: 'attack', c: a.c, target: a.target, ...(a.weapon ? { weapon: a.weapon } : {}), ...(a.routine !== undefined ? { routine: a.routine } : {}) })),
+      weight: 3,
+    },
     { arbitrary: fc.record({ c: who, side: fc.constantFrom('foes', 'party', 'beasts'), add: fc.boolean() }, { noNullPrototype: true }).map((m) => ({ t: 'move', c: m.c, side: m.side, ...(m.add ? { add: { id: m.side, name: 'X' } } : {}) })), weight: 1 },
     { arbitrary: fc.array(who, { maxLength: 2 }).map((cs) => ({ t: 'morale', requests: cs.map((c) => ({ combatant: c, trigger: 'fear' })) })), weight: 1 },
     { arbitrary: fc.oneof(junk, fc.record({ t: fc.constantFrom('declare', 'hit', 'join', 'move', 'begin', 'zap'), d: junk, c: junk, target: junk, side: junk, requests: junk }, { noNullPrototype: true })), weight: 2 },

@@ -21,10 +21,12 @@ import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER } from '../round';
 import { castingById, landHit, openStep } from './step';
+import { attackGrant, recordAttack, type AttackInput } from './attack';
 import {
   combatantOf,
   FLOW_VERSION,
   refuse,
+  type FlowAttack,
   type FlowHit,
   type FlowInterruption,
   type FlowResult,
@@ -57,11 +59,15 @@ export type FlowInput =
   /** The GM moves a combatant to another side (with the side when it is new); it counts from the next plan. */
   | { t: 'move'; c: string; side: string; add?: Side }
   /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
-  | { t: 'morale'; requests: MoraleRequest[] };
+  | { t: 'morale'; requests: MoraleRequest[] }
+  /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
+  | AttackInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
   interruptions?: FlowInterruption[];
+  /** The attack recorded (attack), with what allowed it. */
+  attack?: FlowAttack;
 }
 
 export type Applied = { ok: true; detail?: AppliedDetail } | { ok: false; problem: Problem };
@@ -272,6 +278,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.cancelled = [];
   state.owed = {};
   state.end = null;
+  delete state.attacks;
   delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
@@ -346,6 +353,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.joins = [];
   state.cancelled = [];
   state.end = null;
+  delete state.attacks;
   delete state.finalDeclarations;
 }
 
@@ -601,6 +609,11 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       return move(state, input);
     case 'morale':
       return morale(state, input.requests, dice, procedure);
+    case 'attack': {
+      const granted = attackGrant(state, input, procedure);
+      if (!granted.ok) return granted;
+      return { ok: true, detail: recordAttack(state, input, granted.grant) };
+    }
     default:
       return refuse('MalformedRequest');
   }
