@@ -898,8 +898,14 @@ describe('property: random inputs, valid and not, in every procedure', () => {
     { arbitrary: fc.record({ t: fc.constantFrom('cancel', 'restore'), casting: fc.oneof(fc.nat(3), junk) }, { noNullPrototype: true }), weight: 2 },
     {
       arbitrary: fc
-        .record({ side: fc.constantFrom('foes', 'party', 'beasts'), with: fc.boolean(), declares: fc.option(decl, { nil: undefined }) }, { noNullPrototype: true })
-        .map((j) => ({ t: 'join', c: { ...wolf, side: j.side }, ...(j.with ? { side: { id: j.side, name: 'Beasts' } } : {}), ...(j.declares ? { d: { ...j.declares, combatant: 'wolf' } } : {}) })),
+        .record({ side: fc.constantFrom('foes', 'party', 'beasts'), with: fc.boolean(), declares: fc.option(decl, { nil: undefined }), was: fc.option(who, { nil: undefined }) }, { noNullPrototype: true })
+        .map((j) => ({
+          t: 'join',
+          c: { ...wolf, side: j.side },
+          ...(j.with ? { side: { id: j.side, name: 'Beasts' } } : {}),
+          ...(j.declares ? { d: { ...j.declares, combatant: 'wolf' } } : {}),
+          ...(j.was ? { was: j.was } : {}),
+        })),
       weight: 1,
     },
     { arbitrary: who.map((c) => ({ t: 'leave', c })), weight: 1 },

@@ -132,6 +132,8 @@ export interface FlowState {
    * the round begins.
    */
   finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
+  /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
+  takenOver?: Record<string, string>;
 }
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };

@@ -25,6 +25,7 @@ import { attackGrant, recordAttack, type AttackInput } from './attack';
 import {
   combatantOf,
   FLOW_VERSION,
+  nameOf,
   refuse,
   type FlowAttack,
   type FlowHit,
@@ -52,8 +53,11 @@ export type FlowInput =
   | { t: 'cancel'; casting: string }
   /** The GM undoes an interruption: the casting goes on, the spell is restored. */
   | { t: 'restore'; casting: string }
-  /** A combatant joins (late, while the round is played), with its side when the side is new. */
-  | { t: 'join'; c: Combatant; d?: Declaration; side?: Side }
+  /**
+   * A combatant joins (late, while the round is played), with its side when the side is new. `was`: a combatant of
+   * this encounter that left earlier (the same actor, added again under a new id): the joiner takes it over.
+   */
+  | { t: 'join'; c: Combatant; d?: Declaration; side?: Side; was?: string }
   /** A combatant leaves the combat: it no longer acts. */
   | { t: 'leave'; c: string }
   /** The GM moves a combatant to another side (with the side when it is new); it counts from the next plan. */
@@ -446,12 +450,72 @@ function sidesWith(state: FlowState, id: string, side: Side | undefined, name: s
   return { ok: true, sides: [...state.encounter.sides, copyJson(side)] };
 }
 
-/** A combatant joins: a late joiner while the round is played, else planned with the others. */
+/**
+ * Can `was` be taken over by a joiner? It must be a combatant of this
+ * encounter that has left (its state is kept, it is no longer among the
+ * combatants) and that no joiner has taken over yet.
+ */
+function takeOverProblem(state: FlowState, was: unknown): Problem | null {
+  if (typeof was !== 'string') return { key: 'MalformedRequest' };
+  if (!state.states[was] || combatantOf(state, was)) return { key: 'JoinWasNotLeft', data: { name: nameOf(state, was) } };
+  const by = state.takenOver?.[was];
+  if (by !== undefined) return { key: 'JoinWasTakenOver', data: { name: nameOf(state, was), by: nameOf(state, by) } };
+  return null;
+}
+
+/**
+ * The joiner `id` takes over `was`, which left: its surprise die (its
+ * surprise itself is set by the caller), and while a round is under way what the one that left had
+ * still to do in it: its entries in the steps after the current one, its
+ * castings still pending (and those carried on), an extra action owed.
+ * Steps played stay as they were. Its base initiative is set by the caller.
+ */
+function takeOver(state: FlowState, was: string, id: string): void {
+  if (state.surprise.rolls[was] !== undefined) state.surprise.rolls[id] = state.surprise.rolls[was];
+  const renamed = <T extends { caster: string; id: string }>(list: T[]): T[] =>
+    list.map((x) => (x.caster === was && (state.status[x.id] ?? 'pending') === 'pending' ? { ...x, caster: id } : x));
+  const schedule = state.schedule;
+  if (schedule) {
+    const from = state.stage === 'resolve' ? state.step + 1 : schedule.steps.length;
+    state.schedule = {
+      ...schedule,
+      steps: schedule.steps.map((step, k) =>
+        k < from || !step.entries.some((e) => e.combatant === was)
+          ? step
+          : { ...step, entries: step.entries.map((e) => (e.combatant === was ? { ...e, combatant: id } : e)) },
+      ),
+      castings: renamed(schedule.castings),
+      carryOut: renamed(schedule.carryOut),
+    };
+  }
+  state.carry = renamed(state.carry);
+  if (state.owed[was] !== undefined) {
+    state.owed[id] = state.owed[was];
+    delete state.owed[was];
+  }
+  (state.takenOver ??= {})[was] = id;
+}
+
+/**
+ * A combatant joins: a late joiner while the round is played, else planned
+ * with the others. With `was` it is a combatant that left coming back under a
+ * new id: it takes that one over (takeOver) and keeps its base initiative
+ * (seed 003: "Base Initiative does not change during the whole combat"), so
+ * no new base is rolled; it is no late joiner (no late-joiner steps, no
+ * action owed at -12): it acts where the one that left was to act, else from
+ * the next round. Its side is the one given: the engine keeps no side for a
+ * combatant that left.
+ */
 function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: Dice, procedure: P): Applied {
   const c = input.c;
   const malformed = combatantProblem(c);
   if (malformed) return { ok: false, problem: malformed };
   if (combatantOf(state, c.id)) return refuse('AlreadyInCombat', { name: c.name });
+  const was = input.was;
+  if (was !== undefined) {
+    const problem = takeOverProblem(state, was);
+    if (problem) return { ok: false, problem };
+  }
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;
   if (input.d) {
@@ -462,7 +526,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   const newcomer = copyJson(c);
   const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
   // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
-  const late = state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
+  const late = was === undefined && state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
+  const kept = was !== undefined ? state.baseInitiative[was] : undefined;
   const decided = asking((): { joined: LateJoinResult | null; base: Record<string, number> } =>
     late
       ? {
@@ -475,14 +540,15 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
           ),
           base: {},
         }
-      : { joined: null, base: procedure.rollCombatInitiative(encounter, [newcomer], dice, state.options) },
+      : { joined: null, base: kept !== undefined ? { [c.id]: kept } : procedure.rollCombatInitiative(encounter, [newcomer], dice, state.options) },
   );
   if (!decided.ok) return decided;
   const { joined, base } = decided.value;
   state.encounter = encounter;
   state.states[c.id] = initialState(newcomer);
   if (joined) state.roundStart[c.id] = initialState(newcomer);
-  state.surprise.surprised[c.id] = 0;
+  // Seed 000: "Surprise is checked only once per combat, at the beginning of an encounter": one taken over keeps its own.
+  state.surprise.surprised[c.id] = was !== undefined ? (state.surprise.surprised[was] ?? 0) : 0;
   if (input.d) state.declarations[c.id] = copyJson(input.d);
   if (input.d && state.stage === 'declare') markFinal(state, c.id, 'declared', procedure);
   Object.assign(state.baseInitiative, base);
@@ -492,6 +558,11 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
     if (joined.baseInitiative !== undefined) state.baseInitiative[c.id] = joined.baseInitiative;
     if (joined.owedNextRound !== undefined) state.owed[c.id] = joined.owedNextRound;
     state.joins.push({ combatant: c.id, step: state.step });
+  }
+  if (was !== undefined) {
+    // States when the round began: the one that left's, for the end of the round (addict bleeds who began it below 0).
+    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer);
+    takeOver(state, was, c.id);
   }
   return OK;
 }
