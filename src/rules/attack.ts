@@ -190,3 +190,16 @@ export function aac0ForLevel(table: ClassAttackTable, level: number): Parsed<Aac
   const index = Math.min(table.aac0ByLevel.length - 1, Math.max(0, level - 1));
   return parseAac0(table.aac0ByLevel[index]);
 }
+
+/** A creature's size, for weapon damage. */
+export type CreatureSize = 'small' | 'medium' | 'large';
+
+/**
+ * Which damage column of a weapon an attack reads: weapons give damage "vs.
+ * S-M" and "vs. L" (the old-school two columns); small and medium creatures
+ * take the small/medium column, large ones the large column. A size not
+ * given counts as medium (man-sized).
+ */
+export function damageColumn(size: CreatureSize | undefined): 'small' | 'large' {
+  return size === 'large' ? 'large' : 'small';
+}

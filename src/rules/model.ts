@@ -124,6 +124,13 @@ export interface Combatant {
   maxHp?: number;
   /** Number of attack routines per round (segment-d6, high-low multi-attack, addict). */
   routines?: number;
+  /**
+   * How many attack routines its stat block lists (seed 001: a routine is "an
+   * attack or set of attacks", a block may give several, e.g. a melee and a
+   * missile routine); an attack names one by its index, from 0. Absent: not
+   * known, and any index is taken.
+   */
+  attackRoutines?: number;
   /** Dexterity reaction / surprise adjustment: a bonus removes surprise segments, a penalty adds them. */
   surpriseAdjustment?: number;
   /** Dexterity initiative modifier (d12-ascending: subtracted from the d12). */

@@ -237,6 +237,12 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly timing: 'segments' | 'counts' | 'phases';
   /** The actions a combatant may declare under this procedure. */
   readonly actions: readonly ActionKind[];
+  /**
+   * A declaration made in a round's declarations cannot be changed, only
+   * cancelled (addict, seed 004 phase 6). Absent: a declaration may be made
+   * again while the round is declared.
+   */
+  readonly declarationsFinal?: boolean;
 
   /** null if legal, else the reason (key under TENSEG.Error). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;

@@ -6,6 +6,7 @@ import {
   applyArmorClassBonus,
   armorClassProblem,
   attackTable,
+  damageColumn,
   hittingFaces,
   neededToHit,
   parseAac0,
@@ -176,5 +177,14 @@ describe('class attack tables given as data (seed 001: "pick a chart with the sa
   });
   it('a bad level is a Problem', () => {
     expect(aac0ForLevel(table, -1)).toMatchObject({ ok: false, problem: { key: 'AttackTableLevelInvalid' } });
+  });
+});
+
+describe('damageColumn: a weapon\'s damage "vs. S-M" or "vs. L"', () => {
+  it('small and medium creatures take the small/medium column, large ones the large; an unknown size counts as medium', () => {
+    expect(damageColumn('small')).toBe('small');
+    expect(damageColumn('medium')).toBe('small');
+    expect(damageColumn(undefined)).toBe('small');
+    expect(damageColumn('large')).toBe('large');
   });
 });

@@ -898,11 +898,23 @@ describe('property: random inputs, valid and not, in every procedure', () => {
     { arbitrary: fc.record({ t: fc.constantFrom('cancel', 'restore'), casting: fc.oneof(fc.nat(3), junk) }, { noNullPrototype: true }), weight: 2 },
     {
       arbitrary: fc
-        .record({ side: fc.constantFrom('foes', 'party', 'beasts'), with: fc.boolean(), declares: fc.option(decl, { nil: undefined }) }, { noNullPrototype: true })
-        .map((j) => ({ t: 'join', c: { ...wolf, side: j.side }, ...(j.with ? { side: { id: j.side, name: 'Beasts' } } : {}), ...(j.declares ? { d: { ...j.declares, combatant: 'wolf' } } : {}) })),
+        .record({ side: fc.constantFrom('foes', 'party', 'beasts'), with: fc.boolean(), declares: fc.option(decl, { nil: undefined }), was: fc.option(who, { nil: undefined }) }, { noNullPrototype: true })
+        .map((j) => ({
+          t: 'join',
+          c: { ...wolf, side: j.side },
+          ...(j.with ? { side: { id: j.side, name: 'Beasts' } } : {}),
+          ...(j.declares ? { d: { ...j.declares, combatant: 'wolf' } } : {}),
+          ...(j.was ? { was: j.was } : {}),
+        })),
       weight: 1,
     },
     { arbitrary: who.map((c) => ({ t: 'leave', c })), weight: 1 },
+    {
+      arbitrary: fc
+        .record({ c: who, target: who, weapon: fc.option(fc.constantFrom('Sword', 'Bow'), { nil: undefined }), routine: fc.option(fc.integer({ min: -1, max: 2 }), { nil: undefined }) }, { noNullPrototype: true })
+        .map((a) => ({ t: 'attack', c: a.c, target: a.target, ...(a.weapon ? { weapon: a.weapon } : {}), ...(a.routine !== undefined ? { routine: a.routine } : {}) })),
+      weight: 3,
+    },
     { arbitrary: fc.record({ c: who, side: fc.constantFrom('foes', 'party', 'beasts'), add: fc.boolean() }, { noNullPrototype: true }).map((m) => ({ t: 'move', c: m.c, side: m.side, ...(m.add ? { add: { id: m.side, name: 'X' } } : {}) })), weight: 1 },
     { arbitrary: fc.array(who, { maxLength: 2 }).map((cs) => ({ t: 'morale', requests: cs.map((c) => ({ combatant: c, trigger: 'fear' })) })), weight: 1 },
     { arbitrary: fc.oneof(junk, fc.record({ t: fc.constantFrom('declare', 'hit', 'join', 'move', 'begin', 'zap'), d: junk, c: junk, target: junk, side: junk, requests: junk }, { noNullPrototype: true })), weight: 2 },

@@ -8,3 +8,4 @@ export * from './transitions';
 export * from './log';
 export * from './read';
 export { castingById } from './step';
+export * from './attack';

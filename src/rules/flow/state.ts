@@ -27,6 +27,24 @@ export interface MoraleRequest {
   opposed?: number;
 }
 
+/**
+ * Why an attack was allowed at its moment (flow/attack.ts): an attack routine
+ * of the schedule's current step, a held or prepared action released, or an
+ * attack the procedure grants out of turn.
+ */
+export type AttackGrant = 'schedule' | 'held' | 'free-attack' | 'fleeing-attack' | 'opportunity' | 'riposte';
+
+/** An attack made this round (the `attack` input): who, at whom, in which step, on what grant, with what. */
+export interface FlowAttack {
+  c: string;
+  target: string;
+  /** The step being played when it was made. */
+  step: number;
+  as: AttackGrant;
+  weapon?: string;
+  routine?: number;
+}
+
 /** A hit taken this round, where it landed and what it did. */
 export interface FlowHit {
   /** Step it landed in: the step being played, 0 before the round is planned, steps.length after the last step. */
@@ -100,6 +118,22 @@ export interface FlowState {
   opening: EndEvent[] | null;
   /** What the end of this round did (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
+  /**
+   * Attacks made this round (the `attack` input), in order. Absent until the
+   * first; cleared when a round begins and when the next is declared.
+   */
+  attacks?: FlowAttack[];
+  /**
+   * Procedures whose declarations are final (addict, seed 004: "Once an action
+   * is declared, it cannot be changed, but it can be canceled"): who declared
+   * in this round's declarations ('declared') and who cancelled such a
+   * declaration ('cancelled'). A declaration carried on from last round ("same
+   * as last round") is not one of them. Absent until the first; cleared when
+   * the round begins.
+   */
+  finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
+  /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
+  takenOver?: Record<string, string>;
 }
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };

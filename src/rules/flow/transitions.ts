@@ -21,10 +21,13 @@ import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER } from '../round';
 import { castingById, landHit, openStep } from './step';
+import { attackGrant, recordAttack, type AttackInput } from './attack';
 import {
   combatantOf,
   FLOW_VERSION,
+  nameOf,
   refuse,
+  type FlowAttack,
   type FlowHit,
   type FlowInterruption,
   type FlowResult,
@@ -50,18 +53,25 @@ export type FlowInput =
   | { t: 'cancel'; casting: string }
   /** The GM undoes an interruption: the casting goes on, the spell is restored. */
   | { t: 'restore'; casting: string }
-  /** A combatant joins (late, while the round is played), with its side when the side is new. */
-  | { t: 'join'; c: Combatant; d?: Declaration; side?: Side }
+  /**
+   * A combatant joins (late, while the round is played), with its side when the side is new. `was`: a combatant of
+   * this encounter that left earlier (the same actor, added again under a new id): the joiner takes it over.
+   */
+  | { t: 'join'; c: Combatant; d?: Declaration; side?: Side; was?: string }
   /** A combatant leaves the combat: it no longer acts. */
   | { t: 'leave'; c: string }
   /** The GM moves a combatant to another side (with the side when it is new); it counts from the next plan. */
   | { t: 'move'; c: string; side: string; add?: Side }
   /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
-  | { t: 'morale'; requests: MoraleRequest[] };
+  | { t: 'morale'; requests: MoraleRequest[] }
+  /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
+  | AttackInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
   interruptions?: FlowInterruption[];
+  /** The attack recorded (attack), with what allowed it. */
+  attack?: FlowAttack;
 }
 
 export type Applied = { ok: true; detail?: AppliedDetail } | { ok: false; problem: Problem };
@@ -187,10 +197,33 @@ export function declarationProblem(state: FlowState, decl: Declaration, procedur
   if (!combatant) return { key: 'UnknownCombatant', data: { id: String(decl?.combatant) } };
   const cs = state.states[combatant.id];
   if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
+  const final = finalProblem(state, combatant);
+  if (final) return final;
   const problem = procedure.validateDeclaration(decl, combatant, state.options);
   if (problem) return problem;
   if (!spellAvailable(state, decl)) return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell ?? '' } };
   return null;
+}
+
+/**
+ * Seed 004, phase 6: "Once an action is declared, it cannot be changed, but it
+ * can be canceled". Where declarations are final (addict), a combatant that
+ * declared in this round's declarations cannot declare again; and one that
+ * cancelled cannot declare another action in its place either, since that
+ * would be the change the text forbids (the cancel stands until the next
+ * round's declarations). A declaration carried on from last round ("same as
+ * last round") was not declared in this round: it may be replaced, once.
+ */
+function finalProblem(state: FlowState, combatant: Combatant): Problem | null {
+  const mark = state.finalDeclarations?.[combatant.id];
+  if (mark === 'declared') return { key: 'DeclarationFinal', data: { name: combatant.name } };
+  if (mark === 'cancelled') return { key: 'DeclarationCancelled', data: { name: combatant.name } };
+  return null;
+}
+
+/** Mark a declaration made in this round's declarations, where the procedure makes them final. */
+function markFinal(state: FlowState, id: string, mark: 'declared' | 'cancelled', procedure: P): void {
+  if (procedure.declarationsFinal) (state.finalDeclarations ??= {})[id] = mark;
 }
 
 /* ------------------------------------------------------------ the round */
@@ -249,6 +282,8 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.cancelled = [];
   state.owed = {};
   state.end = null;
+  delete state.attacks;
+  delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
   openCurrentStep(state, procedure);
@@ -322,6 +357,8 @@ function newRound(state: FlowState, procedure: P): void {
   state.joins = [];
   state.cancelled = [];
   state.end = null;
+  delete state.attacks;
+  delete state.finalDeclarations;
 }
 
 function next(state: FlowState, dice: Dice, procedure: P): Applied {
@@ -413,12 +450,72 @@ function sidesWith(state: FlowState, id: string, side: Side | undefined, name: s
   return { ok: true, sides: [...state.encounter.sides, copyJson(side)] };
 }
 
-/** A combatant joins: a late joiner while the round is played, else planned with the others. */
+/**
+ * Can `was` be taken over by a joiner? It must be a combatant of this
+ * encounter that has left (its state is kept, it is no longer among the
+ * combatants) and that no joiner has taken over yet.
+ */
+function takeOverProblem(state: FlowState, was: unknown): Problem | null {
+  if (typeof was !== 'string') return { key: 'MalformedRequest' };
+  if (!state.states[was] || combatantOf(state, was)) return { key: 'JoinWasNotLeft', data: { name: nameOf(state, was) } };
+  const by = state.takenOver?.[was];
+  if (by !== undefined) return { key: 'JoinWasTakenOver', data: { name: nameOf(state, was), by: nameOf(state, by) } };
+  return null;
+}
+
+/**
+ * The joiner `id` takes over `was`, which left: its surprise die (its
+ * surprise itself is set by the caller), and while a round is under way what the one that left had
+ * still to do in it: its entries in the steps after the current one, its
+ * castings still pending (and those carried on), an extra action owed.
+ * Steps played stay as they were. Its base initiative is set by the caller.
+ */
+function takeOver(state: FlowState, was: string, id: string): void {
+  if (state.surprise.rolls[was] !== undefined) state.surprise.rolls[id] = state.surprise.rolls[was];
+  const renamed = <T extends { caster: string; id: string }>(list: T[]): T[] =>
+    list.map((x) => (x.caster === was && (state.status[x.id] ?? 'pending') === 'pending' ? { ...x, caster: id } : x));
+  const schedule = state.schedule;
+  if (schedule) {
+    const from = state.stage === 'resolve' ? state.step + 1 : schedule.steps.length;
+    state.schedule = {
+      ...schedule,
+      steps: schedule.steps.map((step, k) =>
+        k < from || !step.entries.some((e) => e.combatant === was)
+          ? step
+          : { ...step, entries: step.entries.map((e) => (e.combatant === was ? { ...e, combatant: id } : e)) },
+      ),
+      castings: renamed(schedule.castings),
+      carryOut: renamed(schedule.carryOut),
+    };
+  }
+  state.carry = renamed(state.carry);
+  if (state.owed[was] !== undefined) {
+    state.owed[id] = state.owed[was];
+    delete state.owed[was];
+  }
+  (state.takenOver ??= {})[was] = id;
+}
+
+/**
+ * A combatant joins: a late joiner while the round is played, else planned
+ * with the others. With `was` it is a combatant that left coming back under a
+ * new id: it takes that one over (takeOver) and keeps its base initiative
+ * (seed 003: "Base Initiative does not change during the whole combat"), so
+ * no new base is rolled; it is no late joiner (no late-joiner steps, no
+ * action owed at -12): it acts where the one that left was to act, else from
+ * the next round. Its side is the one given: the engine keeps no side for a
+ * combatant that left.
+ */
 function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: Dice, procedure: P): Applied {
   const c = input.c;
   const malformed = combatantProblem(c);
   if (malformed) return { ok: false, problem: malformed };
   if (combatantOf(state, c.id)) return refuse('AlreadyInCombat', { name: c.name });
+  const was = input.was;
+  if (was !== undefined) {
+    const problem = takeOverProblem(state, was);
+    if (problem) return { ok: false, problem };
+  }
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;
   if (input.d) {
@@ -429,7 +526,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   const newcomer = copyJson(c);
   const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
   // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
-  const late = state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
+  const late = was === undefined && state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
+  const kept = was !== undefined ? state.baseInitiative[was] : undefined;
   const decided = asking((): { joined: LateJoinResult | null; base: Record<string, number> } =>
     late
       ? {
@@ -442,15 +540,17 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
           ),
           base: {},
         }
-      : { joined: null, base: procedure.rollCombatInitiative(encounter, [newcomer], dice, state.options) },
+      : { joined: null, base: kept !== undefined ? { [c.id]: kept } : procedure.rollCombatInitiative(encounter, [newcomer], dice, state.options) },
   );
   if (!decided.ok) return decided;
   const { joined, base } = decided.value;
   state.encounter = encounter;
   state.states[c.id] = initialState(newcomer);
   if (joined) state.roundStart[c.id] = initialState(newcomer);
-  state.surprise.surprised[c.id] = 0;
+  // Seed 000: "Surprise is checked only once per combat, at the beginning of an encounter": one taken over keeps its own.
+  state.surprise.surprised[c.id] = was !== undefined ? (state.surprise.surprised[was] ?? 0) : 0;
   if (input.d) state.declarations[c.id] = copyJson(input.d);
+  if (input.d && state.stage === 'declare') markFinal(state, c.id, 'declared', procedure);
   Object.assign(state.baseInitiative, base);
   if (joined) {
     for (const casting of joined.schedule.castings) state.status[casting.id] ??= 'pending';
@@ -458,6 +558,11 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
     if (joined.baseInitiative !== undefined) state.baseInitiative[c.id] = joined.baseInitiative;
     if (joined.owedNextRound !== undefined) state.owed[c.id] = joined.owedNextRound;
     state.joins.push({ combatant: c.id, step: state.step });
+  }
+  if (was !== undefined) {
+    // States when the round began: the one that left's, for the end of the round (addict bleeds who began it below 0).
+    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer);
+    takeOver(state, was, c.id);
   }
   return OK;
 }
@@ -467,6 +572,7 @@ function leave(state: FlowState, id: string): Applied {
   if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
   state.encounter = { sides: state.encounter.sides, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
   delete state.declarations[id];
+  if (state.finalDeclarations) delete state.finalDeclarations[id];
   if (state.states[id]) state.states[id] = { ...state.states[id], condition: 'fled' };
   return OK;
 }
@@ -525,12 +631,15 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       const problem = declarationProblem(state, input.d, procedure);
       if (problem) return { ok: false, problem };
       state.declarations[input.d.combatant] = copyJson(input.d);
+      markFinal(state, input.d.combatant, 'declared', procedure);
       return OK;
     }
     case 'withdraw':
       if (state.stage !== 'declare') return refuse('NotDeclaring');
       if (typeof input.c !== 'string' || !state.declarations[input.c]) return refuse('NoDeclaration', { name: combatantOf(state, input.c)?.name ?? String(input.c) });
       delete state.declarations[input.c];
+      // A final declaration cancelled stays cancelled; one carried on from last round is only taken back.
+      if (state.finalDeclarations?.[input.c] === 'declared') state.finalDeclarations[input.c] = 'cancelled';
       return OK;
     case 'begin': {
       if (state.stage !== 'declare') return refuse('NotDeclaring');
@@ -571,6 +680,11 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       return move(state, input);
     case 'morale':
       return morale(state, input.requests, dice, procedure);
+    case 'attack': {
+      const granted = attackGrant(state, input, procedure);
+      if (!granted.ok) return granted;
+      return { ok: true, detail: recordAttack(state, input, granted.grant) };
+    }
     default:
       return refuse('MalformedRequest');
   }

@@ -697,6 +697,8 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     phases: ADDICT_PHASES,
     timing: 'segments',
     actions: letters.actions,
+    // Phase 6: "Once an action is declared, it cannot be changed, but it can be canceled".
+    declarationsFinal: true,
     validateDeclaration: (decl, combatant, options) => addictDeclarationProblem(decl, combatant, options, letters),
     rollSurprise: (encounter, dice, options) => rollSurprise(encounter, dice, options),
     planSurprise: (encounter, surprise, declarations, options) => planSurprise(encounter, surprise, declarations, options, letters),

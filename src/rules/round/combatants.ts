@@ -8,6 +8,7 @@ import type { Combatant, Problem } from '../model';
 const NUMBERS = [
   'maxHp',
   'routines',
+  'attackRoutines',
   'surpriseAdjustment',
   'initiativeAdjustment',
   'missileBonus',
