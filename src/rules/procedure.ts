@@ -224,6 +224,56 @@ export interface LateJoinResult {
   owedNextRound?: number;
 }
 
+/* ------------------------------------------------------------------ attacks */
+
+/**
+ * What allowed an attack at its moment (flow/attack.ts): an attack routine of
+ * the schedule's current step, a held or prepared action released, or an
+ * attack a procedure grants out of turn.
+ */
+export type AttackGrant = 'schedule' | 'held' | 'free-attack' | 'fleeing-attack' | 'opportunity' | 'riposte';
+
+/** An attack made this round, as a procedure reads it. */
+export interface AttackMade {
+  c: string;
+  target: string;
+  /** The step being played when it was made. */
+  step: number;
+  as: AttackGrant;
+}
+
+/** An attack asked for outside the attacker's own attack entries: what the procedure is told. */
+export interface OutOfTurnQuery {
+  attacker: Combatant;
+  target: Combatant;
+  /** The attacker's state as it acts in this step. */
+  state: CombatantState;
+  /** The attacker is surprised at this moment. */
+  surprised: boolean;
+  /** The schedule being played and its current step, with each entry's outcome ('acts', 'begins', 'cannot-act', …). */
+  schedule: Schedule;
+  step: number;
+  entries: readonly { entry: StepEntry; outcome: string }[];
+  declarations: Readonly<Record<string, Declaration>>;
+  /** Attacks made this round so far. */
+  attacks: readonly AttackMade[];
+}
+
+/** A grant (with the castings of the attacker it breaks), a refusal, or null: nothing grants one now. */
+export type OutOfTurnAnswer = { grant: AttackGrant; breaks?: string[] } | { problem: Problem } | null;
+
+/** How a procedure holds attacks to its schedule beyond one attack per attack entry (flow/attack.ts). */
+export interface AttackRules {
+  /** An entry of this action holds the combatant's action for later: one attack, in its step or any later one of the round. */
+  held?: ActionKind;
+  /** An entry of this action is the combatant's turn to choose what it does: one attack in that step. */
+  turn?: ActionKind;
+  /** The most attacks a combatant in this state makes in one step, where the procedure limits it below its routines. */
+  cap?(state: CombatantState): number | undefined;
+  /** Attacks granted out of turn (free attacks, attacks of opportunity …), or null when nothing grants one now. */
+  outOfTurn?(query: OutOfTurnQuery): OutOfTurnAnswer;
+}
+
 /* ---------------------------------------------------------------- interface */
 
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
@@ -243,6 +293,8 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
    * again while the round is declared.
    */
   readonly declarationsFinal?: boolean;
+  /** Attacks beyond one per attack entry of the current step (held actions, attacks out of turn); absent: none. */
+  readonly attackRules?: AttackRules;
 
   /** null if legal, else the reason (key under TENSEG.Error). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;

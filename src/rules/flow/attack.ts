@@ -9,11 +9,12 @@
  * one of these allows it at this moment (in this order):
  *  - the schedule: its attack entries in the current step (one attack per
  *    attack routine; a missile routine allows as many as the weapon's rate of
- *    fire), counted again from zero in every step;
- *  - a held (segment-d6) or prepared (addict) action released: a `wait`
- *    entry that has come this round allows one attack in any later moment of
- *    the round;
- *  - an attack the procedure grants out of turn (freeAttack below).
+ *    fire), counted again from zero in every step; an entry that is the
+ *    combatant's turn to choose its action (AttackRules.turn) allows one;
+ *  - a held or prepared action released (AttackRules.held): once its entry
+ *    has come this round, one attack in that step or any later one;
+ *  - an attack the procedure grants out of turn (AttackRules.outOfTurn: each
+ *    procedure's own text decides, in its own file).
  * It must use the weapon its declaration stands for (weaponProblem).
  *
  * "Able" is read at the start of the step where a blow landed in this same
@@ -21,12 +22,11 @@
  * same segment ... fully resolves, including damage from a combatant that
  * dies in that segment"); the entries' outcomes were decided then too.
  */
-import type { ActionKind, Combatant, CombatantState, Problem, ProcedureId } from '../model';
-import type { Procedure, ProcedureOptions, StepEntry } from '../procedure';
-import { castingsBrokenByFreeAttack, freeAttackProblem, type FreeAttackTaken } from '../procedures/high-low';
+import type { ActionKind, Combatant, CombatantState, Problem } from '../model';
+import type { AttackGrant, Procedure, ProcedureOptions, StepEntry } from '../procedure';
 import { getProcedure } from '../registry';
 import { currentEntries } from './read';
-import { combatantOf, nameOf, type AttackGrant, type FlowAttack, type FlowInterruption, type FlowState } from './state';
+import { combatantOf, nameOf, type FlowAttack, type FlowInterruption, type FlowState } from './state';
 
 type P = Procedure<ProcedureOptions>;
 
@@ -39,25 +39,11 @@ export interface AttackInput {
   routine?: number;
 }
 
-export type AttackGranted = { ok: true; grant: AttackGrant } | { ok: false; problem: Problem };
+/** What allows an attack now (and the attacker's castings it breaks), or the Problem that refuses it. */
+export type AttackGranted = { ok: true; grant: AttackGrant; breaks?: string[] } | { ok: false; problem: Problem };
 
 /** Entry actions that are attacks: melee, missiles, a charge, a weapon set against a charge, a defensive attack. */
 const ATTACK_ACTIONS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'charge', 'set-vs-charge', 'defensive-attack']);
-
-/**
- * An entry that is the combatant's turn to choose its action, an attack
- * among others: high-low "Declaring a Delay ... you act on LOW initiative".
- */
-const TURN_ACTIONS: Partial<Record<ProcedureId, ActionKind>> = { 'high-low': 'delay' };
-
-/**
- * An entry that holds an action for later in the round: segment-d6 "some
- * combatants might 'hold' (choose to delay) their actions, waiting to act
- * until these later segments"; addict "that action 'becomes prepared' at the
- * time it would normally resolve. Then, it's triggered when the case defined
- * by the player's declaration occurs".
- */
-const HOLD_ACTIONS: Partial<Record<ProcedureId, ActionKind>> = { 'segment-d6': 'wait', addict: 'wait' };
 
 function refuse(key: string, data: Record<string, string | number>): { ok: false; problem: Problem } {
   return { ok: false, problem: { key, data } };
@@ -112,80 +98,9 @@ function released(state: FlowState, id: string, hold: ActionKind): boolean {
   return false;
 }
 
-/** Does `id` do `action` in the current step, with one of these outcomes? */
-function doesNow(state: FlowState, id: string, actions: readonly ActionKind[], outcomes: readonly string[] = ['acts']): boolean {
-  return currentEntries(state).some(({ entry, outcome }) => entry.combatant === id && actions.includes(entry.action) && outcomes.includes(outcome));
-}
-
 /** Attacks made this round. */
 function made(state: FlowState): readonly FlowAttack[] {
   return state.attacks ?? [];
-}
-
-type Free = { grant: AttackGrant } | { problem: Problem } | null;
-
-/**
- * Attacks a procedure grants out of turn, read from what the state knows (the
- * step's entries, the declarations, the attacks made). Null: nothing grants
- * one now. Where the text asks for closeness (adjacent, in melee range, a
- * threat range), the engine has no positions: see each case.
- */
-function freeAttack(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, target: Combatant): Free {
-  const data = { name: attacker.name, target: target.name };
-  const opponent = attacker.side !== target.side;
-  switch (procedure.id) {
-    case 'segment-d6': {
-      // Seed 000: "Some actions may allow the other side to 'interrupt' with an action such as a fleeing attack": any
-      // opponent of a combatant fleeing in this step, once per fleeing opponent a round (the GM judges who is close).
-      if (!opponent || !doesNow(state, target.id, ['flee'])) return null;
-      if (surprisedNow(state, attacker.id)) return { problem: { key: 'AttackerSurprised', data } };
-      if (made(state).some((a) => a.c === attacker.id && a.target === target.id && a.as === 'fleeing-attack')) return { problem: { key: 'FleeingAttackTaken', data } };
-      return { grant: 'fleeing-attack' };
-    }
-    case 'high-low': {
-      // Seed 001 "Free Attack. [immediate]" (e.g. "Flee Melee"): at an opponent fleeing in this step. "Creatures drawing a
-      // free attack can only be subject to one free attack ... per opponent per round. Only one free attack may be taken
-      // per segment by any creature"; "Creatures with the surprised condition cannot make free attacks".
-      if (!opponent || !doesNow(state, target.id, ['flee'])) return null;
-      const taken: FreeAttackTaken[] = made(state)
-        .filter((a) => a.as === 'free-attack')
-        .map((a) => ({ attacker: a.c, target: a.target, step: a.step }));
-      const problem = freeAttackProblem(attacker, target, state.step, able, surprisedNow(state, attacker.id), taken);
-      return problem ? { problem } : { grant: 'free-attack' };
-    }
-    case 'd12-ascending': {
-      // Seed 002 III.C "Missile fire versus adjacent opponents attacking you with a melee weapon draws an Attack of
-      // Opportunity. Casting while in melee range also draws an AoO"; "Flee in panic ... Opponents may take an AoO at
-      // your back"; III.F "Generally only one AoO per round per character". Engaged stands for adjacent / in melee
-      // range: the attacker declared melee or a charge at the target, or the target's declaration is aimed at it.
-      if (!opponent || !engaged(state, attacker.id, target.id)) return null;
-      const trigger = doesNow(state, target.id, ['missile', 'flee']) || doesNow(state, target.id, ['spell', 'device'], ['begins']);
-      if (!trigger) return null;
-      if (surprisedNow(state, attacker.id)) return { problem: { key: 'AttackerSurprised', data } };
-      if (made(state).some((a) => a.c === attacker.id && a.as === 'opportunity')) return { problem: { key: 'AttackOfOpportunityUsed', data } };
-      return { grant: 'opportunity' };
-    }
-    case 'individual-speed': {
-      // Seed 003: "when using the Full-Defense action ... if they are attacked they may make a Reposte as a Reaction":
-      // at the one who attacked it in this step; one Reaction a round ("1 each of a Standard Action, Free Action, and
-      // Reaction").
-      if (state.declarations[attacker.id]?.action !== 'full-defense') return null;
-      if (!made(state).some((a) => a.step === state.step && a.c === target.id && a.target === attacker.id)) return null;
-      if (surprisedNow(state, attacker.id)) return { problem: { key: 'AttackerSurprised', data } };
-      if (made(state).some((a) => a.c === attacker.id && a.as === 'riposte')) return { problem: { key: 'RiposteUsed', data } };
-      return { grant: 'riposte' };
-    }
-    default:
-      // addict: its out-of-sequence attacks are in the schedule (a weapon set against a charge) or prepared actions.
-      return null;
-  }
-}
-
-/** d12-ascending: the two are fighting each other, as far as the declarations tell. */
-function engaged(state: FlowState, a: string, b: string): boolean {
-  const da = state.declarations[a];
-  const db = state.declarations[b];
-  return ((da?.action === 'melee' || da?.action === 'charge') && da.target === b) || db?.target === a;
 }
 
 /**
@@ -219,25 +134,38 @@ function weaponProblem(state: FlowState, c: Combatant, input: AttackInput): Prob
 function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, target: Combatant): AttackGranted {
   const id = attacker.id;
   const name = attacker.name;
-  const turn = TURN_ACTIONS[procedure.id];
+  const rules = procedure.attackRules;
+  const entries = currentEntries(state);
   let scheduled = false;
   let allowance = 0;
-  for (const { entry, outcome } of currentEntries(state)) {
-    if (entry.combatant !== id || outcome !== 'acts' || !(ATTACK_ACTIONS.has(entry.action) || entry.action === turn)) continue;
+  for (const { entry, outcome } of entries) {
+    if (entry.combatant !== id || outcome !== 'acts') continue;
+    if (ATTACK_ACTIONS.has(entry.action)) allowance += entryAllowance(state, attacker, entry);
+    else if (entry.action === rules?.turn) allowance += 1;
+    else continue;
     scheduled = true;
-    allowance += entryAllowance(state, attacker, entry);
   }
-  // individual-speed: "a Dying creature ... can only take 1 action of any kind on its turn".
-  if (procedure.id === 'individual-speed' && state.states[id]?.condition === 'dying') allowance = Math.min(allowance, 1);
+  const cap = rules?.cap?.(state.states[id] ?? able);
+  if (cap !== undefined) allowance = Math.min(allowance, cap);
   const here = made(state).filter((a) => a.c === id && a.step === state.step && a.as === 'schedule').length;
   if (here < allowance) return { ok: true, grant: 'schedule' };
 
-  const hold = HOLD_ACTIONS[procedure.id];
-  const held = hold !== undefined && released(state, id, hold);
+  const held = rules?.held !== undefined && released(state, id, rules.held);
   if (held && !made(state).some((a) => a.c === id && a.as === 'held')) return { ok: true, grant: 'held' };
 
-  const free = freeAttack(state, procedure, attacker, able, target);
-  if (free && 'grant' in free) return { ok: true, grant: free.grant };
+  const free =
+    rules?.outOfTurn?.({
+      attacker,
+      target,
+      state: able,
+      surprised: surprisedNow(state, id),
+      schedule: state.schedule as NonNullable<FlowState['schedule']>,
+      step: state.step,
+      entries,
+      declarations: state.declarations,
+      attacks: made(state),
+    }) ?? null;
+  if (free && 'grant' in free) return free.breaks && free.breaks.length > 0 ? { ok: true, grant: free.grant, breaks: free.breaks } : { ok: true, grant: free.grant };
   if (scheduled || held) return refuse('NoAttackLeft', { name });
   if (free) return { ok: false, problem: free.problem };
   return refuse('AttackNotYourStep', { name });
@@ -279,20 +207,19 @@ export function attackProblem(state: FlowState, input: AttackInput, procedure: P
 }
 
 /**
- * Record an attack attackGrant allowed. A high-low free attack breaks the
- * attacker's concentration (seed 001: "a free attack taken will break
- * concentration (e.g. spell casting)"; "If this concentration is broken, the
- * spell being cast fails and is lost as if cast"): its castings under way are
- * interrupted, as a hit would.
+ * Record an attack attackGrant allowed. Castings the grant breaks (high-low:
+ * "a free attack taken will break concentration (e.g. spell casting)"; "If
+ * this concentration is broken, the spell being cast fails and is lost as if
+ * cast") are interrupted as a hit would, where still pending.
  */
-export function recordAttack(state: FlowState, input: AttackInput, grant: AttackGrant): { attack: FlowAttack; interruptions?: FlowInterruption[] } {
-  const attack: FlowAttack = { c: input.c, target: input.target, step: state.step, as: grant };
+export function recordAttack(state: FlowState, input: AttackInput, granted: Extract<AttackGranted, { ok: true }>): { attack: FlowAttack; interruptions?: FlowInterruption[] } {
+  const attack: FlowAttack = { c: input.c, target: input.target, step: state.step, as: granted.grant };
   if (input.weapon !== undefined) attack.weapon = input.weapon;
   if (input.routine !== undefined) attack.routine = input.routine;
   (state.attacks ??= []).push(attack);
-  if (grant !== 'free-attack' || !state.schedule) return { attack };
+  const broken = new Set(granted.breaks ?? []);
+  if (broken.size === 0 || !state.schedule) return { attack };
   const interruptions: FlowInterruption[] = [];
-  const broken = new Set(castingsBrokenByFreeAttack(state.schedule, input.c, state.step));
   for (const casting of state.schedule.castings) {
     if (!broken.has(casting.id) || state.status[casting.id] !== 'pending') continue;
     state.status[casting.id] = 'interrupted';

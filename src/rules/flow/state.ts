@@ -9,7 +9,7 @@
  * where the procedure has them.
  */
 import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from '../model';
-import type { Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
+import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
@@ -27,20 +27,10 @@ export interface MoraleRequest {
   opposed?: number;
 }
 
-/**
- * Why an attack was allowed at its moment (flow/attack.ts): an attack routine
- * of the schedule's current step, a held or prepared action released, or an
- * attack the procedure grants out of turn.
- */
-export type AttackGrant = 'schedule' | 'held' | 'free-attack' | 'fleeing-attack' | 'opportunity' | 'riposte';
+export type { AttackGrant };
 
-/** An attack made this round (the `attack` input): who, at whom, in which step, on what grant, with what. */
-export interface FlowAttack {
-  c: string;
-  target: string;
-  /** The step being played when it was made. */
-  step: number;
-  as: AttackGrant;
+/** An attack made this round (the `attack` input): who, at whom, in which step, on what grant (AttackMade), with what. */
+export interface FlowAttack extends AttackMade {
   weapon?: string;
   routine?: number;
 }

@@ -683,7 +683,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'attack': {
       const granted = attackGrant(state, input, procedure);
       if (!granted.ok) return granted;
-      return { ok: true, detail: recordAttack(state, input, granted.grant) };
+      return { ok: true, detail: recordAttack(state, input, granted) };
     }
     default:
       return refuse('MalformedRequest');

@@ -699,6 +699,10 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     actions: letters.actions,
     // Phase 6: "Once an action is declared, it cannot be changed, but it can be canceled".
     declarationsFinal: true,
+    // "Preparing actions": a prepared action (B) "becomes prepared at the time it would normally resolve. Then, it's
+    // triggered when the case defined by the player's declaration occurs": one attack, then or later in the round.
+    // Its other out-of-sequence attack, a weapon set against a charge, is in the plan.
+    attackRules: { held: 'wait' },
     validateDeclaration: (decl, combatant, options) => addictDeclarationProblem(decl, combatant, options, letters),
     rollSurprise: (encounter, dice, options) => rollSurprise(encounter, dice, options),
     planSurprise: (encounter, surprise, declarations, options) => planSurprise(encounter, surprise, declarations, options, letters),

@@ -22,11 +22,11 @@
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';
 import type {
-  Casting, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
+  AttackRules, Casting, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
   OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
-  badRoutines, badWeaponField, commonDeclarationProblem, hpDamage, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, hpDamage, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
   rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -731,6 +731,32 @@ export function drawsAttackOfOpportunity(q: AooQuery): boolean {
   return attackOfOpportunityReasons(q).length > 0;
 }
 
+/**
+ * The flow's attack rules: an attack of opportunity at an opponent engaged
+ * with the attacker that, in this step, fires missiles (III.C "Missile fire
+ * versus adjacent opponents attacking you with a melee weapon draws an Attack
+ * of Opportunity"), begins a spell ("Casting while in melee range also draws
+ * an AoO") or flees ("Opponents may take an AoO at your back"); III.F
+ * "Generally only one AoO per round per character"; not while surprised
+ * (I.D). RULING: the engine has no positions; engaged stands for adjacent or
+ * in melee range: the attacker declared melee or a charge at the target, or
+ * the target's declaration is aimed at the attacker. Moving more than 5' is
+ * not known to the engine: the GM's.
+ */
+const attackRules: AttackRules = {
+  outOfTurn(q) {
+    const { attacker, target, declarations } = q;
+    const mine = declarations[attacker.id];
+    const engaged = ((mine?.action === 'melee' || mine?.action === 'charge') && mine.target === target.id) || declarations[target.id]?.target === attacker.id;
+    if (attacker.side === target.side || !engaged) return null;
+    if (!actsNow(q, target.id, ['missile', 'flee']) && !actsNow(q, target.id, ['spell', 'device'], ['begins'])) return null;
+    const data = { name: attacker.name, target: target.name };
+    if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
+    if (q.attacks.some((a) => a.c === attacker.id && a.as === 'opportunity')) return { problem: { key: 'AttackOfOpportunityUsed', data } };
+    return { grant: 'opportunity' };
+  },
+};
+
 /* ============== tables: "MULTIPLE ATTACKS PER ROUND BY LEVEL", "SURPRISE" */
 
 /* "MULTIPLE ATTACKS PER ROUND BY LEVEL" */
@@ -913,6 +939,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   phases: PHASES,
   timing: 'counts',
   actions: ACTIONS,
+  attackRules,
   validateDeclaration,
   rollSurprise,
   planSurprise,

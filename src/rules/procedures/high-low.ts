@@ -17,11 +17,11 @@ import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type {
-  Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
+  AttackRules, Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
   OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
-  badRoutines, badWeaponField, commonDeclarationProblem, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
   rollSideDice, RoundBuilder, RoundEnd, splice, surpriseRanges, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -588,6 +588,22 @@ export function castingsBrokenByFreeAttack(schedule: Schedule, attacker: string,
   return schedule.castings.filter((x) => x.caster === attacker && !x.device && (x.completeStep === null || step < x.completeStep)).map((x) => x.id);
 }
 
+/**
+ * The flow's attack rules. "Declaring a Delay ... you act on LOW initiative": the `delay` entry is the delayer's turn
+ * to act. A free attack at an opponent fleeing in this step ("In many cases, a free attack will be granted ... (ex. Flee
+ * Melee)"), held to freeAttackProblem; it breaks the attacker's concentration (castingsBrokenByFreeAttack: "the spell
+ * being cast fails and is lost as if cast"). Immediate attacks have triggers the engine does not know: the GM's.
+ */
+const attackRules: AttackRules = {
+  turn: 'delay',
+  outOfTurn(q) {
+    if (q.attacker.side === q.target.side || !actsNow(q, q.target.id, ['flee'])) return null;
+    const taken: FreeAttackTaken[] = q.attacks.filter((a) => a.as === 'free-attack').map((a) => ({ attacker: a.c, target: a.target, step: a.step }));
+    const problem = freeAttackProblem(q.attacker, q.target, q.step, q.state, q.surprised, taken);
+    return problem ? { problem } : { grant: 'free-attack', breaks: castingsBrokenByFreeAttack(q.schedule, q.attacker.id, q.step) };
+  },
+};
+
 /* ============================== Hit points (text silent) */
 
 function applyDamage(_c: Combatant, state: CombatantState, amount: number, options: HighLowOptions): DamageResult {
@@ -634,6 +650,7 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   phases: HIGH_LOW_PHASES,
   timing: 'phases',
   actions: ACTIONS,
+  attackRules,
   validateDeclaration,
   rollSurprise,
   // Surprise is a lost round 1, not a separate surprise round.

@@ -17,7 +17,7 @@ import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput } from '../procedure';
-import type { LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import type { AttackRules, LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
 import type { From, Key, Placed, PlannedCasting, Where } from '../round';
 
@@ -567,6 +567,28 @@ function canAct(state: CombatantState): boolean {
   return state.condition === 'ok' || state.condition === 'incapacitated' || state.condition === 'dying';
 }
 
+/* ------------------------------------------------------------------ attacks */
+/* The flow's attack rules. "a Dying creature ... can only take 1 action of any
+ * kind on its turn": one attack in a step. "when using the Full-Defense action
+ * ... if they are attacked they may make a Reposte as a Reaction": at one who
+ * attacked it in this step, once a round (a creature takes "1 each of a
+ * Standard Action, Free Action, and Reaction"); a surprised creature does not
+ * act. A Reposte drawn by "entering a creature's threat range" needs
+ * positions the engine does not have: the GM's. */
+
+const attackRules: AttackRules = {
+  cap: (state) => (state.condition === 'dying' ? 1 : undefined),
+  outOfTurn(q) {
+    const { attacker, target } = q;
+    if (q.declarations[attacker.id]?.action !== 'full-defense') return null;
+    if (!q.attacks.some((a) => a.step === q.step && a.c === target.id && a.target === attacker.id)) return null;
+    const data = { name: attacker.name, target: target.name };
+    if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
+    if (q.attacks.some((a) => a.c === attacker.id && a.as === 'riposte')) return { problem: { key: 'RiposteUsed', data } };
+    return { grant: 'riposte' };
+  },
+};
+
 /* ---------------------------------------------------------------- procedure */
 
 export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
@@ -576,6 +598,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   phases: PHASES,
   timing: 'counts',
   actions: ACTIONS,
+  attackRules,
   validateDeclaration,
   rollSurprise: (encounter) => rollSurprise(encounter),
   planSurprise: () => null,

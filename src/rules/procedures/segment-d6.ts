@@ -24,8 +24,8 @@ import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
-import type { OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { commonDeclarationProblem, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
+import type { AttackRules, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import { actsNow, commonDeclarationProblem, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
 
@@ -482,6 +482,29 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
   return b.build(initiative);
 }
 
+/* ==================================================== attacks out of the plan */
+
+/**
+ * "some combatants might 'hold' (choose to delay) their actions, waiting to
+ * act until these later segments": a `wait` entry holds one attack for any
+ * later moment of the round. "Some actions may allow the other side to
+ * 'interrupt' with an action such as a fleeing attack": any opponent of a
+ * combatant fleeing in this step may attack it, once per fleeing opponent a
+ * round (the engine has no positions: the GM judges who is close enough); not
+ * while surprised.
+ */
+const attackRules: AttackRules = {
+  held: 'wait',
+  outOfTurn(q) {
+    const { attacker, target } = q;
+    if (attacker.side === target.side || !actsNow(q, target.id, ['flee'])) return null;
+    const data = { name: attacker.name, target: target.name };
+    if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
+    if (q.attacks.some((a) => a.c === attacker.id && a.target === target.id && a.as === 'fleeing-attack')) return { problem: { key: 'FleeingAttackTaken', data } };
+    return { grant: 'fleeing-attack' };
+  },
+};
+
 /* =================================================== damage, death, end of round */
 
 /**
@@ -586,6 +609,7 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   phases: [PHASE_SURPRISE, PHASE_SEGMENT],
   timing: 'segments',
   actions: ACTIONS,
+  attackRules,
 
   validateDeclaration,
   rollSurprise,

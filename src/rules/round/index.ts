@@ -12,3 +12,4 @@ export * from './health';
 export * from './surprise';
 export * from './declarations';
 export * from './combatants';
+export * from './attacks';
