@@ -20,7 +20,7 @@ import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { RandomDice } from '../rules/dice';
 import type { Problem } from '../rules/model';
 import { PROCEDURE_IDS } from '../rules/model';
-import { MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
+import { excerpt, MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
 import { buildTimeline } from './text';
 import { loadStrings, Strings } from './strings';
 
@@ -148,6 +148,32 @@ export function parseScenarioText(text: string): Located {
   return { value, locate, syntax };
 }
 
+/* ------------------------------------------------------------- messages */
+
+/** Sentences (an engine's error, the YAML parser's) are quoted up to this length. */
+const SENTENCE_LENGTH = 200;
+/** Data the runner writes itself (lists of known fields and values): never cut, only escaped. */
+const OWN_LISTS = new Set(['allowed', 'fields']);
+
+/**
+ * A problem's data as a message quotes it: every text from the file (or the
+ * command line) an excerpt, control characters escaped, so a refusal never
+ * echoes a huge input back or writes raw control characters to a terminal.
+ */
+export function quoted(data: Record<string, string | number>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (typeof v !== 'string') out[k] = v;
+    else out[k] = OWN_LISTS.has(k) ? excerpt(v, Infinity) : excerpt(v, k === 'message' || k === 'detail' ? SENTENCE_LENGTH : undefined);
+  }
+  return out;
+}
+
+/** A field's path as a message shows it: each key in it (a key may come from the file) an excerpt. */
+export function quotedPath(path: string): string {
+  return path.replace(/[^.[\]]+/g, (key) => excerpt(key));
+}
+
 /* ------------------------------------------------------------------ main */
 
 export interface SimIO {
@@ -182,18 +208,20 @@ export function simulate(argv: readonly string[], procedures: ProcedureTable, io
   type Positioned = Problem & { at?: { line: number; column: number } };
   const report = (problems: Positioned[], file: string | null, located?: Located, code: 1 | 2 = 2): SimResult => {
     const items = problems.map((p) => {
-      const message = t.format(`TENSEG.Error.${p.key}`, p.data ?? {});
+      const data = quoted(p.data ?? {});
+      const message = t.format(`TENSEG.Error.${p.key}`, data);
       const pos = p.at ?? located?.locate(p.path);
       const where = file ?? '';
-      const base = { key: p.key, data: p.data ?? {}, path: p.path ?? null, line: pos?.line ?? null, column: pos?.column ?? null };
-      const text = p.path?.startsWith('-')
+      const path = p.path === undefined ? undefined : quotedPath(p.path);
+      const base = { key: p.key, data, path: path ?? null, line: pos?.line ?? null, column: pos?.column ?? null };
+      const text = path?.startsWith('-')
         ? t.format('TENSEG.Sim.ProblemFlag', { message })
         : pos
-          ? p.path
-            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path: p.path, message })
+          ? path
+            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path, message })
             : t.format('TENSEG.Sim.ProblemLineOnly', { file: where, line: pos.line, column: pos.column, message })
-          : p.path
-            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path: p.path, message })
+          : path
+            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path, message })
             : file === null
               ? t.format('TENSEG.Sim.ProblemFlag', { message })
               : t.format('TENSEG.Sim.ProblemPlain', { file, message });

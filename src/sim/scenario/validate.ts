@@ -18,7 +18,7 @@ import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
 import type { DamageEvent } from '../../rules/play';
-import { checkObject, checkValue, Collector, isRecord, join, listAt, show, suggest } from './check';
+import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
   CANCEL_FIELDS,
   COMBATANT_FIELDS,
@@ -31,6 +31,7 @@ import {
   MORALE_FIELDS,
   SIDE_FIELDS,
   str,
+  text,
   TOP_FIELDS,
   type Spec,
 } from './fields';
@@ -87,7 +88,9 @@ class ScenarioReader {
   readProcedure(): void {
     const { raw, out } = this;
     if (raw.procedure === undefined || raw.procedure === null) out.add('FieldMissing', 'procedure', { field: 'procedure' });
-    else if (!isProcedureId(raw.procedure)) {
+    else if (typeof raw.procedure === 'string' && !controlFree(raw.procedure, 'procedure', 'procedure', out)) {
+      // named as it is: not as an unknown procedure that looks like a known one
+    } else if (!isProcedureId(raw.procedure)) {
       const s = typeof raw.procedure === 'string' ? suggest(raw.procedure, PROCEDURE_IDS) : undefined;
       out.add(s ? 'UnknownProcedureDidYouMean' : 'UnknownProcedure', 'procedure', {
         id: show(raw.procedure),
@@ -97,7 +100,8 @@ class ScenarioReader {
 
     let procedureId: ProcedureId | null = this.originalId;
     if (this.overrides.procedure !== undefined) {
-      if (!isProcedureId(this.overrides.procedure)) {
+      if (!controlFree(this.overrides.procedure, '--procedure', '--procedure', out)) procedureId = null;
+      else if (!isProcedureId(this.overrides.procedure)) {
         out.add('UnknownProcedure', '--procedure', { id: this.overrides.procedure, allowed: PROCEDURE_IDS.join(', ') });
         procedureId = null;
       } else procedureId = this.overrides.procedure;
@@ -426,7 +430,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const r = new ScenarioReader(raw, procedures, overrides);
   for (const key of Object.keys(raw)) if (!TOP_FIELDS.includes(key)) r.out.unknownField(key, '', TOP_FIELDS);
   const title = raw.title === undefined ? undefined : checkValue(raw.title, str, 'title', 'title', r.out);
-  const description = raw.description === undefined ? undefined : checkValue(raw.description, str, 'description', 'description', r.out);
+  const description = raw.description === undefined ? undefined : checkValue(raw.description, text, 'description', 'description', r.out);
   r.readProcedure();
   r.readOptions();
   r.readSides();

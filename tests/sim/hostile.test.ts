@@ -1,0 +1,131 @@
+/**
+ * Hostile scenario files: each is refused as a problem with the file (exit 2,
+ * the file, the line where known, the field; no stack trace), before any
+ * work it would cause; damage that never lands is a note, not a silence; no
+ * message quotes more than a short excerpt of what the file holds.
+ *
+ * Most files are run in process (simulate); the named pipe is run through the
+ * built runner (build/sim.mjs), as a GM runs it, so that a runner that waited
+ * on it would be killed and the test fail instead of hanging the suite.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROCEDURES } from '../../src/rules/procedures/all';
+import { simulate } from '../../src/sim/cli';
+import { excerpt, show, type ProcedureTable } from '../../src/sim/scenario';
+
+const ROOT = resolve(__dirname, '..', '..');
+
+const tmp = mkdtempSync(join(tmpdir(), 'tenseg-hostile-'));
+function file(name: string, text: string | Buffer): string {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+interface Problem {
+  key: string;
+  path: string | null;
+  line: number | null;
+  column: number | null;
+  data: Record<string, string | number>;
+  text: string;
+}
+
+/** The runner in process: exit code, text output, and the JSON of the same run. */
+function run(args: string[], table: ProcedureTable = PROCEDURES) {
+  const r = simulate(args, table, { cwd: ROOT, root: ROOT, defaultSeed: () => 1 });
+  const j = simulate([...args, '--json'], table, { cwd: ROOT, root: ROOT, defaultSeed: () => 1 });
+  const json = JSON.parse(j.stdout) as { ok: boolean; problems: Problem[]; notes?: { key: string; path?: string; text: string; data: Record<string, unknown> }[] };
+  expect(j.code).toBe(r.code);
+  return { ...r, json };
+}
+
+/** A file problem as the text output shows it: no stack trace, no raw control character, the summary last. */
+function expectFileProblem(r: { code: number; stdout: string; stderr: string }, p: string) {
+  expect(r.code).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+  expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  expect(r.stderr).toContain(`${p}: `);
+  expect(r.stderr).toMatch(/nothing was run\.\n$/);
+}
+
+const SIDES = 'sides: [{ id: a, name: A }, { id: b, name: B }]';
+const PAIR = ['combatants:', '  - { id: x, side: a, hp: 20 }', '  - { id: y, side: b, hp: 20 }'];
+
+describe('5. control characters', () => {
+  it('in the procedure, ids and names: refused naming the field, the character escaped, never raw', () => {
+    const p = file(
+      'control.yaml',
+      [
+        'procedure: "segment-d6\\0"',
+        'sides: [{ id: "a\\x01", name: A }, { id: b, name: "B\\x7f" }]',
+        'combatants:',
+        '  - { id: "x\\u0085", side: b, hp: 20 }',
+        '  - { id: y, name: "Why\\e[31m", side: b, hp: 20 }',
+      ].join('\n'),
+    );
+    const r = run([p]);
+    expectFileProblem(r, p);
+    const control = r.json.problems.filter((x) => x.key === 'ControlCharacter');
+    expect(control.map((x) => [x.path, x.line, x.data.char])).toEqual([
+      ['procedure', 1, '\\u0000'],
+      ['sides[0].id', 2, '\\u0001'],
+      ['sides[1].name', 2, '\\u007f'],
+      ['combatants[0].id', 4, '\\u0085'],
+      ['combatants[1].name', 5, '\\u001b'],
+    ]);
+    expect(r.stderr).toContain(`${p}:1:1: procedure: "procedure" contains the control character \\u0000 (character 11 of "segment-d6\\u0000")`);
+    expect(r.stderr).not.toContain('Did you mean');
+    // The JSON holds the escapes as text, never the characters themselves.
+    const texts = (v: unknown): string[] => (typeof v === 'string' ? [v] : typeof v === 'object' && v !== null ? Object.values(v).flatMap(texts) : []);
+    expect(texts(r.json).filter((t) => /[\u0000-\u001f\u007f-\u009f]/.test(t))).toEqual([]);
+  });
+
+  it('free text (a description, a note) may hold line breaks and tabs, not other controls', () => {
+    const ok = file('description.yaml', `procedure: segment-d6\ndescription: "Two lines,\\n\\tthe second indented"\n${SIDES}\n${PAIR.join('\n')}\n`);
+    expect(run([ok]).code).toBe(0);
+    const bad = file('description-nul.yaml', `procedure: segment-d6\ndescription: "a\\0b"\n${SIDES}\n${PAIR.join('\n')}\n`);
+    expect(run([bad]).json.problems).toEqual([expect.objectContaining({ key: 'ControlCharacter', path: 'description', line: 2 })]);
+  });
+});
+
+describe('7. no refusal echoes a huge input back', () => {
+  it('long values, keys and ids are quoted as excerpts of at most 60 characters, in the text and the JSON', () => {
+    const long = (c: string, n: number) => c.repeat(n);
+    const p = file(
+      'long.json',
+      JSON.stringify({
+        procedure: long('p', 100_000),
+        sides: [{ id: 'a' }, { id: 'b' }],
+        [long('k', 50_000)]: 1,
+        combatants: [{ id: long('i', 9_000), side: long('s', 9_000), hp: long('h', 9_000) }],
+        declarations: { [long('r', 3_000)]: [] },
+      }),
+    );
+    const r = run([p]);
+    expectFileProblem(r, p);
+    expect(r.json.problems.map((x) => x.key)).toEqual(['UnknownField', 'UnknownProcedure', 'ExpectedNumber', 'UnknownSide', 'BadRoundKey']);
+    for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThan(600);
+    expect(r.stderr).not.toMatch(/([pkishr])\1{60}/);
+    expect(JSON.stringify(r.json)).not.toMatch(/([pkishr])\1{60}/);
+    expect(r.stderr).toContain(`"${long('p', 60)}…"`);
+  });
+
+  it('excerpt and show: cut with an ellipsis, controls escaped, a value shared many times over read only as far as quoted', () => {
+    expect(excerpt('a'.repeat(61))).toBe('a'.repeat(60) + '…');
+    expect(excerpt('a'.repeat(60))).toBe('a'.repeat(60));
+    expect(excerpt('nul\u0000 esc\u001b del\u007f c1\u009f')).toBe('nul\\u0000 esc\\u001b del\\u007f c1\\u009f');
+    let bomb: unknown = ['lol'];
+    for (let i = 0; i < 40; i++) bomb = [bomb, bomb, bomb, bomb, bomb, bomb, bomb, bomb, bomb, bomb];
+    expect(show(bomb).length).toBeLessThanOrEqual(61);
+    expect(show(bomb)).toMatch(/^\[\[\[.*…$/);
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    expect(show(loop)).toBe('{"a":1,"self":…}');
+    expect(show({ hp: 4.5 })).toBe('{"hp":4.5}');
+  });
+});
