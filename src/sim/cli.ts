@@ -13,7 +13,7 @@
  * Built once by esbuild into build/sim.mjs (scripts/build-cli.mjs), which
  * `npm run sim` and the tests run.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
@@ -99,6 +99,64 @@ export function parseFlags(argv: readonly string[]): { flags: SimFlags; problems
 }
 
 /* ---------------------------------------------------------- file and lines */
+
+/** Largest scenario file read (a long scenario is a few dozen KiB). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What a path that is not a regular file is (the key of its name under TENSEG.Sim.FileKind). */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'directory';
+  if (st.isFIFO()) return 'fifo';
+  if (st.isCharacterDevice()) return 'character-device';
+  if (st.isBlockDevice()) return 'block-device';
+  if (st.isSocket()) return 'socket';
+  return 'other';
+}
+
+/**
+ * A scenario file's text. Only a regular file of at most MAX_FILE_BYTES is
+ * read: a named pipe would wait for a writer forever, a device may never end.
+ * The path is looked at before it is opened, then opened without waiting (a
+ * pipe swapped in meanwhile does not block) and looked at again; no more than
+ * the cap (plus one byte, to know it is over) is ever read.
+ */
+export function readScenarioFile(path: string): { ok: true; text: string } | { ok: false; problem: Problem } {
+  const unreadable = (e: unknown): { ok: false; problem: Problem } => {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    return { ok: false, problem: { key: 'FileUnreadable', data: { reason } } };
+  };
+  const refused = (st: Stats): { ok: false; problem: Problem } | null => {
+    if (!st.isFile()) return { ok: false, problem: { key: 'FileNotRegular', data: { kind: kindOf(st) } } };
+    if (st.size > MAX_FILE_BYTES) return { ok: false, problem: { key: 'FileTooLarge', data: { size: st.size, max: MAX_FILE_BYTES, mib: MAX_FILE_BYTES / (1024 * 1024) } } };
+    return null;
+  };
+  let fd: number;
+  try {
+    const before = refused(statSync(path));
+    if (before) return before;
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    return unreadable(e);
+  }
+  try {
+    const st = fstatSync(fd);
+    const now = refused(st);
+    if (now) return now;
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > MAX_FILE_BYTES) return { ok: false, problem: { key: 'FileTooLarge', data: { size: Math.max(length, st.size), max: MAX_FILE_BYTES, mib: MAX_FILE_BYTES / (1024 * 1024) } } };
+    }
+    return { ok: true, text: buffer.toString('utf8', 0, length) };
+  } catch (e) {
+    return unreadable(e);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 interface Located {
   value: unknown;
@@ -247,13 +305,13 @@ export function simulate(argv: readonly string[], procedures: ProcedureTable, io
 
   const path = flags.file ? resolve(io.cwd, flags.file) : join(io.root, EXAMPLE);
   const shown = flags.file ?? relative(io.cwd, path) ?? EXAMPLE;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-    return report([{ key: 'FileUnreadable', data: { reason } }], shown);
+  const read = readScenarioFile(path);
+  if (!read.ok) {
+    const data = { ...read.problem.data };
+    if (typeof data.kind === 'string') data.kind = t.format(`TENSEG.Sim.FileKind.${data.kind}`);
+    return report([{ ...read.problem, data }], shown);
   }
+  const text = read.text;
   const located = parseScenarioText(text);
   if (located.syntax.length > 0) {
     const problems: Positioned[] = located.syntax.map((x) => ({

@@ -8,15 +8,18 @@
  * built runner (build/sim.mjs), as a GM runs it, so that a runner that waited
  * on it would be killed and the test fail instead of hanging the suite.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROCEDURES } from '../../src/rules/procedures/all';
-import { simulate } from '../../src/sim/cli';
+import { MAX_FILE_BYTES, simulate } from '../../src/sim/cli';
 import { excerpt, show, type ProcedureTable } from '../../src/sim/scenario';
 
 const ROOT = resolve(__dirname, '..', '..');
+const SIM = join(ROOT, 'build', 'sim.mjs');
+const TIMEOUT = 60_000;
 
 const tmp = mkdtempSync(join(tmpdir(), 'tenseg-hostile-'));
 function file(name: string, text: string | Buffer): string {
@@ -43,6 +46,15 @@ function run(args: string[], table: ProcedureTable = PROCEDURES) {
   return { ...r, json };
 }
 
+/** The built runner in a subprocess, killed if it has not answered in time (a hang fails the test; the time is not checked). */
+function sim(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [SIM, ...args], { cwd: ROOT, env: { ...process.env, INIT_CWD: ROOT }, timeout: 30_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
 /** A file problem as the text output shows it: no stack trace, no raw control character, the summary last. */
 function expectFileProblem(r: { code: number; stdout: string; stderr: string }, p: string) {
   expect(r.code).toBe(2);
@@ -55,6 +67,53 @@ function expectFileProblem(r: { code: number; stdout: string; stderr: string }, 
 
 const SIDES = 'sides: [{ id: a, name: A }, { id: b, name: B }]';
 const PAIR = ['combatants:', '  - { id: x, side: a, hp: 20 }', '  - { id: y, side: b, hp: 20 }'];
+
+describe('2. only a regular file of at most 1 MiB is read', () => {
+  it('a directory is refused, naming what it is', () => {
+    const dir = join(tmp, 'a-directory.yaml');
+    mkdirSync(dir);
+    const r = run([dir]);
+    expectFileProblem(r, dir);
+    expect(r.json.problems).toEqual([expect.objectContaining({ key: 'FileNotRegular', line: null, path: null })]);
+    expect(r.stderr).toContain('This is a directory, not a regular file');
+  });
+
+  it.skipIf(!existsSync('/dev/null'))('a device (/dev/null) is refused', () => {
+    const r = run(['/dev/null']);
+    expectFileProblem(r, '/dev/null');
+    expect(r.stderr).toContain('character device');
+  });
+
+  it(
+    'a named pipe (FIFO) is refused at once instead of waiting for a writer',
+    async (ctx) => {
+      const fifo = join(tmp, 'pipe.yaml');
+      try {
+        execFileSync('mkfifo', [fifo]);
+      } catch (e) {
+        ctx.skip(`mkfifo is not available here (${(e as Error).message}): no named pipe to test with`);
+        return;
+      }
+      const r = await sim([fifo]);
+      expect(r.code).toBe(2); // null: the runner hung on the pipe and was killed
+      expect(r.stderr).toContain(`${fifo}: This is a named pipe (FIFO), not a regular file`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    },
+    TIMEOUT,
+  );
+
+  it('a file over 1 MiB is refused before it is read, saying the cap; one of the cap is read', () => {
+    const head = `procedure: segment-d6\n${SIDES}\n${PAIR.join('\n')}\n`;
+    const over = file('over.yaml', head + '#'.repeat(MAX_FILE_BYTES - head.length) + '\n');
+    const r = run([over]);
+    expectFileProblem(r, over);
+    expect(r.json.problems).toEqual([expect.objectContaining({ key: 'FileTooLarge', data: { size: MAX_FILE_BYTES + 1, max: MAX_FILE_BYTES, mib: 1 } })]);
+    expect(r.stderr).toContain('at most 1 MiB (1048576 bytes)');
+    const at = file('at-cap.yaml', head + '#'.repeat(MAX_FILE_BYTES - head.length - 1) + '\n');
+    expect(readFileSync(at).length).toBe(MAX_FILE_BYTES);
+    expect(run([at]).code).toBe(0);
+  });
+});
 
 describe('5. control characters', () => {
   it('in the procedure, ids and names: refused naming the field, the character escaped, never raw', () => {
