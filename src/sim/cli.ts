@@ -16,7 +16,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseDocument, type Alias, type Document } from 'yaml';
 import { RandomDice } from '../rules/dice';
 import type { Problem } from '../rules/model';
 import { PROCEDURE_IDS } from '../rules/model';
@@ -162,7 +162,8 @@ interface Located {
   value: unknown;
   /** Line and column (1-based) of the field a path names, where the file gives one. */
   locate(path: string | undefined): { line: number; column: number } | undefined;
-  syntax: { line: number; column: number; detail: string }[];
+  /** Problems with the file as YAML (syntax, aliases): nothing else is read. */
+  syntax: { line: number; column: number; key: string; data: Record<string, string | number>; path?: string }[];
 }
 
 /** "declarations.1[0].castingTime" → ['declarations', '1', 0, 'castingTime'] */
@@ -172,15 +173,93 @@ export function pathSegments(path: string): (string | number)[] {
   return out;
 }
 
+/**
+ * Most values aliases may add to a file (each alias counts the values of what
+ * it names, nested aliases included): far more than anchors for shared
+ * weapons or stat blocks need, far less than an alias bomb ("billion laughs")
+ * would expand to.
+ */
+export const MAX_ALIAS_VALUES = 100_000;
+
+type Refusal = { key: string; data: Record<string, string | number>; offset: number; path: string };
+
+/**
+ * Aliases checked before any value is built: each must name an anchor
+ * written before it and outside it, and all of them together may add at most
+ * MAX_ALIAS_VALUES values. Sizes are counted once per anchor, so even a bomb
+ * is counted in the time it takes to read the file. The first alias that
+ * breaks a rule is returned, with where it is (offset and field path).
+ */
+export function aliasProblem(doc: Document): Refusal | null {
+  /** Values under each anchor, aliases expanded; OPEN while the anchored node is being read. */
+  const sizes = new Map<string, number>();
+  const OPEN = -1;
+  let added = 0;
+  let refusal: Refusal | null = null;
+  /** The field being read, as validation names fields ("combatants[2].weapon"). */
+  const trail: (string | number)[] = [];
+  const refuse = (key: string, node: Alias, data: Record<string, string | number> = {}): number => {
+    const path = trail.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p === '' ? k : `${p}.${k}`), '');
+    refusal = { key, data: { alias: excerpt(node.source), ...data }, offset: node.range?.[0] ?? 0, path };
+    return 0;
+  };
+  const size = (node: unknown): number => {
+    if (isAlias(node)) {
+      const s = sizes.get(node.source);
+      if (s === undefined) return refuse('YamlAliasUnknown', node);
+      if (s === OPEN) return refuse('YamlAliasLoop', node);
+      added += s;
+      return added > MAX_ALIAS_VALUES ? refuse('YamlAliasBomb', node, { max: MAX_ALIAS_VALUES }) : s;
+    }
+    if (!isNode(node)) return 1;
+    const anchor = node.anchor;
+    if (anchor) sizes.set(anchor, OPEN);
+    let n = 1;
+    if (isMap(node) || isSeq(node)) {
+      node.items.forEach((item: unknown, i: number) => {
+        if (refusal) return;
+        if (isPair(item)) {
+          n += size(item.key);
+          trail.push(isScalar(item.key) ? String(item.key.value) : i);
+          n += size(item.value);
+          trail.pop();
+        } else {
+          trail.push(i);
+          n += size(item);
+          trail.pop();
+        }
+      });
+      if (refusal) return 0;
+    }
+    if (anchor) sizes.set(anchor, n);
+    return n;
+  };
+  size(doc.contents);
+  return refusal;
+}
+
 /** Parse YAML (JSON is YAML too), keeping positions for error messages. */
 export function parseScenarioText(text: string): Located {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const syntax = doc.errors.map((e) => {
+  const syntax: Located['syntax'] = doc.errors.map((e) => {
     const pos = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-    return { line: pos.line, column: pos.col, detail: `${e.code}: ${e.message.split('\n')[0]}` };
+    return { line: pos.line, column: pos.col, key: 'YamlSyntax', data: { detail: `${e.code}: ${e.message.split('\n')[0]}` } };
   });
-  const value = syntax.length > 0 ? undefined : doc.toJS({ maxAliasCount: 1000 });
+  let value: unknown;
+  if (syntax.length === 0) {
+    try {
+      const refused = aliasProblem(doc);
+      if (refused) {
+        const pos = lines.linePos(refused.offset);
+        syntax.push({ line: pos.line, column: pos.col, key: refused.key, data: refused.data, ...(refused.path ? { path: refused.path } : {}) });
+      } else value = doc.toJS({ maxAliasCount: MAX_ALIAS_VALUES });
+    } catch (e) {
+      // Nesting too deep for the stack, or yaml's own alias limit: the file's doing. Anything else is a bug (exit 1).
+      if (!(e instanceof RangeError || e instanceof ReferenceError)) throw e;
+      syntax.push({ line: 1, column: 1, key: 'YamlSyntax', data: { detail: `${e.name}: ${e.message}` } });
+    }
+  }
   const locate = (path: string | undefined) => {
     if (!path || path.startsWith('--')) return undefined;
     let node: unknown = doc.contents;
@@ -314,11 +393,7 @@ export function simulate(argv: readonly string[], procedures: ProcedureTable, io
   const text = read.text;
   const located = parseScenarioText(text);
   if (located.syntax.length > 0) {
-    const problems: Positioned[] = located.syntax.map((x) => ({
-      key: 'YamlSyntax',
-      data: { detail: x.detail },
-      at: { line: x.line, column: x.column },
-    }));
+    const problems: Positioned[] = located.syntax.map((x) => ({ key: x.key, data: x.data, path: x.path, at: { line: x.line, column: x.column } }));
     return report(problems, shown);
   }
 

@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROCEDURES } from '../../src/rules/procedures/all';
-import { MAX_FILE_BYTES, simulate } from '../../src/sim/cli';
+import type { Procedure, ProcedureOptions } from '../../src/rules/procedure';
+import { MAX_ALIAS_VALUES, MAX_FILE_BYTES, simulate } from '../../src/sim/cli';
 import { excerpt, show, type ProcedureTable } from '../../src/sim/scenario';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -67,6 +68,48 @@ function expectFileProblem(r: { code: number; stdout: string; stderr: string }, 
 
 const SIDES = 'sides: [{ id: a, name: A }, { id: b, name: B }]';
 const PAIR = ['combatants:', '  - { id: x, side: a, hp: 20 }', '  - { id: y, side: b, hp: 20 }'];
+
+/** A procedure table whose segment-d6 counts its surprise rolls and round plans: refused files cause neither. */
+function counting(): { table: ProcedureTable; calls: () => number } {
+  let calls = 0;
+  const real = PROCEDURES['segment-d6'];
+  const p = Object.create(real) as Procedure<ProcedureOptions>;
+  p.rollSurprise = (...a) => (calls++, real.rollSurprise(...a));
+  p.planRound = (...a) => (calls++, real.planRound(...a));
+  return { table: { ...PROCEDURES, 'segment-d6': p }, calls: () => calls };
+}
+
+describe('1. YAML aliases', () => {
+  it('an alias bomb (billion laughs) is a file problem at the alias that breaks the limit, not an engine failure', () => {
+    const levels = 'abcdefghi';
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < levels.length; i++) lines.push(`${levels[i]}: &${levels[i]} [${Array(9).fill(`*${levels[i - 1]}`).join(',')}]`);
+    const p = file('bomb.yaml', lines.join('\n') + '\n');
+    const { table, calls } = counting();
+    const r = run([p], table);
+    expectFileProblem(r, p);
+    // a: 10 values, b: 91, c: 820, d: 7381, e: 66430; 9 aliases of d and one of e add 66430 + 66430 > 100000.
+    expect(r.json.problems).toEqual([expect.objectContaining({ key: 'YamlAliasBomb', path: 'f[0]', line: 6, column: 8, data: { alias: 'e', max: MAX_ALIAS_VALUES } })]);
+    expect(r.stderr).toContain(`${p}:6:8: f[0]: `);
+    expect(calls()).toBe(0);
+  });
+
+  it('an alias to no anchor, and an alias inside its own anchor, are file problems with their line', () => {
+    const unknown = file('unknown-alias.yaml', `procedure: segment-d6\n${SIDES}\n${PAIR.join('\n')}\ntitle: *nowhere\n`);
+    const loop = file('loop-alias.yaml', `procedure: segment-d6\n${SIDES}\ncombatants: &c\n  - { id: x, side: a, hp: 20, spells: *c }\n`);
+    const u = run([unknown]);
+    expectFileProblem(u, unknown);
+    expect(u.json.problems).toEqual([expect.objectContaining({ key: 'YamlAliasUnknown', path: 'title', line: 6, data: { alias: 'nowhere' } })]);
+    const l = run([loop]);
+    expectFileProblem(l, loop);
+    expect(l.json.problems).toEqual([expect.objectContaining({ key: 'YamlAliasLoop', path: 'combatants[0].spells', line: 4 })]);
+  });
+
+  it('anchors and aliases used as a GM would (a shared weapon) still play', () => {
+    const p = file('anchors.yaml', ['procedure: segment-d6', SIDES, 'combatants:', '  - { id: x, side: a, hp: 20, weapon: &sword { name: sword, speed: 5 } }', '  - { id: y, side: b, hp: 20, weapon: *sword }'].join('\n'));
+    expect(run([p]).code).toBe(0);
+  });
+});
 
 describe('2. only a regular file of at most 1 MiB is read', () => {
   it('a directory is refused, naming what it is', () => {
