@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { PROCEDURES } from '../../src/rules/procedures/all';
 import type { Procedure, ProcedureOptions } from '../../src/rules/procedure';
 import { MAX_ALIAS_VALUES, MAX_FILE_BYTES, simulate } from '../../src/sim/cli';
-import { excerpt, show, type ProcedureTable } from '../../src/sim/scenario';
+import { excerpt, MAX_COMBATANTS, MAX_ROUNDS, show, type ProcedureTable } from '../../src/sim/scenario';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SIM = join(ROOT, 'build', 'sim.mjs');
@@ -156,6 +156,54 @@ describe('2. only a regular file of at most 1 MiB is read', () => {
     expect(readFileSync(at).length).toBe(MAX_FILE_BYTES);
     expect(run([at]).code).toBe(0);
   });
+});
+
+describe('3. caps on combatants and rounds', () => {
+  const many = (n: number, rounds: number) =>
+    ['procedure: segment-d6', `rounds: ${rounds}`, SIDES, 'combatants:', ...Array.from({ length: n }, (_, i) => `  - { id: c${i}, side: ${i % 2 ? 'b' : 'a'}, hp: 5 }`)].join('\n') + '\n';
+
+  it(`more than ${MAX_COMBATANTS} combatants, more than ${MAX_ROUNDS} rounds: refused before anything is played, naming cap and field`, () => {
+    const p = file('caps.yaml', many(MAX_COMBATANTS + 1, MAX_ROUNDS + 1));
+    const { table, calls } = counting();
+    const r = run([p], table);
+    expectFileProblem(r, p);
+    expect(r.json.problems.map((x) => [x.key, x.path, x.line])).toEqual([
+      ['TooManyCombatants', 'combatants', 4],
+      ['NumberTooLarge', 'rounds', 2],
+    ]);
+    expect(r.stderr).toContain(`${p}:4:1: combatants: The scenario has 201 combatants (201 listed, 0 joining); it may have at most 200.`);
+    expect(r.stderr).toContain(`${p}:2:1: rounds: "rounds" is 101; it must be at most 100.`);
+    expect(calls()).toBe(0);
+  });
+
+  it('joiners count towards the cap; a round key past the cap names it; --rounds is capped too', () => {
+    const joins = ['joins:', ...Array.from({ length: 2 }, (_, i) => `  - { round: 1, combatant: { id: j${i}, side: a, hp: 3 } }`)];
+    const p = file('joiners.yaml', many(MAX_COMBATANTS - 1, 1) + joins.join('\n') + '\n');
+    const r = run([p]);
+    expect(r.json.problems).toEqual([expect.objectContaining({ key: 'TooManyCombatants', path: 'joins', data: { count: 201, combatants: 199, joiners: 2, max: 200 } })]);
+    const key = file('round-key.yaml', `procedure: segment-d6\n${SIDES}\n${PAIR.join('\n')}\ndeclarations:\n  101: []\n`);
+    expect(run([key]).json.problems).toEqual([expect.objectContaining({ key: 'RoundKeyTooLarge', path: 'declarations.101', line: 7, data: { key: '101', max: 100 } })]);
+    expect(run([key, '--rounds', '101']).json.problems).toEqual([expect.objectContaining({ key: 'FlagBadNumber', path: '--rounds' })]);
+  });
+
+  it('exactly the caps still play', () => {
+    const p = file('at-caps.yaml', many(MAX_COMBATANTS, 1));
+    expect(run([p]).code).toBe(0);
+    const q = file('at-rounds.yaml', many(2, MAX_ROUNDS));
+    expect(run([q]).code).toBe(0);
+  });
+
+  it(
+    'the tester\'s file (10,000 combatants, 1,000 rounds) through the built runner: both caps, exit 2',
+    async () => {
+      const p = file('huge.yaml', many(10_000, 1000));
+      const r = await sim([p]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('combatants: The scenario has 10000 combatants');
+      expect(r.stderr).toContain('rounds: "rounds" is 1000; it must be at most 100.');
+    },
+    TIMEOUT,
+  );
 });
 
 describe('5. control characters', () => {

@@ -36,6 +36,7 @@ import {
   type Spec,
 } from './fields';
 import {
+  MAX_COMBATANTS,
   MAX_ROUNDS,
   type ProcedureTable,
   type ScenarioCancel,
@@ -51,8 +52,7 @@ import {
 function roundOfKey(key: string): number | null {
   if (key === 'surprise') return 0;
   if (!/^\d+$/.test(key)) return null;
-  const n = Number(key);
-  return n <= MAX_ROUNDS ? n : null;
+  return Number(key);
 }
 
 const SCALAR_OPTION = ['boolean', 'number', 'string'];
@@ -74,6 +74,8 @@ class ScenarioReader {
   joinerCombatants: (Combatant | undefined)[] = [];
   explicitRounds: number | undefined;
   impliedRounds = 1;
+  /** More combatants than MAX_COMBATANTS: nothing that names them is checked. */
+  tooMany = false;
   /** Declarations to check against the procedure once everything is read. */
   readonly toCheck: { decl: Declaration; path: string }[] = [];
 
@@ -174,7 +176,16 @@ class ScenarioReader {
   /** The combatants, and the joiners (they share the id space), so later sections may name them. */
   readCombatants(): void {
     const { raw, out } = this;
-    listAt(raw, 'combatants', out).forEach((c, i) => {
+    // Counted before anything is checked: a hostile file is refused before any work.
+    const listed = listAt(raw, 'combatants', out);
+    const joining = Array.isArray(raw.joins) ? raw.joins.length : 0;
+    if (listed.length + joining > MAX_COMBATANTS) {
+      const path = listed.length > MAX_COMBATANTS || joining === 0 ? 'combatants' : 'joins';
+      out.add('TooManyCombatants', path, { count: listed.length + joining, combatants: listed.length, joiners: joining, max: MAX_COMBATANTS });
+      this.tooMany = true;
+      return;
+    }
+    listed.forEach((c, i) => {
       const checked = this.checkCombatant(c, `combatants[${i}]`);
       if (checked) this.combatants.push(checked);
     });
@@ -265,6 +276,10 @@ class ScenarioReader {
       const round = roundOfKey(key);
       if (round === null) {
         out.add('BadRoundKey', path, { key });
+        continue;
+      }
+      if (round > MAX_ROUNDS) {
+        out.add('RoundKeyTooLarge', path, { key, max: MAX_ROUNDS });
         continue;
       }
       if (declarations.has(round)) {
@@ -436,6 +451,8 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   r.readSides();
   r.readCombatants();
   r.readRounds();
+  // Past the cap nothing that names a combatant is read (it would only echo unknown ids).
+  if (r.tooMany) return { ok: false, problems: r.out.problems, notes: r.notes };
   const declarations = r.readDeclarations();
   const joins = r.readJoins();
   const dice = r.readDice();
