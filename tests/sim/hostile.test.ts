@@ -206,6 +206,27 @@ describe('3. caps on combatants and rounds', () => {
   );
 });
 
+describe('4. a late joiner past the end of its round', () => {
+  // individual-speed.yaml: round 1 has 7 steps (casting, counts 2, 6, 7, 9, 10, 13); the ghoul joins at step 7, after the last.
+  const bundled = readFileSync(join(ROOT, 'src', 'sim', 'scenarios', 'individual-speed.yaml'), 'utf8');
+  const withStep = (step: number) => file(`join-${step}.yaml`, bundled.replace(/step: 7 /, `step: ${step} `));
+
+  it('step 999999 is a file problem at joins[0].step, found when the round is planned', () => {
+    const p = withStep(999999);
+    const r = run([p, '--seed', '3']);
+    expectFileProblem(r, p);
+    expect(r.json.problems).toEqual([
+      expect.objectContaining({ key: 'JoinStepBeyondRound', path: 'joins[0].step', line: 45, data: { step: 999999, round: 1, steps: 7, name: 'Ghoul' } }),
+    ]);
+    expect(r.stderr).toContain(`${p}:45:5: joins[0].step: Step 999999 is past the end of round 1`);
+  });
+
+  it('one past the end (step 8) is refused; the end itself (step 7, after the last step) plays', () => {
+    expect(run([withStep(8), '--seed', '3']).json.problems).toEqual([expect.objectContaining({ key: 'JoinStepBeyondRound', data: expect.objectContaining({ step: 8, steps: 7 }) })]);
+    expect(run([withStep(7), '--seed', '3']).code).toBe(0);
+  });
+});
+
 describe('5. control characters', () => {
   it('in the procedure, ids and names: refused naming the field, the character escaped, never raw', () => {
     const p = file(
