@@ -264,6 +264,41 @@ describe('5. control characters', () => {
   });
 });
 
+describe('6. damage whose moment never comes is a note', () => {
+  const scenario = [
+    'procedure: segment-d6',
+    'sides: [{ id: a, alerted: true }, { id: b, alerted: true }]',
+    'combatants: [{ id: x, side: a, hp: 30 }, { id: y, side: b, hp: 30 }]',
+    'declarations:',
+    '  1: { x: { action: melee, target: y }, y: { action: melee, target: x } }',
+    'joins:',
+    '  - { round: 2, combatant: { id: z, side: b, hp: 5 }, declaration: { action: melee, target: x } }',
+    'damage:',
+    '  - { round: 1, segment: 50, target: y, amount: 1 }',
+    '  - { round: 0, segment: 1, target: y, amount: 2 }',
+    '  - { round: 1, segment: 1, target: z, amount: 3 }',
+    '  - { round: 2, by: x, target: y, amount: 4 }',
+  ].join('\n');
+
+  it('no such moment, no surprise, a target not yet in the fight, a round not played: each a note in the text and the JSON, exit 0', () => {
+    const p = file('damage.yaml', scenario);
+    const r = run([p, '--seed', '1']);
+    expect(r.code).toBe(0);
+    expect(r.json.notes?.map((n) => [n.key, n.path])).toEqual([
+      ['TENSEG.Sim.Note.DamageNoMoment', 'damage[0]'],
+      ['TENSEG.Sim.Note.DamageSurpriseNotPlayed', 'damage[1]'],
+      ['TENSEG.Sim.Note.DamageTargetAbsent', 'damage[2]'],
+    ]);
+    expect(r.stdout).toContain('Note: damage[2] (3 to z in round 1) was not applied: z was not in the fight at that moment.');
+    expect(r.stdout).toContain('Note: damage[1] (2 to y) is for the surprise (round 0), which this combat did not have: it was not applied.');
+    // damage[3] landed: no note.
+    const short = run([p, '--seed', '1', '--rounds', '1']);
+    expect(short.code).toBe(0);
+    expect(short.json.notes?.find((n) => n.path === 'damage[3]')).toMatchObject({ key: 'TENSEG.Sim.Note.DamageRoundNotPlayed', data: { round: 2, played: 1 } });
+    expect(short.stdout).toContain('Note: damage[3] (4 to y) is for round 2, which was not played (1 round(s) were): it was not applied.');
+  });
+});
+
 describe('7. no refusal echoes a huge input back', () => {
   it('long values, keys and ids are quoted as excerpts of at most 60 characters, in the text and the JSON', () => {
     const long = (c: string, n: number) => c.repeat(n);

@@ -9,7 +9,7 @@
 import type { Dice } from '../../rules/dice';
 import type { Combatant, Declaration, Problem } from '../../rules/model';
 import { RulesError } from '../../rules/model';
-import type { CombatLog, CombatScript } from '../../rules/play';
+import type { CombatLog, CombatScript, DamageEvent, RoundLog } from '../../rules/play';
 import type { Encounter, LateJoinInput, Procedure, ProcedureOptions } from '../../rules/procedure';
 import { playCombat } from '../../rules/play';
 import { show } from './check';
@@ -81,4 +81,43 @@ export function runScenario(scenario: ValidScenario, fallback: Dice): RunResult 
     const message = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
     return { ok: false, internal: true, problems: [{ key: 'EngineFault', data: { message, procedure: scenario.procedure.id } }] };
   }
+}
+
+/** Why a scripted damage entry never landed. */
+export type Undelivered = 'surprise-not-played' | 'round-not-played' | 'no-moment' | 'target-absent';
+
+/**
+ * The damage entries that never landed, each with why: its round was not
+ * played (the surprise of a combat that had none, a round past --rounds), its
+ * moment never came in the round (an attack that did not happen, no such
+ * segment; the round lists it as unapplied), or it came but the target was
+ * not in the fight (a joiner not yet there), which the flow refuses.
+ */
+export function undeliveredDamage(scenario: ValidScenario, log: CombatLog): { index: number; damage: DamageEvent; why: Undelivered }[] {
+  const out: { index: number; damage: DamageEvent; why: Undelivered }[] = [];
+  const byRound = new Map<number, RoundLog>();
+  if (log.surpriseRound) byRound.set(0, log.surpriseRound);
+  for (const r of log.rounds) byRound.set(r.round, r);
+  /** What is left to match in each round: the entries the round could not place, the hits that landed. */
+  const left = new Map<number, { unapplied: string[]; hits: string[] }>();
+  const sig = (target: string, amount: number, by: string | undefined) => JSON.stringify([target, amount, by ?? null]);
+  for (const [n, r] of byRound) {
+    left.set(n, {
+      unapplied: r.unapplied.map((d) => JSON.stringify(d)),
+      hits: r.steps.flatMap((st) => st.damage.map((h) => sig(h.target, h.amount, h.by))),
+    });
+  }
+  const take = (list: string[], item: string): boolean => {
+    const at = list.indexOf(item);
+    if (at < 0) return false;
+    list.splice(at, 1);
+    return true;
+  };
+  scenario.damage.forEach((damage, index) => {
+    const round = left.get(damage.round);
+    if (!round) out.push({ index, damage, why: damage.round === 0 ? 'surprise-not-played' : 'round-not-played' });
+    else if (take(round.unapplied, JSON.stringify(damage))) out.push({ index, damage, why: 'no-moment' });
+    else if (!take(round.hits, sig(damage.target, damage.amount, damage.by))) out.push({ index, damage, why: 'target-absent' });
+  });
+  return out;
 }
