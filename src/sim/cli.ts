@@ -13,14 +13,14 @@
  * Built once by esbuild into build/sim.mjs (scripts/build-cli.mjs), which
  * `npm run sim` and the tests run.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { LineCounter, isAlias, isMap, isNode, isPair, isScalar, isSeq, parseDocument, type Alias, type Document } from 'yaml';
 import { RandomDice } from '../rules/dice';
 import type { Problem } from '../rules/model';
 import { PROCEDURE_IDS } from '../rules/model';
-import { MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
+import { excerpt, MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
 import { buildTimeline } from './text';
 import { loadStrings, Strings } from './strings';
 
@@ -100,11 +100,70 @@ export function parseFlags(argv: readonly string[]): { flags: SimFlags; problems
 
 /* ---------------------------------------------------------- file and lines */
 
+/** Largest scenario file read (a long scenario is a few dozen KiB). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What a path that is not a regular file is (the key of its name under TENSEG.Sim.FileKind). */
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'directory';
+  if (st.isFIFO()) return 'fifo';
+  if (st.isCharacterDevice()) return 'character-device';
+  if (st.isBlockDevice()) return 'block-device';
+  if (st.isSocket()) return 'socket';
+  return 'other';
+}
+
+/**
+ * A scenario file's text. Only a regular file of at most MAX_FILE_BYTES is
+ * read: a named pipe would wait for a writer forever, a device may never end.
+ * The path is looked at before it is opened, then opened without waiting (a
+ * pipe swapped in meanwhile does not block) and looked at again; no more than
+ * the cap (plus one byte, to know it is over) is ever read.
+ */
+export function readScenarioFile(path: string): { ok: true; text: string } | { ok: false; problem: Problem } {
+  const unreadable = (e: unknown): { ok: false; problem: Problem } => {
+    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+    return { ok: false, problem: { key: 'FileUnreadable', data: { reason } } };
+  };
+  const refused = (st: Stats): { ok: false; problem: Problem } | null => {
+    if (!st.isFile()) return { ok: false, problem: { key: 'FileNotRegular', data: { kind: kindOf(st) } } };
+    if (st.size > MAX_FILE_BYTES) return { ok: false, problem: { key: 'FileTooLarge', data: { size: st.size, max: MAX_FILE_BYTES, mib: MAX_FILE_BYTES / (1024 * 1024) } } };
+    return null;
+  };
+  let fd: number;
+  try {
+    const before = refused(statSync(path));
+    if (before) return before;
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    return unreadable(e);
+  }
+  try {
+    const st = fstatSync(fd);
+    const now = refused(st);
+    if (now) return now;
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length > MAX_FILE_BYTES) return { ok: false, problem: { key: 'FileTooLarge', data: { size: Math.max(length, st.size), max: MAX_FILE_BYTES, mib: MAX_FILE_BYTES / (1024 * 1024) } } };
+    }
+    return { ok: true, text: buffer.toString('utf8', 0, length) };
+  } catch (e) {
+    return unreadable(e);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 interface Located {
   value: unknown;
   /** Line and column (1-based) of the field a path names, where the file gives one. */
   locate(path: string | undefined): { line: number; column: number } | undefined;
-  syntax: { line: number; column: number; detail: string }[];
+  /** Problems with the file as YAML (syntax, aliases): nothing else is read. */
+  syntax: { line: number; column: number; key: string; data: Record<string, string | number>; path?: string }[];
 }
 
 /** "declarations.1[0].castingTime" → ['declarations', '1', 0, 'castingTime'] */
@@ -114,15 +173,93 @@ export function pathSegments(path: string): (string | number)[] {
   return out;
 }
 
+/**
+ * Most values aliases may add to a file (each alias counts the values of what
+ * it names, nested aliases included): far more than anchors for shared
+ * weapons or stat blocks need, far less than an alias bomb ("billion laughs")
+ * would expand to.
+ */
+export const MAX_ALIAS_VALUES = 100_000;
+
+type Refusal = { key: string; data: Record<string, string | number>; offset: number; path: string };
+
+/**
+ * Aliases checked before any value is built: each must name an anchor
+ * written before it and outside it, and all of them together may add at most
+ * MAX_ALIAS_VALUES values. Sizes are counted once per anchor, so even a bomb
+ * is counted in the time it takes to read the file. The first alias that
+ * breaks a rule is returned, with where it is (offset and field path).
+ */
+export function aliasProblem(doc: Document): Refusal | null {
+  /** Values under each anchor, aliases expanded; OPEN while the anchored node is being read. */
+  const sizes = new Map<string, number>();
+  const OPEN = -1;
+  let added = 0;
+  let refusal: Refusal | null = null;
+  /** The field being read, as validation names fields ("combatants[2].weapon"). */
+  const trail: (string | number)[] = [];
+  const refuse = (key: string, node: Alias, data: Record<string, string | number> = {}): number => {
+    const path = trail.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[${k}]` : p === '' ? k : `${p}.${k}`), '');
+    refusal = { key, data: { alias: excerpt(node.source), ...data }, offset: node.range?.[0] ?? 0, path };
+    return 0;
+  };
+  const size = (node: unknown): number => {
+    if (isAlias(node)) {
+      const s = sizes.get(node.source);
+      if (s === undefined) return refuse('YamlAliasUnknown', node);
+      if (s === OPEN) return refuse('YamlAliasLoop', node);
+      added += s;
+      return added > MAX_ALIAS_VALUES ? refuse('YamlAliasBomb', node, { max: MAX_ALIAS_VALUES }) : s;
+    }
+    if (!isNode(node)) return 1;
+    const anchor = node.anchor;
+    if (anchor) sizes.set(anchor, OPEN);
+    let n = 1;
+    if (isMap(node) || isSeq(node)) {
+      node.items.forEach((item: unknown, i: number) => {
+        if (refusal) return;
+        if (isPair(item)) {
+          n += size(item.key);
+          trail.push(isScalar(item.key) ? String(item.key.value) : i);
+          n += size(item.value);
+          trail.pop();
+        } else {
+          trail.push(i);
+          n += size(item);
+          trail.pop();
+        }
+      });
+      if (refusal) return 0;
+    }
+    if (anchor) sizes.set(anchor, n);
+    return n;
+  };
+  size(doc.contents);
+  return refusal;
+}
+
 /** Parse YAML (JSON is YAML too), keeping positions for error messages. */
 export function parseScenarioText(text: string): Located {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const syntax = doc.errors.map((e) => {
+  const syntax: Located['syntax'] = doc.errors.map((e) => {
     const pos = e.linePos?.[0] ?? lines.linePos(e.pos[0]);
-    return { line: pos.line, column: pos.col, detail: `${e.code}: ${e.message.split('\n')[0]}` };
+    return { line: pos.line, column: pos.col, key: 'YamlSyntax', data: { detail: `${e.code}: ${e.message.split('\n')[0]}` } };
   });
-  const value = syntax.length > 0 ? undefined : doc.toJS({ maxAliasCount: 1000 });
+  let value: unknown;
+  if (syntax.length === 0) {
+    try {
+      const refused = aliasProblem(doc);
+      if (refused) {
+        const pos = lines.linePos(refused.offset);
+        syntax.push({ line: pos.line, column: pos.col, key: refused.key, data: refused.data, ...(refused.path ? { path: refused.path } : {}) });
+      } else value = doc.toJS({ maxAliasCount: MAX_ALIAS_VALUES });
+    } catch (e) {
+      // Nesting too deep for the stack, or yaml's own alias limit: the file's doing. Anything else is a bug (exit 1).
+      if (!(e instanceof RangeError || e instanceof ReferenceError)) throw e;
+      syntax.push({ line: 1, column: 1, key: 'YamlSyntax', data: { detail: `${e.name}: ${e.message}` } });
+    }
+  }
   const locate = (path: string | undefined) => {
     if (!path || path.startsWith('--')) return undefined;
     let node: unknown = doc.contents;
@@ -146,6 +283,32 @@ export function parseScenarioText(text: string): Located {
     return { line: p.line, column: p.col };
   };
   return { value, locate, syntax };
+}
+
+/* ------------------------------------------------------------- messages */
+
+/** Sentences (an engine's error, the YAML parser's) are quoted up to this length. */
+const SENTENCE_LENGTH = 200;
+/** Data the runner writes itself (lists of known fields and values): never cut, only escaped. */
+const OWN_LISTS = new Set(['allowed', 'fields']);
+
+/**
+ * A problem's data as a message quotes it: every text from the file (or the
+ * command line) an excerpt, control characters escaped, so a refusal never
+ * echoes a huge input back or writes raw control characters to a terminal.
+ */
+export function quoted(data: Record<string, string | number>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (typeof v !== 'string') out[k] = v;
+    else out[k] = OWN_LISTS.has(k) ? excerpt(v, Infinity) : excerpt(v, k === 'message' || k === 'detail' ? SENTENCE_LENGTH : undefined);
+  }
+  return out;
+}
+
+/** A field's path as a message shows it: each key in it (a key may come from the file) an excerpt. */
+export function quotedPath(path: string): string {
+  return path.replace(/[^.[\]]+/g, (key) => excerpt(key));
 }
 
 /* ------------------------------------------------------------------ main */
@@ -182,18 +345,20 @@ export function simulate(argv: readonly string[], procedures: ProcedureTable, io
   type Positioned = Problem & { at?: { line: number; column: number } };
   const report = (problems: Positioned[], file: string | null, located?: Located, code: 1 | 2 = 2): SimResult => {
     const items = problems.map((p) => {
-      const message = t.format(`TENSEG.Error.${p.key}`, p.data ?? {});
+      const data = quoted(p.data ?? {});
+      const message = t.format(`TENSEG.Error.${p.key}`, data);
       const pos = p.at ?? located?.locate(p.path);
       const where = file ?? '';
-      const base = { key: p.key, data: p.data ?? {}, path: p.path ?? null, line: pos?.line ?? null, column: pos?.column ?? null };
-      const text = p.path?.startsWith('-')
+      const path = p.path === undefined ? undefined : quotedPath(p.path);
+      const base = { key: p.key, data, path: path ?? null, line: pos?.line ?? null, column: pos?.column ?? null };
+      const text = path?.startsWith('-')
         ? t.format('TENSEG.Sim.ProblemFlag', { message })
         : pos
-          ? p.path
-            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path: p.path, message })
+          ? path
+            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path, message })
             : t.format('TENSEG.Sim.ProblemLineOnly', { file: where, line: pos.line, column: pos.column, message })
-          : p.path
-            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path: p.path, message })
+          : path
+            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path, message })
             : file === null
               ? t.format('TENSEG.Sim.ProblemFlag', { message })
               : t.format('TENSEG.Sim.ProblemPlain', { file, message });
@@ -219,20 +384,16 @@ export function simulate(argv: readonly string[], procedures: ProcedureTable, io
 
   const path = flags.file ? resolve(io.cwd, flags.file) : join(io.root, EXAMPLE);
   const shown = flags.file ?? relative(io.cwd, path) ?? EXAMPLE;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-    return report([{ key: 'FileUnreadable', data: { reason } }], shown);
+  const read = readScenarioFile(path);
+  if (!read.ok) {
+    const data = { ...read.problem.data };
+    if (typeof data.kind === 'string') data.kind = t.format(`TENSEG.Sim.FileKind.${data.kind}`);
+    return report([{ ...read.problem, data }], shown);
   }
+  const text = read.text;
   const located = parseScenarioText(text);
   if (located.syntax.length > 0) {
-    const problems: Positioned[] = located.syntax.map((x) => ({
-      key: 'YamlSyntax',
-      data: { detail: x.detail },
-      at: { line: x.line, column: x.column },
-    }));
+    const problems: Positioned[] = located.syntax.map((x) => ({ key: x.key, data: x.data, path: x.path, at: { line: x.line, column: x.column } }));
     return report(problems, shown);
   }
 

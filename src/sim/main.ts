@@ -1,6 +1,7 @@
 /** The runner as a program: every procedure, the command line, the exit code. */
 import { PROCEDURES } from '../rules/procedures/all';
-import { ROOT, simulate } from './cli';
+import { quoted, ROOT, simulate } from './cli';
+import { show } from './scenario';
 import { loadStrings, Strings } from './strings';
 
 try {
@@ -10,7 +11,7 @@ try {
   process.exitCode = r.code;
 } catch (e) {
   const t = new Strings(loadStrings(ROOT));
-  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  process.stderr.write(t.format('TENSEG.Error.EngineFault', { procedure: '?', message }) + '\n');
+  const message = e instanceof Error ? `${e.name}: ${e.message}` : show(e);
+  process.stderr.write(t.format('TENSEG.Error.EngineFault', quoted({ procedure: '?', message })) + '\n');
   process.exitCode = 1;
 }

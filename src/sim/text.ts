@@ -8,7 +8,7 @@ import type { CombatantState } from '../rules/model';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
 import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../rules/timeline';
-import type { ScenarioDice, ScenarioNote, ValidScenario } from './scenario';
+import { undeliveredDamage, type ScenarioDice, type ScenarioNote, type Undelivered, type ValidScenario } from './scenario';
 import type { Data, Strings } from './strings';
 
 export interface TimelineText {
@@ -72,7 +72,8 @@ export interface Timeline {
   options: Record<string, string | number | boolean>;
   seed: number;
   rounds: number;
-  notes: TimelineText[];
+  /** Notes for the GM; `path` names the file's entry a note is about (damage[2]), where there is one. */
+  notes: (TimelineText & { path?: string })[];
   sides: { id: string; name: string }[];
   combatants: { id: string; name: string; side: string; joins?: number }[];
   openingMorale: (EndEvent & { text: string })[] | null;
@@ -83,6 +84,14 @@ export interface Timeline {
   dice: { purpose: string; count: number; faces: number; side?: string; combatant?: string; round?: number; result: number; scripted: boolean; index?: number }[];
   lines: string[];
 }
+
+/** A note for each scripted damage entry that never landed, by why. */
+const UNDELIVERED_KEYS: Record<Undelivered, string> = {
+  'surprise-not-played': 'TENSEG.Sim.Note.DamageSurpriseNotPlayed',
+  'round-not-played': 'TENSEG.Sim.Note.DamageRoundNotPlayed',
+  'no-moment': 'TENSEG.Sim.Note.DamageNoMoment',
+  'target-absent': 'TENSEG.Sim.Note.DamageTargetAbsent',
+};
 
 const BEGIN_KEYS: Record<string, string> = { cancelled: 'Cancelled', interrupted: 'BeginInterrupted', prevented: 'BeginPrevented', 'cannot-act': 'CannotBegin' };
 const COMPLETE_KEYS: Record<string, string> = { 'goes-off': 'GoesOff', cancelled: 'Cancelled', interrupted: 'AlreadyInterrupted', prevented: 'AlreadyPrevented', 'cannot-act': 'CannotComplete' };
@@ -332,13 +341,17 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
   if (scenario.description) w.say(0, t.format('TENSEG.Sim.Description', { description: scenario.description.trim() }));
   w.say(0, t.format('TENSEG.Sim.Header', { procedure: `${scenario.procedure.id} — ${procedureName}`, rounds: scenario.rounds }));
   w.say(0, t.format('TENSEG.Sim.Seed', { seed }));
-  const notes: TimelineText[] = scenario.notes.map((n: ScenarioNote) => {
+  const notes: Timeline['notes'] = scenario.notes.map((n: ScenarioNote) => {
     const data: Data = { ...(n.data ?? {}) };
     for (const k of ['from', 'to']) if (typeof data[k] === 'string') data[k] = procedureLabel(data[k] as string);
     return { key: n.key, data: n.data ?? {}, text: t.format(n.key, data) };
   });
   for (const u of dice.unused()) notes.push(w.txt('TENSEG.Sim.Note.UnusedDie', { index: u.index, purpose: u.purpose, result: u.result }));
   for (const r of log.refused) notes.push(w.txt('TENSEG.Sim.Note.DeclarationRefused', { round: r.round, name: nameOf(r.combatant), reason: t.format(`TENSEG.Error.${r.problem.key}`, r.problem.data ?? {}) }));
+  for (const u of undeliveredDamage(scenario, log)) {
+    const data = { index: u.index, amount: u.damage.amount, target: nameOf(u.damage.target), round: u.damage.round, played: log.rounds.length };
+    notes.push({ ...w.txt(UNDELIVERED_KEYS[u.why], data), path: `damage[${u.index}]` });
+  }
   for (const n of notes) w.say(0, n.text);
 
   let openingMorale: Timeline['openingMorale'] = null;

@@ -5,11 +5,89 @@
 import type { Problem } from '../../rules/model';
 import { WEAPON_FIELDS, type Spec } from './fields';
 
-/** A printable form of any value from a scenario file, even one whose toString throws. */
-export function show(value: unknown): string {
-  if (typeof value === 'string') return value;
+/** How much of a value from the file a message quotes (characters, before the ellipsis). */
+export const EXCERPT_LENGTH = 60;
+
+/** C0 controls, DEL and C1 controls. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** The same, less tab, line feed and carriage return: what free text (a description, a note) may not hold. */
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** A control character written out as a JSON-style escape: "\u0000". */
+export function escapeChar(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** The first control character of a string (free text may hold tabs and line breaks), or undefined. */
+export function controlCharacter(s: string, freeText = false): { char: string; position: number } | undefined {
+  const m = (freeText ? CONTROL_IN_TEXT : CONTROL).exec(s);
+  return m ? { char: m[0], position: m.index + 1 } : undefined;
+}
+
+/**
+ * A short, printable excerpt of text from the file: control characters
+ * escaped, never more than `max` characters, an ellipsis where it was cut.
+ * Whatever a file holds, a message quotes no more than this of it.
+ */
+export function excerpt(text: string, max = EXCERPT_LENGTH): string {
+  let out = '';
+  let length = 0;
+  for (const ch of text) {
+    const piece = CONTROL.test(ch) ? escapeChar(ch) : ch;
+    if (length + piece.length > max) return out + '…';
+    out += piece;
+    length += piece.length;
+  }
+  return out;
+}
+
+const STOP = Symbol('enough');
+
+/** JSON-like text of a value, written only until `limit` characters (a value may be huge, or share parts many times over). */
+function preview(value: unknown, limit: number): string {
+  let out = '';
+  const open = new Set<object>();
+  const put = (s: string) => {
+    out += s;
+    if (out.length > limit) throw STOP;
+  };
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') return put(JSON.stringify(v.length > limit ? v.slice(0, limit + 1) : v));
+    if (typeof v === 'number') return put(Number.isFinite(v) ? String(v) : 'null');
+    if (typeof v !== 'object' || v === null) return put(String(v));
+    if (v instanceof Date) return put(JSON.stringify(v));
+    if (open.has(v)) return put('…');
+    open.add(v);
+    if (Array.isArray(v)) {
+      put('[');
+      v.forEach((x, i) => {
+        if (i > 0) put(',');
+        walk(x);
+      });
+      put(']');
+    } else {
+      put('{');
+      Object.entries(v).forEach(([k, x], i) => {
+        put(`${i > 0 ? ',' : ''}${JSON.stringify(k.length > limit ? k.slice(0, limit + 1) : k)}:`);
+        walk(x);
+      });
+      put('}');
+    }
+    open.delete(v);
+  };
   try {
-    return JSON.stringify(value) ?? String(value);
+    walk(value);
+  } catch (e) {
+    if (e !== STOP) throw e;
+  }
+  return out;
+}
+
+/** A printable excerpt of any value from a scenario file (see excerpt), even one whose toString throws. */
+export function show(value: unknown, max = EXCERPT_LENGTH): string {
+  if (typeof value === 'string') return excerpt(value, max);
+  try {
+    return excerpt(preview(value, max + 1), max);
   } catch {
     return typeof value;
   }
@@ -69,8 +147,21 @@ export class Collector {
   }
 }
 
+/**
+ * No control character in text from the file (ids, names, the procedure, any
+ * field; free text may hold tabs and line breaks): a NUL in an id would make
+ * a message that shows two equal ids. The character is named escaped.
+ */
+export function controlFree(value: string, path: string, field: string, out: Collector, freeText = false): boolean {
+  const found = controlCharacter(value, freeText);
+  if (!found) return true;
+  out.add('ControlCharacter', path, { field, char: escapeChar(found.char), position: found.position, value: excerpt(value) });
+  return false;
+}
+
 /** Check a value against a spec; returns the cleaned value, or undefined (the problem recorded). */
 export function checkValue(value: unknown, spec: Spec, path: string, field: string, out: Collector): unknown {
+  if (typeof value === 'string' && !controlFree(value, path, field, out, spec.t === 'string' && spec.text === true)) return undefined;
   switch (spec.t) {
     case 'string':
       if (typeof value === 'number' && Number.isFinite(value)) return String(value);

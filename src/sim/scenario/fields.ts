@@ -5,7 +5,8 @@ import { ACTION_KINDS } from '../../rules/model';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
-  | { t: 'string'; required?: boolean }
+  /** text: free text (a description, a note), which may hold tabs and line breaks. */
+  | { t: 'string'; required?: boolean; text?: boolean }
   | { t: 'number'; int?: boolean; min?: number; max?: number; required?: boolean }
   | { t: 'boolean'; required?: boolean }
   | { t: 'strings'; required?: boolean }
@@ -15,6 +16,8 @@ export type Spec =
 
 export const str: Spec = { t: 'string' };
 export const req: Spec = { t: 'string', required: true };
+/** Free text: tabs and line breaks allowed. */
+export const text: Spec = { t: 'string', text: true };
 export const bool: Spec = { t: 'boolean' };
 export const int = (min?: number, max?: number, required = false): Spec => ({ t: 'number', int: true, min, max, required });
 export const num = (min?: number, max?: number): Spec => ({ t: 'number', min, max });
@@ -77,7 +80,7 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
-  note: str,
+  note: text,
 };
 
 export const SIDE_FIELDS: Record<string, Spec> = { id: req, name: str, alerted: bool, surprised: bool };

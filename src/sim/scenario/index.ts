@@ -1,7 +1,7 @@
 /** Scenario files: an input adapter that writes a whole encounter down and plays it through the flow. */
 export * from './types';
 export * from './fields';
-export { editDistance, suggest } from './check';
+export { editDistance, excerpt, show, suggest } from './check';
 export * from './validate';
 export * from './dice';
 export * from './run';

@@ -72,5 +72,12 @@ export interface ValidateOverrides {
   rounds?: number;
 }
 
-/** Largest number of rounds a scenario may ask for. */
-export const MAX_ROUNDS = 1000;
+/**
+ * Largest number of rounds a scenario may play (its `rounds`, any round an
+ * entry names, --rounds). 100 rounds is far past any fight a GM writes down;
+ * the cap (with MAX_COMBATANTS) keeps a hostile file from running for minutes.
+ */
+export const MAX_ROUNDS = 100;
+
+/** Most combatants a scenario may have, joiners included (a large battle is a few dozen). */
+export const MAX_COMBATANTS = 200;

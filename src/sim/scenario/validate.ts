@@ -18,7 +18,7 @@ import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
 import type { DamageEvent } from '../../rules/play';
-import { checkObject, checkValue, Collector, isRecord, join, listAt, show, suggest } from './check';
+import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
   CANCEL_FIELDS,
   COMBATANT_FIELDS,
@@ -31,10 +31,12 @@ import {
   MORALE_FIELDS,
   SIDE_FIELDS,
   str,
+  text,
   TOP_FIELDS,
   type Spec,
 } from './fields';
 import {
+  MAX_COMBATANTS,
   MAX_ROUNDS,
   type ProcedureTable,
   type ScenarioCancel,
@@ -50,8 +52,7 @@ import {
 function roundOfKey(key: string): number | null {
   if (key === 'surprise') return 0;
   if (!/^\d+$/.test(key)) return null;
-  const n = Number(key);
-  return n <= MAX_ROUNDS ? n : null;
+  return Number(key);
 }
 
 const SCALAR_OPTION = ['boolean', 'number', 'string'];
@@ -73,6 +74,8 @@ class ScenarioReader {
   joinerCombatants: (Combatant | undefined)[] = [];
   explicitRounds: number | undefined;
   impliedRounds = 1;
+  /** More combatants than MAX_COMBATANTS: nothing that names them is checked. */
+  tooMany = false;
   /** Declarations to check against the procedure once everything is read. */
   readonly toCheck: { decl: Declaration; path: string }[] = [];
 
@@ -87,7 +90,9 @@ class ScenarioReader {
   readProcedure(): void {
     const { raw, out } = this;
     if (raw.procedure === undefined || raw.procedure === null) out.add('FieldMissing', 'procedure', { field: 'procedure' });
-    else if (!isProcedureId(raw.procedure)) {
+    else if (typeof raw.procedure === 'string' && !controlFree(raw.procedure, 'procedure', 'procedure', out)) {
+      // named as it is: not as an unknown procedure that looks like a known one
+    } else if (!isProcedureId(raw.procedure)) {
       const s = typeof raw.procedure === 'string' ? suggest(raw.procedure, PROCEDURE_IDS) : undefined;
       out.add(s ? 'UnknownProcedureDidYouMean' : 'UnknownProcedure', 'procedure', {
         id: show(raw.procedure),
@@ -97,7 +102,8 @@ class ScenarioReader {
 
     let procedureId: ProcedureId | null = this.originalId;
     if (this.overrides.procedure !== undefined) {
-      if (!isProcedureId(this.overrides.procedure)) {
+      if (!controlFree(this.overrides.procedure, '--procedure', '--procedure', out)) procedureId = null;
+      else if (!isProcedureId(this.overrides.procedure)) {
         out.add('UnknownProcedure', '--procedure', { id: this.overrides.procedure, allowed: PROCEDURE_IDS.join(', ') });
         procedureId = null;
       } else procedureId = this.overrides.procedure;
@@ -170,7 +176,16 @@ class ScenarioReader {
   /** The combatants, and the joiners (they share the id space), so later sections may name them. */
   readCombatants(): void {
     const { raw, out } = this;
-    listAt(raw, 'combatants', out).forEach((c, i) => {
+    // Counted before anything is checked: a hostile file is refused before any work.
+    const listed = listAt(raw, 'combatants', out);
+    const joining = Array.isArray(raw.joins) ? raw.joins.length : 0;
+    if (listed.length + joining > MAX_COMBATANTS) {
+      const path = listed.length > MAX_COMBATANTS || joining === 0 ? 'combatants' : 'joins';
+      out.add('TooManyCombatants', path, { count: listed.length + joining, combatants: listed.length, joiners: joining, max: MAX_COMBATANTS });
+      this.tooMany = true;
+      return;
+    }
+    listed.forEach((c, i) => {
       const checked = this.checkCombatant(c, `combatants[${i}]`);
       if (checked) this.combatants.push(checked);
     });
@@ -261,6 +276,10 @@ class ScenarioReader {
       const round = roundOfKey(key);
       if (round === null) {
         out.add('BadRoundKey', path, { key });
+        continue;
+      }
+      if (round > MAX_ROUNDS) {
+        out.add('RoundKeyTooLarge', path, { key, max: MAX_ROUNDS });
         continue;
       }
       if (declarations.has(round)) {
@@ -426,12 +445,14 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const r = new ScenarioReader(raw, procedures, overrides);
   for (const key of Object.keys(raw)) if (!TOP_FIELDS.includes(key)) r.out.unknownField(key, '', TOP_FIELDS);
   const title = raw.title === undefined ? undefined : checkValue(raw.title, str, 'title', 'title', r.out);
-  const description = raw.description === undefined ? undefined : checkValue(raw.description, str, 'description', 'description', r.out);
+  const description = raw.description === undefined ? undefined : checkValue(raw.description, text, 'description', 'description', r.out);
   r.readProcedure();
   r.readOptions();
   r.readSides();
   r.readCombatants();
   r.readRounds();
+  // Past the cap nothing that names a combatant is read (it would only echo unknown ids).
+  if (r.tooMany) return { ok: false, problems: r.out.problems, notes: r.notes };
   const declarations = r.readDeclarations();
   const joins = r.readJoins();
   const dice = r.readDice();
