@@ -223,6 +223,9 @@ function monsterCombatant(actor: ActorView, sys: MonsterSystem, items: ItemView[
   };
   if (finite(sys.hp.max) && sys.hp.max > 0) c.maxHp = sys.hp.max;
   if (finite(sys.routines) && sys.routines >= 1) c.routines = sys.routines;
+  // The routines its stat block lists: an attack names one of them (flow attackProblem).
+  const listed = parseAttackRoutines(sys.attacks ?? '');
+  if (listed.ok && listed.value.length > 0) c.attackRoutines = listed.value.length;
   if (finite(sys.morale) && sys.morale > 0) c.morale = sys.morale;
   applySurprise(c, sys.surprise);
   applyIndividual(c, sys.individual);
