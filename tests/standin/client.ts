@@ -118,6 +118,7 @@ export class Client implements Endpoint, ClientPort {
   readonly renders: RenderRecord[] = [];
   renderListeners: ((r: RenderRecord) => void)[] = [];
   connected = true;
+  retired = false;
   declare readonly CONFIG: any;
   declare readonly game: any;
   declare readonly ui: any;

@@ -104,6 +104,7 @@ export class Server implements Endpoint {
   readonly renders: RenderRecord[] = [];
   renderListeners: ((r: RenderRecord) => void)[] = [];
   connected = true;
+  retired = false;
   /** World settings as stored: key → JSON value. */
   readonly settings = new Map<string, unknown>();
   /** Connected clients, in connection order. */

@@ -62,6 +62,8 @@ export interface Endpoint {
   readonly renders: RenderRecord[];
   renderListeners: ((r: RenderRecord) => void)[];
   connected: boolean;
+  /** Its world was replaced (handle.reset): whatever it still does is no longer recorded. */
+  retired?: boolean;
 }
 
 interface Context {
@@ -152,6 +154,7 @@ export function mulberry32(seed: number): () => number {
 
 /** Record an error Foundry would catch and log, on the running endpoint. */
 export function recordError(location: string, error: unknown, endpoint: Endpoint = currentEndpoint()): void {
+  if (endpoint.retired) return;
   const record = { location, error: error instanceof Error ? error : new Error(String(error)), userId: endpoint.id };
   endpoint.errors.push(record);
   state.errors.push(record);

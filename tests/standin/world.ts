@@ -148,8 +148,12 @@ export class World {
 
   /** Every client of this world stops (a fresh world replaces it). */
   close(): void {
-    for (const client of this.clients.values()) client.connected = false;
+    for (const client of this.clients.values()) {
+      client.connected = false;
+      client.retired = true;
+    }
     this.server.clients.length = 0;
+    this.server.retired = true;
   }
 }
 
