@@ -7,7 +7,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import '../standin/global';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { installFoundry, type FoundryHandle } from '../standin';
 
 const g = globalThis as any;
@@ -350,6 +350,34 @@ describe.each([13, 14] as const)('multi-client, generation %i', (generation) => 
         ['queryAnswer', gm.id, 'server'],
         ['queryAnswer', 'server', player.id],
       ]);
+    });
+  });
+
+  describe('no wall time', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('with fake timers, writes, broadcasts and settle still make progress; a query timeout waits for the fake clock', async () => {
+      vi.useFakeTimers();
+      const actor = await playerActor();
+      await foundry.asUser(player, () => actor.update({ name: 'Hal' }));
+      await foundry.settle();
+      expect(foundry.clients().map((c) => c.game.actors.get(actor.id).name)).toEqual(['Hal', 'Hal', 'Hal']);
+      foundry.everyClient(() => {
+        g.CONFIG.queries['ten-segments.ping'] = () => 'pong';
+      });
+      foundry.network.hold();
+      const answer = foundry.asUser(player, () => gm.query('ten-segments.ping', {}, { timeout: 10_000 }));
+      let outcome = '';
+      answer.catch((err: Error) => (outcome = err.message));
+      await foundry.settle();
+      expect(foundry.network.drop()).toMatchObject([{ type: 'query', from: player.id }]);
+      foundry.network.release();
+      await foundry.settle();
+      expect(outcome).toBe('');
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(outcome).toMatch(/timed out/);
     });
   });
 

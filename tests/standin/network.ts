@@ -140,7 +140,7 @@ export class Network {
       idleTurns = this.#progress() === before ? idleTurns + 1 : 0;
       if (idleTurns >= 3) return;
     }
-    throw new Error('settle(): still busy after 100000 turns of the event loop');
+    throw new Error('settle(): tracked async work never finished in 100000 turns of the event loop (waiting on a timer? with fake timers, advance them first)');
   }
 }
 
