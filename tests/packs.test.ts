@@ -16,8 +16,7 @@ describe.each(manifest.packs.map((p: { name: string; type: string }) => [p.name,
   const docs = files.map((f) => ({ file: f, doc: parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown> }));
 
   beforeAll(() => {
-    installFoundry({ generation: 13 });
-    registerDataModels();
+    installFoundry({ generation: 13 }).everyClient(registerDataModels);
   });
 
   it('has sources, each with an id and the _key compilePack needs', () => {

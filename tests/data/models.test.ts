@@ -25,7 +25,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
   beforeEach(() => {
     foundry = installFoundry({ generation, lang: LANG_PATH });
-    data.registerDataModels();
+    foundry.everyClient(data.registerDataModels);
   });
 
   const make = (cls: any, source: any = {}) => new cls(source);

@@ -2,10 +2,11 @@
  * A stored world for migration tests: the server's copy of the raw sources
  * and a load that builds the world collections from them as Foundry does.
  *
- *  - `loadWorld` puts the raw sources on `game.data` and builds the world
- *    collections from copies of them, as Foundry does at load: each document
- *    goes through its data model (`migrateData`, cleaning, validation); one
- *    that fails validation is left out and its id kept in the collection's
+ *  - `loadWorld` puts the raw sources in the stand-in's server; every client
+ *    then has them on `game.data` and builds its world collections from
+ *    copies of them, as Foundry does at load: each document goes through its
+ *    data model (`migrateData`, cleaning, validation); one that fails
+ *    validation is left out and its id kept in the collection's
  *    `invalidDocumentIds`.
  *  - `Database` is the server's copy: the raw sources, changed only by writes
  *    that reach the database. It reads what each update sent from the
@@ -87,31 +88,21 @@ export class Database {
   }
 }
 
-/** Build the world collections from `stored` as Foundry does at load, with `game.data` holding the raw sources. */
-export function loadWorld(stored: StoredWorld): void {
-  g.game.data = { ...g.game.data, ...structuredClone(stored) };
-  for (const [collection, documentName] of COLLECTIONS) {
-    const cls = g.CONFIG[documentName].documentClass;
-    const live = g.game[collection];
-    const invalid = new Set<string>();
-    for (const source of g.game.data[collection] as Source[]) {
-      try {
-        const doc = new cls(structuredClone(source));
-        live.set(doc.id, doc);
-      } catch {
-        invalid.add(source._id);
-      }
-    }
-    live.invalidDocumentIds = invalid;
-  }
+/**
+ * Put `stored` in the server's database; every client then builds its world
+ * collections from it as Foundry does at load, with `game.data` holding the
+ * stored sources.
+ */
+export function loadWorld(foundry: FoundryHandle, stored: StoredWorld): void {
+  foundry.server.load({ Actor: stored.actors, Item: stored.items, Scene: stored.scenes, Combat: stored.combats });
 }
 
 /** A fresh stand-in with the system initialised and `stored` loaded at schema `version`. */
 export async function boot(generation: 13 | 14, stored: StoredWorld, version = 0): Promise<{ foundry: FoundryHandle; db: Database }> {
   const foundry = installFoundry({ generation, lang: LANG, systemId: 'ten-segments' });
-  initSystem();
+  foundry.everyClient(initSystem);
   if (version > 0) await g.game.settings.set('ten-segments', 'schemaVersion', version);
-  loadWorld(stored);
+  loadWorld(foundry, stored);
   const db = new Database(stored);
   db.attach();
   foundry.writes.clear();

@@ -61,7 +61,7 @@ const START_DICE: Record<ProcedureId, number[]> = {
 
 async function makeTable(generation: 13 | 14, procedure: ProcedureId): Promise<Table> {
   const foundry = installFoundry({ generation, lang: 'lang/en.json', systemId: 'ten-segments' });
-  initSystem();
+  foundry.everyClient(initSystem);
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   await g.game.settings.set('ten-segments', 'procedureOptions', { [procedure]: OPTIONS[procedure] });
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;

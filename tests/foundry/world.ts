@@ -25,7 +25,7 @@ export interface World {
 
 export async function makeWorld(generation: 13 | 14, procedure: ProcedureId, options: Record<string, unknown> = {}): Promise<World> {
   const foundry = installFoundry({ generation, lang: 'lang/en.json', systemId: 'ten-segments' });
-  initSystem();
+  foundry.everyClient(initSystem);
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   await g.game.settings.set('ten-segments', 'procedureOptions', { [procedure]: options });
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;

@@ -125,8 +125,9 @@ describe.each([13, 14] as const)('combat, generation %i', (generation) => {
     // v13 core also ends "round 0" when the combat starts (client/documents/combat.mjs #triggerTurnEvents)
     expect(calls).toEqual(['endRound 0', 'startRound 1 as Gamemaster', 'startTurn Orc r1t0', 'endTurn Orc r1t0', 'startTurn Halvaine r1t1']);
     calls.length = 0;
-    // Halvaine's player ends the turn: the events still run on the GM's client
+    // Halvaine's player ends the turn: the events still run on the GM's client, when it receives the change
     await foundry.asUser(foundry.users.player, () => traced.nextTurn());
+    await foundry.settle();
     expect(calls).toEqual(['endTurn Halvaine r1t1', 'startTurn Goblin r1t2']);
     calls.length = 0;
     await traced.nextTurn();
@@ -140,11 +141,15 @@ describe.each([13, 14] as const)('combat, generation %i', (generation) => {
         started++;
       }
     }
-    g.CONFIG.Combat.documentClass = C;
+    foundry.everyClient(() => {
+      g.CONFIG.Combat.documentClass = C;
+    });
     const c = await g.Combat.create({});
     await c.createEmbeddedDocuments('Combatant', [{ actorId: actors[1].id, initiative: 3 }]);
     foundry.users.setActive(foundry.users.gm, false);
-    await c.startCombat();
+    // Core lets a player start the round (BaseCombat: round and turn); no client runs the events
+    await foundry.asUser(foundry.users.player, () => c.startCombat());
+    await foundry.settle();
     expect(started).toBe(0);
   });
 

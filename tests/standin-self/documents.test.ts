@@ -45,7 +45,7 @@ describe.each([13, 14] as const)('documents, generation %i', (generation) => {
   let foundry: FoundryHandle;
   beforeEach(() => {
     foundry = installFoundry({ generation });
-    registerCharacterModel();
+    foundry.everyClient(registerCharacterModel);
   });
 
   const makeActor = (extra: any = {}) => g.Actor.create({ name: 'Halvaine', type: 'character', ...extra });
@@ -259,11 +259,11 @@ describe.each([13, 14] as const)('documents, generation %i', (generation) => {
 
   it('a player without permission gets an error and nothing changes', async () => {
     const actor = await makeActor();
-    let preHook = 0;
-    g.Hooks.on('preUpdateActor', () => preHook++);
+    const preHook: string[] = [];
+    foundry.everyClient(() => g.Hooks.on('preUpdateActor', () => preHook.push(g.game.user.name)));
     await expect(foundry.asUser(foundry.users.player, () => actor.update({ 'system.hp.value': 1 }))).rejects.toThrow(/lacks permission to update Actor/);
     expect(actor.system.hp.value).toBe(10);
-    expect(preHook).toBe(1); // pre-update runs on the player's client before the server refuses
+    expect(preHook).toEqual(['Player 1']); // pre-update runs on the player's client (only) before the server refuses
     expect(foundry.writes.count('Actor', 'update')).toBe(0);
   });
 

@@ -21,9 +21,11 @@ describe.each([13, 14] as const)('game, generation %i', (generation) => {
 
   describe('settings', () => {
     beforeEach(() => {
-      g.game.settings.register('ten-segments', 'procedure', { scope: 'world', config: true, type: String, default: 'segment-d6', choices: { 'segment-d6': 'A', 'high-low': 'B' } });
-      g.game.settings.register('ten-segments', 'showTimeline', { scope: 'client', config: true, type: Boolean, default: true });
-      g.game.settings.register('ten-segments', 'segments', { scope: 'world', type: Number, default: 10, range: { min: 1, max: 20, step: 1 } });
+      foundry.everyClient(() => {
+        g.game.settings.register('ten-segments', 'procedure', { scope: 'world', config: true, type: String, default: 'segment-d6', choices: { 'segment-d6': 'A', 'high-low': 'B' } });
+        g.game.settings.register('ten-segments', 'showTimeline', { scope: 'client', config: true, type: Boolean, default: true });
+        g.game.settings.register('ten-segments', 'segments', { scope: 'world', type: Number, default: 10, range: { min: 1, max: 20, step: 1 } });
+      });
     });
 
     it('get returns the default, set stores, the setting config is kept', async () => {
@@ -125,10 +127,13 @@ describe.each([13, 14] as const)('game, generation %i', (generation) => {
 
   describe('queries', () => {
     it('run the registered handler on the queried user’s client, with JSON data', async () => {
-      g.CONFIG.queries['ten-segments.applyDamage'] = async (data: any) => ({ by: g.game.user.name, isGM: g.game.user.isGM, data });
+      foundry.everyClient(() => {
+        g.CONFIG.queries['ten-segments.applyDamage'] = async (data: any, context: any) => ({ by: g.game.user.name, isGM: g.game.user.isGM, data, context });
+      });
       const gm = g.game.users.activeGM;
       const result: any = await foundry.asUser(foundry.users.player, () => gm.query('ten-segments.applyDamage', { amount: 3, when: new Date(0) }, { timeout: 1000 }));
-      expect(result).toEqual({ by: 'Gamemaster', isGM: true, data: { amount: 3, when: '1970-01-01T00:00:00.000Z' } });
+      // The handler gets (data, {timeout}): never the sender
+      expect(result).toEqual({ by: 'Gamemaster', isGM: true, data: { amount: 3, when: '1970-01-01T00:00:00.000Z' }, context: { timeout: 1000 } });
       expect(g.game.user).toBe(foundry.users.gm);
     });
     it('an unregistered query or an inactive user is refused', async () => {
@@ -146,7 +151,9 @@ describe.each([13, 14] as const)('game, generation %i', (generation) => {
       await expect(foundry.users.gm.query('ten-segments.slow', {}, { timeout: 20 })).rejects.toThrow(/timed out/);
     });
     it('the handler’s documents changes are made as the queried GM', async () => {
-      g.CONFIG.queries['ten-segments.create'] = async (data: any) => (await g.Actor.create({ name: data.name, type: 'base' })).id;
+      foundry.everyClient(() => {
+        g.CONFIG.queries['ten-segments.create'] = async (data: any) => (await g.Actor.create({ name: data.name, type: 'base' })).id;
+      });
       const id: any = await foundry.asUser(foundry.users.player, () => foundry.users.gm.query('ten-segments.create', { name: 'Orc' }));
       expect(g.game.actors.get(id).name).toBe('Orc');
       expect(foundry.writes.all().at(-1)?.userId).toBe(foundry.users.gm.id);

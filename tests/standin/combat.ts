@@ -1,9 +1,11 @@
 /**
  * Combat, Combatant and CombatantGroup after the v13 client classes
- * (client/documents/combat.mjs): turn order from setupTurns, round/turn
- * navigation with the update options and hooks core passes, and the
+ * (client/documents/combat.mjs) and their common base classes
+ * (common/documents/combat.mjs, combatant.mjs: the permission rules the
+ * server applies): turn order from setupTurns, round/turn navigation with the
+ * update options and hooks core passes, and the
  * _onStartRound/_onEndRound/_onStartTurn/_onEndTurn workflow, which runs only
- * for the designated active GM (here: as that user).
+ * on the designated active GM's client.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { CONST, DOCUMENT_OWNERSHIP_LEVELS as LEVELS } from './constants';
@@ -22,9 +24,10 @@ import {
   TypeDataField,
   configRef,
   worldCollections,
+  worldOf,
 } from './fields';
 import { hooks } from './hooks';
-import { recordError, runAs, state, trackPending } from './state';
+import { ownerOf, recordError, state, trackPending } from './state';
 import { deepClone, mergeObject } from './utils';
 
 const ui = () => (globalThis as any).ui;
@@ -36,6 +39,23 @@ const settingsGet = (key: string) => (globalThis as any).game.settings.get('core
 
 function activeGM(): any {
   return worldCollections.get('User')?.activeGM ?? null;
+}
+
+/** Is the running client the designated active GM's? (core: game.users.activeGM?.isSelf) */
+function onActiveGMClient(): boolean {
+  const gm = activeGM();
+  return !!gm && gm.id === state.user?.id;
+}
+
+/** BaseCombat#canModifyCombatants: every combatant change must be one the user may make to that combatant. */
+function canModifyCombatants(combat: any, user: any, combatants: any): boolean {
+  if (!Array.isArray(combatants)) return false;
+  for (const { _id, ...change } of combatants) {
+    const c = combat.combatants.get(_id);
+    if (!c) return false;
+    if (!c.canUserModify(user, 'update', change)) return false;
+  }
+  return true;
 }
 
 /* ------------------------------------------------------------- Combat */
@@ -53,11 +73,13 @@ export class Combat extends Document {
     permissions: {
       create: 'ASSISTANT',
       delete: 'ASSISTANT',
+      // BaseCombat.#canUpdate (v13 common code); the server calls it on its own BaseCombat copy
       update: (user: any, doc: any, data: any) => {
         if (user.isGM) return true;
         if (Object.keys(data).some((k) => !TURN_ONLY.includes(k))) return false;
         if ('round' in data && !doc._canChangeRound(user)) return false;
         if ('turn' in data && !doc._canChangeTurn(user)) return false;
+        if ('combatants' in data && !canModifyCombatants(doc, user, data.combatants)) return false;
         return true;
       },
     },
@@ -108,7 +130,7 @@ export class Combat extends Document {
     return scene.isView && this.active;
   }
   get isView(): boolean {
-    return worldCollections.get('Combat')?.viewed === this;
+    return worldOf(this).get('Combat')?.viewed === this;
   }
   async activate(options: any = {}): Promise<any> {
     return this.update({ active: true }, options);
@@ -304,9 +326,11 @@ export class Combat extends Document {
     combatant ||= this.combatant;
     return { round: this.round, turn: this.turn ?? null, combatantId: combatant?.id || null, tokenId: combatant?.tokenId || null };
   }
+  /** BaseCombat (v13 common code): true. The server calls the base class's, never a subclass override. */
   _canChangeRound(_user: any): boolean {
     return true;
   }
+  /** BaseCombat (v13 common code): true. The server calls the base class's, never a subclass override. */
   _canChangeTurn(_user: any): boolean {
     return true;
   }
@@ -320,8 +344,7 @@ export class Combat extends Document {
     super._onCreate(data, options, userId);
     const tracker = ui().combat;
     if (!tracker.viewed) tracker.viewed = this;
-    const gm = activeGM();
-    if (gm) for (const c of this.combatants) trackPending(runAs(gm, () => this._onEnter(c)));
+    if (onActiveGMClient()) for (const c of this.combatants) trackPending(this._onEnter(c));
     trackPending(this._manageTurnEvents());
   }
 
@@ -345,15 +368,13 @@ export class Combat extends Document {
       tracker.viewed = null;
       renderTracker({ combat: null });
     }
-    const gm = activeGM();
-    if (gm) for (const c of this.combatants) trackPending(runAs(gm, () => this._onExit(c)));
+    if (onActiveGMClient()) for (const c of this.combatants) trackPending(this._onExit(c));
   }
 
   override _onCreateDescendantDocuments(parent: any, collection: string, documents: any[], data: any, options: any, userId: string): void {
     super._onCreateDescendantDocuments(parent, collection, documents, data, options, userId);
     if (collection !== 'combatants') return;
-    const gm = activeGM();
-    if (gm) for (const c of documents) trackPending(runAs(gm, () => this._onEnter(c)));
+    if (onActiveGMClient()) for (const c of documents) trackPending(this._onEnter(c));
     this.#onModifyCombatants(parent, options);
   }
   override _onUpdateDescendantDocuments(parent: any, collection: string, documents: any[], changes: any, options: any, userId: string): void {
@@ -363,8 +384,7 @@ export class Combat extends Document {
   override _onDeleteDescendantDocuments(parent: any, collection: string, documents: any[], ids: any, options: any, userId: string): void {
     super._onDeleteDescendantDocuments(parent, collection, documents, ids, options, userId);
     if (collection !== 'combatants') return;
-    const gm = activeGM();
-    if (gm) for (const c of documents) trackPending(runAs(gm, () => this._onExit(c)));
+    if (onActiveGMClient()) for (const c of documents) trackPending(this._onExit(c));
     this.#onModifyCombatants(parent, options);
   }
 
@@ -390,8 +410,7 @@ export class Combat extends Document {
   /** End turn, end round, start round, start turn, for each position passed over; then the combatTurnChange hook. */
   async _manageTurnEvents(): Promise<void> {
     if (!this.started) return;
-    const gm = activeGM();
-    if (gm) await runAs(gm, () => this.#triggerTurnEvents());
+    if (onActiveGMClient()) await this.#triggerTurnEvents();
     hooks.callAll('combatTurnChange', this, this.previous, this.current);
   }
 
@@ -455,10 +474,11 @@ export class Combatant extends Document {
     permissions: {
       create: 'OWNER',
       delete: 'OWNER',
+      // BaseCombatant.#canUpdate (v13 common code, schemaVersion 13.341): an owner may change these keys only
       update: (user: any, doc: any, data: any) => {
         if (user.isGM) return true;
-        if (doc.actor && !doc.actor.canUserModify(user, 'update', data)) return false;
-        const allowed = ['_id', 'initiative', 'flags', 'defeated'];
+        if (!doc.testUserPermission(user, 'OWNER')) return false;
+        const allowed = ['_id', 'initiative', 'flags', 'defeated', 'system'];
         return Object.keys(data).every((k) => allowed.includes(k));
       },
     },
@@ -484,12 +504,12 @@ export class Combatant extends Document {
     return this.parent;
   }
   get token(): any {
-    const scene = this.sceneId ? worldCollections.get('Scene')?.get(this.sceneId) : this.parent?.scene;
+    const scene = this.sceneId ? worldOf(this).get('Scene')?.get(this.sceneId) : this.parent?.scene;
     return scene?.tokens.get(this.tokenId) ?? null;
   }
   get actor(): any {
     if (this.token) return this.token.actor;
-    return worldCollections.get('Actor')?.get(this.actorId) ?? null;
+    return worldOf(this).get('Actor')?.get(this.actorId) ?? null;
   }
   get isDefeated(): boolean {
     const dead = configRef.CONFIG.specialStatusEffects?.DEFEATED;
@@ -502,7 +522,7 @@ export class Combatant extends Document {
     return !!this.actor?.hasPlayerOwner;
   }
   get players(): any[] {
-    return worldCollections.get('User')!.filter((u: any) => !u.isGM && this.testUserPermission(u, 'OWNER'));
+    return worldOf(this).get('User')!.filter((u: any) => !u.isGM && this.testUserPermission(u, 'OWNER'));
   }
   override get visible(): boolean {
     return this.isOwner || !this.hidden;
@@ -576,13 +596,13 @@ export class CombatEncounters extends WorldCollection {
   }
   /** Encounters of the viewed scene or not linked to one. */
   get combats(): any[] {
-    const scene = worldCollections.get('Scene')?.viewed;
+    const scene = ownerOf(this).collections.get('Scene')?.viewed;
     return this.filter((c: any) => c._source.scene === null || c._source.scene === scene?.id);
   }
   get active(): any {
     return this.combats.find((c: any) => c.active) ?? null;
   }
   get viewed(): any {
-    return ui()?.combat?.viewed ?? this.active ?? null;
+    return ownerOf(this).ui?.combat?.viewed ?? this.active ?? null;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * Documents, collections and the database workflow, after the v13 client
- * (ClientDatabaseBackend, ClientDocumentMixin) plus the server's permission
- * check: pre-steps and pre-hooks run on the initiating client, then the
- * "server" refuses what the user may not do (an Error, nothing written), then
- * the change is applied and the post callbacks and hooks run.
+ * Documents, collections and the client side of the database workflow,
+ * after the v13 client (ClientDatabaseBackend, ClientDocumentMixin): the
+ * pre-steps and pre-hooks run on the initiating client only, the request
+ * goes to the server (server.ts: core's base rules only), and every client
+ * applies the server's result to its own copy and runs its post callbacks
+ * and hooks, as itself, with the author's id from the server.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { CONST, DOCUMENT_OWNERSHIP_LEVELS as LEVELS, USER_PERMISSIONS, USER_ROLES } from './constants';
@@ -28,10 +29,12 @@ import {
   configRef,
   normalizeSpecialKeys,
   worldCollections,
+  worldOf,
 } from './fields';
 import { hooks } from './hooks';
-import { broadcastBytes, openPending, popPending, recordError, state } from './state';
-import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject, randomID } from './utils';
+import { currentClient, currentEndpoint, openPending, ownerOf, popPending, recordError, setOwner, state, type Endpoint } from './state';
+import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject } from './utils';
+import { encode } from './wire';
 
 const CONFIG = () => configRef.CONFIG;
 export const getDocumentClass = (name: string): any => CONFIG()?.[name]?.documentClass;
@@ -92,7 +95,29 @@ export class DocumentCollection extends Collection<any> {
   }
 }
 
-export class WorldCollection extends DocumentCollection {}
+/** A world collection belongs to the endpoint (client or server) it was made on. */
+export class WorldCollection extends DocumentCollection {
+  constructor(documentName: string) {
+    super(documentName);
+    setOwner(this, currentEndpoint());
+  }
+}
+
+export class Scenes extends WorldCollection {
+  _viewed: any = null;
+  constructor() {
+    super('Scene');
+  }
+  get active(): any {
+    return this.find((s: any) => s.active) ?? null;
+  }
+  get current(): any {
+    return this.active;
+  }
+  get viewed(): any {
+    return (this._viewed && this.get(this._viewed.id)) || this.active;
+  }
+}
 
 export class EmbeddedCollection extends DocumentCollection {
   constructor(
@@ -126,6 +151,9 @@ export class Document extends DataModel {
     return getDocumentClass(this.documentName) ?? this;
   }
   static get TYPES(): string[] {
+    // The server knows the types of the system's manifest, not its data models
+    const serverTypes = CONFIG()?.[this.documentName]?.serverTypes;
+    if (serverTypes) return [...serverTypes];
     const types = Object.keys(CONFIG()?.[this.documentName]?.dataModels ?? {});
     if (this.baseTypeAlways || !types.length) types.unshift(CONST.BASE_DOCUMENT_TYPE);
     return types;
@@ -142,6 +170,7 @@ export class Document extends DataModel {
 
   constructor(data: any = {}, context: any = {}) {
     super(data, { parent: context.parent ?? null, strict: context.strict });
+    if (!this.parent) setOwner(this, currentEndpoint());
     Object.defineProperty(this, 'apps', { value: {}, enumerable: false });
     Object.defineProperty(this, 'collections', { value: {}, enumerable: false });
     const embedded = (this.constructor as typeof Document).hierarchy;
@@ -168,7 +197,7 @@ export class Document extends DataModel {
   }
   get collection(): DocumentCollection | undefined {
     if (this.parent) return this.parent.getEmbeddedCollection(this.documentName);
-    return worldCollections.get(this.documentName);
+    return worldOf(this).get(this.documentName);
   }
   get uuid(): string {
     const own = `${this.documentName}.${this.id}`;
@@ -371,7 +400,7 @@ export class Document extends DataModel {
     return this.isEmbedded ? this.parent.visible : this.testUserPermission(state.user, 'LIMITED');
   }
   get hasPlayerOwner(): boolean {
-    return worldCollections.get('User')!.some((u: any) => !u.isGM && this.testUserPermission(u, 'OWNER'));
+    return worldOf(this).get('User')!.some((u: any) => !u.isGM && this.testUserPermission(u, 'OWNER'));
   }
 
   /* ------------------------------------------------------------- flags */
@@ -402,7 +431,7 @@ export class Document extends DataModel {
 /** Options cross a socket: anything not JSON-serializable is refused. */
 function serializeOptions(options: any): any {
   try {
-    return JSON.parse(JSON.stringify(options));
+    return JSON.parse(encode(options));
   } catch (err) {
     throw new Error(`Database operation options must be JSON-serializable: ${(err as Error).message}`);
   }
@@ -415,25 +444,47 @@ function collectionFor(cls: any, parent: any): DocumentCollection {
   return c;
 }
 
-function recordWrite(documentName: string, action: 'create' | 'update' | 'delete', count: number, user: any, broadcast: unknown): void {
-  state.writes.push({ documentName, action, count, userId: user.id, bytes: broadcastBytes(broadcast) });
-}
-
-function refuse(user: any, action: string, doc: any): never {
-  throw new Error(`User ${user.name} lacks permission to ${action} ${doc.documentName} [${doc.id ?? 'new'}]`);
-}
-
-function assignIds(data: any, cls: any, keepId: boolean): void {
-  if (!keepId || !data._id) data._id = randomID();
-  for (const [docName, collName] of Object.entries(cls.hierarchy ?? {})) {
-    const childCls = getDocumentClass(docName as string);
-    for (const child of data[collName as string] ?? []) assignIds(child, childCls, keepId);
+/** A document by uuid in an endpoint's world (an unlinked token's actor included). */
+export function fromUuidIn(endpoint: Endpoint, uuid: string): any {
+  const parts = String(uuid).split('.');
+  let doc: any = endpoint.collections.get(parts[0])?.get(parts[1]) ?? null;
+  for (let i = 2; doc && i + 1 < parts.length; i += 2) {
+    try {
+      doc = doc.getEmbeddedDocument(parts[i], parts[i + 1]) ?? (parts[i] === 'Actor' ? doc.actor : null);
+    } catch {
+      return null;
+    }
   }
+  return doc;
 }
+
+/**
+ * The running client's own copy of a document. Tests often hold the GM's
+ * copy and act with it as another user (handle.asUser): the operation then
+ * works on the acting client's copy, found by uuid; a document that client
+ * does not have is an error.
+ */
+export function localCopy<T>(doc: T): T {
+  if (!doc) return doc;
+  const here = currentEndpoint();
+  if (ownerOf(doc) === here) return doc;
+  const own = fromUuidIn(here, (doc as any).uuid);
+  if (!own) throw new Error(`${(doc as any).uuid} does not exist on the client of ${here.user?.name ?? here.id}`);
+  return own;
+}
+
+/** How a client sends its database requests (set by client.ts). */
+export const databaseTransport: { request: (request: any) => Promise<any[]> } = {
+  request: async () => {
+    throw new Error('No server');
+  },
+};
 
 export async function createDocuments(cls: any, data: any[], operation: any = {}): Promise<any[]> {
-  const user = state.user;
-  const { parent = null, noHook = false, pack, ...options } = operation;
+  const client = currentClient();
+  const user = client.user;
+  const { parent: given = null, noHook = false, pack, ...options } = operation;
+  const parent = localCopy(given);
   const type = cls.documentName;
   const candidates: any[] = [];
   for (let d of data) {
@@ -455,44 +506,15 @@ export async function createDocuments(cls: any, data: any[], operation: any = {}
   if (!candidates.length) return [];
   Object.assign(operation, options);
   if ((await cls._preCreateOperation(candidates, operation, user)) === false) return [];
-
-  // Server: permission, ids, stats
-  for (const doc of candidates) if (!doc.canUserModify(user, 'create', doc._source)) refuse(user, 'create', doc);
-  const now = Date.now();
-  const result = candidates.map((doc) => {
-    const src = doc.toObject();
-    assignIds(src, cls, !!options.keepId);
-    if ('_stats' in src) Object.assign(src._stats, { createdTime: now, modifiedTime: now, lastModifiedBy: user.id, systemId: configRef.systemId });
-    return src;
-  });
-  const postOptions = serializeOptions({ ...options, action: 'create', modifiedTime: now });
-  recordWrite(type, 'create', result.length, user, result);
-
-  // Every client: apply and call back
-  const collection = collectionFor(cls, parent);
-  openPending();
-  parent?._dispatchDescendantDocumentEvents('preCreate', collection.name, [result, postOptions, user.id]);
-  const callbacks = result.map((src) => {
-    const doc = new cls(deepClone(src), { parent, _nested: !!parent });
-    collection.set(doc.id, doc);
-    return () => {
-      safeCall(() => doc._onCreate(src, postOptions, user.id), `${type}#_onCreate`);
-      hooks.callAll(`create${type}`, doc, postOptions, user.id);
-      return doc;
-    };
-  });
-  parent?.reset();
-  const documents = callbacks.map((fn) => fn());
-  parent?._dispatchDescendantDocumentEvents('onCreate', collection.name, [documents, result, postOptions, user.id]);
-  const pending = popPending();
-  await cls._onCreateOperation(documents, { ...operation, ...postOptions }, user);
-  await Promise.all(pending);
-  return documents;
+  const sent = serializeOptions(options);
+  return databaseTransport.request({ action: 'create', documentName: type, parentUuid: parent?.uuid ?? null, data: candidates.map((d) => d.toObject()), options: sent });
 }
 
 export async function updateDocuments(cls: any, updates: any[], operation: any = {}): Promise<any[]> {
-  const user = state.user;
-  const { parent = null, noHook = false, pack, updates: _u, ...rest } = operation;
+  const client = currentClient();
+  const user = client.user;
+  const { parent: given = null, noHook = false, pack, updates: _u, ...rest } = operation;
+  const parent = localCopy(given);
   const options = { diff: true, recursive: true, render: true, ...rest };
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
@@ -520,54 +542,22 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
       if (isEmpty(diff)) continue;
       diff._id = doc.id;
       changes = diff;
-    }
+    } else changes._id = doc.id;
     documents.push(doc);
     toUpdate.push(changes);
   }
   if (!toUpdate.length) return [];
   Object.assign(operation, options);
   if ((await cls._preUpdateOperation(documents, operation, user)) === false) return [];
-
-  // Server: permission, stats
-  documents.forEach((doc, i) => {
-    if (!doc.canUserModify(user, 'update', toUpdate[i])) refuse(user, 'update', doc);
-  });
-  const now = Date.now();
-  const result = toUpdate.map((c, i) => {
-    const change = deepClone(c);
-    if ('_stats' in documents[i]._source) change._stats = { modifiedTime: now, lastModifiedBy: user.id };
-    return change;
-  });
-  const postOptions = serializeOptions({ ...options, action: 'update', modifiedTime: now });
-  recordWrite(type, 'update', result.length, user, result);
-
-  openPending();
-  parent?._dispatchDescendantDocumentEvents('preUpdate', collection.name, [result, postOptions, user.id]);
-  const changes: any[] = [];
-  const callbacks = result.map((change) => {
-    const doc = collection.get(change._id);
-    const applied = doc.updateSource(change);
-    applied._id = doc.id;
-    return () => {
-      safeCall(() => doc._onUpdate(applied, postOptions, user.id), `${type}#_onUpdate`);
-      hooks.callAll(`update${type}`, doc, applied, postOptions, user.id);
-      changes.push(applied);
-      return doc;
-    };
-  });
-  parent?.reset();
-  const updated = callbacks.map((fn) => fn());
-  parent?._dispatchDescendantDocumentEvents('onUpdate', collection.name, [updated, changes, postOptions, user.id]);
-  const pending = popPending();
-  await cls._onUpdateOperation(updated, { ...operation, ...postOptions }, user);
-  await Promise.all(pending);
-  await afterUpdate(type, postOptions, user);
-  return updated;
+  const sent = serializeOptions(options);
+  return databaseTransport.request({ action: 'update', documentName: type, parentUuid: parent?.uuid ?? null, updates: toUpdate, options: sent });
 }
 
 export async function deleteDocuments(cls: any, ids: string[], operation: any = {}): Promise<any[]> {
-  const user = state.user;
-  const { parent = null, noHook = false, pack, deleteAll, ids: _i, ...options } = operation;
+  const client = currentClient();
+  const user = client.user;
+  const { parent: given = null, noHook = false, pack, deleteAll, ids: _i, ...options } = operation;
+  const parent = localCopy(given);
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
   const targets = deleteAll ? Array.from(collection.keys()) : ids;
@@ -582,35 +572,90 @@ export async function deleteDocuments(cls: any, ids: string[], operation: any = 
   if (!documents.length) return [];
   Object.assign(operation, options);
   if ((await cls._preDeleteOperation(documents, operation, user)) === false) return [];
-
-  for (const doc of documents) if (!doc.canUserModify(user, 'delete')) refuse(user, 'delete', doc);
-  const deletedIds = documents.map((d) => d.id);
-  const postOptions = serializeOptions({ ...options, action: 'delete', modifiedTime: Date.now() });
-  recordWrite(type, 'delete', deletedIds.length, user, deletedIds);
-
-  openPending();
-  parent?._dispatchDescendantDocumentEvents('preDelete', collection.name, [deletedIds, postOptions, user.id]);
-  const callbacks = documents.map((doc) => {
-    collection.delete(doc.id);
-    return () => {
-      safeCall(() => doc._onDelete(postOptions, user.id), `${type}#_onDelete`);
-      hooks.callAll(`delete${type}`, doc, postOptions, user.id);
-      return doc;
-    };
-  });
-  parent?.reset();
-  const deleted = callbacks.map((fn) => fn());
-  parent?._dispatchDescendantDocumentEvents('onDelete', collection.name, [deleted, deletedIds, postOptions, user.id]);
-  const pending = popPending();
-  await cls._onDeleteOperation(deleted, { ...operation, ...postOptions }, user);
-  await Promise.all(pending);
-  return deleted;
+  const sent = serializeOptions(options);
+  return databaseTransport.request({ action: 'delete', documentName: type, parentUuid: parent?.uuid ?? null, ids: documents.map((d) => d.id), options: sent });
 }
 
-/** Post-write side effects the server performs (world time advance). Set by index.ts. */
-export const serverEffects: { afterUpdate?: (type: string, options: any, user: any) => Promise<void> | void } = {};
-async function afterUpdate(type: string, options: any, user: any): Promise<void> {
-  await serverEffects.afterUpdate?.(type, options, user);
+/**
+ * A client receives the server's result of a write (its own or another
+ * user's) and applies it to its own copy: preX descendant events, the change,
+ * the parent re-prepared, `_onX` and the `xDocument` hook per document, onX
+ * descendant events, `_onXOperation`; with the author's id (and User) from
+ * the server and the options as sent. A copy that fails this client's
+ * validation is left as it was and the error recorded. Runs on the receiving
+ * client; resolves with the documents once the async work its callbacks
+ * started (turn events) has finished.
+ */
+export async function receiveModify(msg: any): Promise<any[]> {
+  const cls = getDocumentClass(msg.documentName);
+  if (!cls) throw new Error(`No ${msg.documentName} document class on this client`);
+  const parent = msg.parentUuid ? fromUuidIn(currentEndpoint(), msg.parentUuid) : null;
+  if (msg.parentUuid && !parent) return [];
+  const collection = collectionFor(cls, parent);
+  const { options, userId } = msg;
+  const author = worldCollections.get('User')?.get(userId) ?? null;
+  const type = cls.documentName;
+  const operation = { ...options, parent };
+  openPending();
+  let documents: any[];
+  if (msg.action === 'create') {
+    parent?._dispatchDescendantDocumentEvents('preCreate', collection.name, [msg.result, options, userId]);
+    const created: [any, any][] = [];
+    for (const src of msg.result) {
+      try {
+        const doc = new cls(deepClone(src), { parent, _nested: !!parent });
+        collection.set(doc.id, doc);
+        created.push([src, doc]);
+      } catch (err) {
+        recordError('ClientDatabaseBackend#_handleCreateDocuments', err);
+      }
+    }
+    parent?.reset();
+    documents = created.map(([src, doc]) => {
+      safeCall(() => doc._onCreate(src, options, userId), `${type}#_onCreate`);
+      hooks.callAll(`create${type}`, doc, options, userId);
+      return doc;
+    });
+    parent?._dispatchDescendantDocumentEvents('onCreate', collection.name, [documents, msg.result, options, userId]);
+  } else if (msg.action === 'update') {
+    parent?._dispatchDescendantDocumentEvents('preUpdate', collection.name, [msg.result, options, userId]);
+    const applied: [any, any][] = [];
+    for (const change of msg.result) {
+      const doc = collection.get(change._id);
+      if (!doc) continue;
+      try {
+        const diff = doc.updateSource(change);
+        diff._id = doc.id;
+        applied.push([doc, diff]);
+      } catch (err) {
+        recordError('ClientDatabaseBackend#_handleUpdateDocuments', err);
+      }
+    }
+    parent?.reset();
+    documents = applied.map(([doc, diff]) => {
+      safeCall(() => doc._onUpdate(diff, options, userId), `${type}#_onUpdate`);
+      hooks.callAll(`update${type}`, doc, diff, options, userId);
+      return doc;
+    });
+    parent?._dispatchDescendantDocumentEvents('onUpdate', collection.name, [documents, applied.map(([, d]) => d), options, userId]);
+    if (msg.worldTime) (globalThis as any).game.time._receive(msg.worldTime.time, options, userId);
+  } else {
+    parent?._dispatchDescendantDocumentEvents('preDelete', collection.name, [msg.result, options, userId]);
+    const removed = (msg.result as string[]).map((id) => collection.get(id)).filter(Boolean);
+    for (const doc of removed) collection.delete(doc.id);
+    parent?.reset();
+    documents = removed.map((doc) => {
+      safeCall(() => doc._onDelete(options, userId), `${type}#_onDelete`);
+      hooks.callAll(`delete${type}`, doc, options, userId);
+      return doc;
+    });
+    parent?._dispatchDescendantDocumentEvents('onDelete', collection.name, [documents, msg.result, options, userId]);
+  }
+  const pending = popPending();
+  const hook = { create: '_onCreateOperation', update: '_onUpdateOperation', delete: '_onDeleteOperation' }[msg.action as 'create'];
+  await cls[hook](documents, operation, author);
+  await Promise.all(pending);
+  return documents;
 }
 
 function safeCall(fn: () => unknown, location: string): void {
@@ -622,8 +667,9 @@ function safeCall(fn: () => unknown, location: string): void {
   }
 }
 
+/** An error notification on the running client. */
 export const notifyError = (message: string): void => {
-  state.notifications.push({ type: 'error', message });
+  currentClient().ui.notifications.error(message);
 };
 
 /* ------------------------------------------------------------------ User */
@@ -650,7 +696,7 @@ export class User extends Document {
     return state.user?.id === this.id;
   }
   get isActiveGM(): boolean {
-    return worldCollections.get('User')!.activeGM === this;
+    return worldOf(this).get('User')!.activeGM?.id === this.id;
   }
   get isBanned(): boolean {
     return this.role === USER_ROLES.NONE;
@@ -710,8 +756,8 @@ const baseSchema = (cls: any) => ({
   _stats: new DocumentStatsField(),
 });
 
-/** Non-GM creators become owners (BaseActor / BaseItem _preCreate). */
-function grantCreatorOwnership(doc: any, user: any): void {
+/** Non-GM creators of world actors and items become owners (BaseActor / BaseItem _preCreate: common code, on the client and the server). */
+export function grantCreatorOwnership(doc: any, user: any): void {
   if (!doc.parent && !user.isGM && !doc._source.ownership?.[user.id]) doc.updateSource({ ownership: { [user.id]: LEVELS.OWNER } });
 }
 
@@ -760,13 +806,13 @@ export class Actor extends Document {
   }
   /** Tokens of this actor in the viewed scene. */
   getActiveTokens(): any[] {
-    const scene = worldCollections.get('Scene')?.viewed;
+    const scene = worldOf(this).get('Scene')?.viewed;
     if (!scene) return [];
     if (this.isToken) return scene.tokens.get(this.token.id) ? [this.token] : [];
     return scene.tokens.filter((t: any) => t.actorId === this.id && t.actorLink);
   }
   get inCombat(): boolean {
-    return worldCollections.get('Combat')!.some((c: any) => c.getCombatantsByActor(this).length > 0);
+    return worldOf(this).get('Combat')!.some((c: any) => c.getCombatantsByActor(this).length > 0);
   }
   override get uuid(): string {
     return this.isToken ? `${this.parent.uuid}.Actor.${this.id}` : super.uuid;
@@ -832,7 +878,7 @@ export class Scene extends Document {
     this.grid = new SquareGrid(this._source.grid);
   }
   get isView(): boolean {
-    return worldCollections.get('Scene')?.viewed === this;
+    return worldOf(this).get('Scene')?.viewed === this;
   }
 }
 
@@ -919,7 +965,7 @@ export class TokenDocument extends Document {
   }
   declare _synthetic: { key: string; actor: any } | undefined;
   get baseActor(): any {
-    return worldCollections.get('Actor')?.get(this.actorId) ?? null;
+    return worldOf(this).get('Actor')?.get(this.actorId) ?? null;
   }
   get isLinked(): boolean {
     return this.actorLink;
@@ -967,7 +1013,7 @@ export class TokenDocument extends Document {
     return null;
   }
   get combatant(): any {
-    return worldCollections.get('Combat')?.viewed?.getCombatantsByToken(this)[0] ?? null;
+    return worldOf(this).get('Combat')?.viewed?.getCombatantsByToken(this)[0] ?? null;
   }
   get inCombat(): boolean {
     return !!this.combatant;

@@ -5,7 +5,7 @@
  * validate (an invalid value is a DataModelValidationError, nothing changes).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { state, deprecate } from './state';
+import { currentEndpoint, deprecate, ownerOf, recordError, state } from './state';
 import {
   DataFieldOperator,
   ForcedDeletion,
@@ -352,9 +352,9 @@ export class ForeignDocumentField extends DocumentIdField {
   protected override _cast(value: any): any {
     return typeof value === 'string' ? value : (value?.id ?? value?._id ?? String(value));
   }
-  override initialize(value: any): any {
+  override initialize(value: any, model?: any): any {
     if (this.idOnly || value == null) return value;
-    return () => worldCollections.get(this.documentName)?.get(value) ?? null;
+    return () => worldOf(model).get(this.documentName)?.get(value) ?? null;
   }
 }
 
@@ -606,7 +606,8 @@ export class TypeDataField extends ObjectField {
     if (!options.partial) model.validateJoint(value);
   }
   override initialize(value: any, document?: any): any {
-    const model = this.getModelForType(document?._source?.type);
+    const type = document?._source?.type;
+    const model = type ? ownerOf(document).CONFIG?.[this.documentClass.documentName]?.dataModels?.[type] : undefined;
     if (!model) return deepClone(value);
     return new model(deepClone(value), { parent: document });
   }
@@ -615,9 +616,25 @@ export class TypeDataField extends ObjectField {
   }
 }
 
-/** Filled by documents.ts / index.ts to avoid import cycles. */
-export const worldCollections = new Map<string, any>();
-export const configRef: { CONFIG: any; systemId: string } = { CONFIG: null, systemId: 'ten-segments' };
+/** The world collections of the endpoint running the code (a client's own copies, or the server's store). */
+export const worldCollections = {
+  get(name: string): any {
+    return currentEndpoint().collections.get(name);
+  },
+};
+
+/** The world collections a document lives in: those of its own client (or of the server). */
+export function worldOf(doc: any): { get(name: string): any } {
+  return ownerOf(doc).collections;
+}
+
+/** CONFIG of the endpoint running the code; the system id is the world's. */
+export const configRef: { readonly CONFIG: any; systemId: string } = {
+  get CONFIG(): any {
+    return currentEndpoint().CONFIG;
+  },
+  systemId: 'ten-segments',
+};
 
 /* ------------------------------------------------------------- DataModel */
 
@@ -662,7 +679,7 @@ export class DataModel {
     try {
       source = this.migrateData(source);
     } catch (err) {
-      state.errors.push({ location: `${this.name}.migrateData`, error: err as Error });
+      recordError(`${this.name}.migrateData`, err);
     }
     for (const [name, field] of Object.entries(this.schema.fields)) {
       if (!isPlain(source?.[name])) continue;

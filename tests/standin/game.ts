@@ -3,9 +3,9 @@
  * game.time, plus User#query (v13 queries).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { DataField, DataModel, DataModelValidationError, ValidationFailure, configRef, worldCollections } from './fields';
+import { DataField, DataModel, DataModelValidationError, ValidationFailure, configRef } from './fields';
 import { hooks } from './hooks';
-import { broadcastBytes, runAs, state } from './state';
+import { state } from './state';
 import { deepClone, expandObject, getProperty, getType, isSubclass, mergeObject, objectsEqual } from './utils';
 
 /* ---------------------------------------------------------------- settings */
@@ -25,12 +25,31 @@ export interface SettingConfig {
   requiresReload?: boolean;
 }
 
+/** How a client's settings reach the server (set by client.ts). */
+export interface SettingsPort {
+  /** Send a world setting to the server; resolves once this client has the server's answer applied. */
+  setWorld(key: string, value: unknown, options: any): Promise<void>;
+}
+
+/**
+ * game.settings of one client. World settings are the server's: set sends
+ * the value (checked here against the registered type) to the server, which
+ * refuses without SETTINGS_MODIFY and broadcasts a change to every client,
+ * each calling its own onChange. Client and user scopes are this user's
+ * browser storage: kept across reloads, never sent (user scope is simpler
+ * than core, which stores it on the server).
+ */
 export class ClientSettings {
   readonly settings = new Map<string, SettingConfig>();
   readonly menus = new Map<string, any>();
-  #world = new Map<string, unknown>();
-  /** client and user scope: one store per user, as each user plays on their own client. */
-  #perUser = new Map<string, Map<string, unknown>>();
+  /** This client's copy of the world settings, as the server sent them. */
+  readonly world = new Map<string, unknown>();
+
+  constructor(
+    private readonly port: SettingsPort,
+    /** client and user scope: this user's storage. */
+    private readonly local: Map<string, unknown>,
+  ) {}
 
   register(namespace: string, key: string, data: Partial<SettingConfig>): void {
     if (!namespace || !key) throw new Error('You must specify both namespace and key portions of the setting');
@@ -52,11 +71,7 @@ export class ClientSettings {
     return cfg;
   }
   #store(cfg: SettingConfig): Map<string, unknown> {
-    if (cfg.scope === 'world') return this.#world;
-    const uid = state.user?.id ?? 'none';
-    let m = this.#perUser.get(uid);
-    if (!m) this.#perUser.set(uid, (m = new Map()));
-    return m;
+    return cfg.scope === 'world' ? this.world : this.local;
   }
 
   get(namespace: string, key: string): any {
@@ -74,22 +89,30 @@ export class ClientSettings {
     const cfg = this.#config(namespace, key);
     const id = `${namespace}.${key}`;
     const json = this.#clean(cfg, value);
-    const user = state.user;
-    const store = this.#store(cfg);
-    const prior = store.has(id) ? store.get(id) : undefined;
     if (cfg.scope === 'world') {
-      if (!user?.hasPermission('SETTINGS_MODIFY')) throw new Error(`User ${user?.name} lacks permission to ${store.has(id) ? 'update' : 'create'} Setting [${id}]`);
-      if (store.has(id) && objectsEqual(prior, json)) return this.get(namespace, key);
-      state.writes.push({ documentName: 'Setting', action: store.has(id) ? 'update' : 'create', count: 1, userId: user.id, bytes: broadcastBytes({ key: id, value: json }) });
-    } else if (store.has(id) && objectsEqual(prior, json)) return this.get(namespace, key);
-    store.set(id, json);
-    const now = this.get(namespace, key);
+      await this.port.setWorld(id, json, options);
+      return this.get(namespace, key);
+    }
+    if (this.local.has(id) && objectsEqual(this.local.get(id), json)) return this.get(namespace, key);
+    this.local.set(id, json);
+    this.#changed(cfg, options, state.user?.id);
+    return this.get(namespace, key);
+  }
+
+  /** A world setting change broadcast by the server. */
+  _receive(id: string, value: unknown, options: any, userId: string): void {
+    this.world.set(id, value);
+    const cfg = this.settings.get(id);
+    if (cfg) this.#changed(cfg, options, userId);
+  }
+
+  #changed(cfg: SettingConfig, options: any, userId: string | undefined): void {
+    const id = `${cfg.namespace}.${cfg.key}`;
     try {
-      cfg.onChange?.(now, options, user?.id);
+      cfg.onChange?.(this.get(cfg.namespace, cfg.key), options, userId);
     } catch (err) {
       hooks.onError(`ClientSettings#set(${id})`, err as Error);
     }
-    return now;
   }
 
   #clean(cfg: SettingConfig, value: unknown): unknown {
@@ -144,17 +167,22 @@ export class Localization {
 
 /* -------------------------------------------------------------------- time */
 
+/**
+ * game.time of one client. The world clock is the server's world setting
+ * core.time: advance sends the new time there (refused without
+ * SETTINGS_MODIFY); every client fires updateWorldTime on the change.
+ */
 export class GameTime {
   worldTime = 0;
-  /** Advance the world clock (core stores it in a world setting: GM only). */
+  constructor(private readonly port: SettingsPort) {}
   async advance(seconds: number, options: any = {}): Promise<number> {
-    const user = state.user;
-    if (!user?.isGM) throw new Error(`User ${user?.name} lacks permission to update Setting [core.time]`);
-    state.writes.push({ documentName: 'Setting', action: 'update', count: 1, userId: user.id, bytes: broadcastBytes({ key: 'core.time', value: this.worldTime + seconds }) });
-    return this._apply(seconds, options, user.id);
+    await this.port.setWorld('core.time', this.worldTime + seconds, options);
+    return this.worldTime;
   }
-  _apply(delta: number, options: any, userId: string): number {
-    this.worldTime += delta;
+  /** The server changed the clock. */
+  _receive(time: number, options: any, userId: string): number {
+    const delta = time - this.worldTime;
+    this.worldTime = time;
     hooks.callAll('updateWorldTime', this.worldTime, delta, options, userId);
     return this.worldTime;
   }
@@ -162,11 +190,19 @@ export class GameTime {
 
 /* ----------------------------------------------------------------- queries */
 
+/** How a client sends a query (set by client.ts). */
+export const queryTransport: { send: (recipientId: string, name: string, data: unknown, timeout: number | undefined) => Promise<unknown> } = {
+  send: async () => {
+    throw new Error('No server');
+  },
+};
+
 /**
  * User#query (v13): the query must be registered in CONFIG.queries, the
- * sender needs QUERY_USER, the recipient must be connected. The handler runs
- * on the recipient's client (as that user) with the data as JSON, and its
- * error comes back as an Error with the message; a timeout rejects.
+ * sender needs QUERY_USER, the recipient must be connected. The query goes
+ * through the server to the recipient's client, whose handler runs there (as
+ * that user) with the data as JSON and `{timeout}` only (never the sender);
+ * its error comes back as an Error with the message; a timeout rejects.
  */
 export async function userQuery(this: any, queryName: string, queryData: unknown, { timeout }: { timeout?: number } = {}): Promise<unknown> {
   const handler = configRef.CONFIG.queries?.[queryName];
@@ -174,25 +210,5 @@ export async function userQuery(this: any, queryName: string, queryData: unknown
   const sender = state.user;
   if (!sender?.hasPermission('QUERY_USER')) throw new Error('You do not have permission to query users');
   if (!this.active) throw new Error(`User [${this.id}] is not active`);
-  const data = queryData === undefined ? undefined : JSON.parse(JSON.stringify(queryData));
-  const recipient = worldCollections.get('User')!.get(this.id);
-  let result: unknown;
-  const run = runAs(recipient, () => handler(data, { timeout }));
-  try {
-    if (timeout === undefined) result = await run;
-    else {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expire = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`The query '${queryName}' timed out`)), timeout);
-      });
-      try {
-        result = await Promise.race([run, expire]);
-      } finally {
-        clearTimeout(timer);
-      }
-    }
-  } catch (err) {
-    throw new Error((err as Error)?.message ?? String(err));
-  }
-  return result === undefined ? undefined : JSON.parse(JSON.stringify(result));
+  return queryTransport.send(this.id, queryName, queryData, timeout);
 }

@@ -1,15 +1,16 @@
 /**
  * The in-repo stand-in of the Foundry VTT API (generations 13 and 14) that the
- * Ten Segments Foundry layer is tested against. See README.md for what is
- * modelled, from which source, and what is left out.
+ * Ten Segments Foundry layer is tested against: a server and one client per
+ * connected user, in one process. See README.md for what is modelled, from
+ * which source, and what is left out.
  *
  *   const foundry = installFoundry({ generation: 13 });
+ *   foundry.everyClient(initSystem);
  *   await foundry.asUser(foundry.users.player, () => actor.update({...}));
  *   expect(foundry.writes.count('Actor', 'update')).toBe(1);
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readFileSync } from 'node:fs';
-import { CONST, MESSAGE_MODES, USER_ROLES } from './constants';
+import { CONST } from './constants';
 import { Combat, CombatEncounters, Combatant, CombatantGroup } from './combat';
 import { Roll, Die, NumericTerm, OperatorTerm, StringTerm, applyMode, diceSource, legacyToMessageMode } from './dice';
 import {
@@ -24,234 +25,141 @@ import {
   SquareGrid,
   TokenDocument,
   User,
-  Users,
   WorldCollection,
+  databaseTransport,
+  fromUuidIn,
   getDocumentClass,
   rollFactory,
-  serverEffects,
 } from './documents';
-import { DataModel, DataModelValidationError, TypeDataModel, configRef, fields, worldCollections } from './fields';
-import { ClientSettings, GameTime, Localization, userQuery } from './game';
+import { DataModel, DataModelValidationError, TypeDataModel, configRef, fields } from './fields';
+import { Localization, queryTransport, userQuery } from './game';
 import { hooks } from './hooks';
-import { deprecate, mulberry32, resetPending, runAs, settleOrphans, state, type Generation, type RenderRecord, type WriteRecord } from './state';
-import { ActorSheetV2, ApplicationV2, CombatTracker, ContextMenu, DocumentSheetV2, HandlebarsApplicationMixin, ItemSheetV2, Notifications, sheetRegistry, templates } from './ui';
+import { network, type PendingMessage } from './network';
+import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
+import { ActorSheetV2, ApplicationV2, CombatTracker, ContextMenu, DocumentSheetV2, HandlebarsApplicationMixin, ItemSheetV2, sheetRegistry, templates } from './ui';
 import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './utils';
+import { Client, loadLangInto, type LangSource } from './client';
+import { createWorld, currentWorld, manifestTypes } from './world';
+import type { ModifyRequest } from './server';
 
 export interface InstallOptions {
   generation: Generation;
-  /** Lang JSON objects or paths of JSON files, loaded into game.i18n. */
-  lang?: Record<string, unknown> | string | (Record<string, unknown> | string)[];
-  /** The system id: a valid flag scope. */
+  /** Lang JSON objects or paths of JSON files, loaded into every client's game.i18n. */
+  lang?: LangSource | LangSource[];
+  /** The system id: a valid flag scope, and the socket event `system.<id>` the server relays. */
   systemId?: string;
   /** Seed for document ids and unscripted dice. */
   seed?: number;
+  /** The sub-types the server knows, by document name (default: the documentTypes of system.json). */
+  documentTypes?: Record<string, string[]>;
+}
+
+/** What a test sees of one client. */
+export interface ClientView {
+  /** That client's own copy of its user. */
+  readonly user: any;
+  readonly game: any;
+  readonly Hooks: any;
+  readonly ui: any;
+  readonly CONFIG: any;
+  /** ui.notifications calls on that client. */
+  readonly notifications: { type: 'info' | 'warn' | 'error'; message: string }[];
+  /** Errors that client caught and logged. */
+  readonly errors: ErrorRecord[];
+  /** Application renders on that client. */
+  readonly renders: RenderRecord[];
+  readonly connected: boolean;
+  /** Run fn on that client (as asUser). */
+  run<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
+/** A modified client: requests straight to the server as that user, no client-side code at all. */
+export interface RawClient {
+  /**
+   * A database request as the client sends it. payload: the sources (create),
+   * the changes each with its _id (update), or the ids (delete); options as
+   * sent (any JSON); parentUuid for embedded documents. Resolves with that
+   * client's documents once it has applied the server's result, or rejects
+   * with the server's refusal.
+   */
+  modify(action: 'create' | 'update' | 'delete', documentName: string, payload: any[], options?: Record<string, unknown>, parentUuid?: string | null): Promise<any[]>;
+  /** A socket message as that client sends it. */
+  emit(event: string, data: unknown): void;
+  /** A query as that client sends it (no check on the sender's side). */
+  query(recipient: any, name: string, data: unknown, options?: { timeout?: number }): Promise<unknown>;
 }
 
 export interface FoundryHandle {
   readonly generation: Generation;
-  /** A fresh world: no documents, hooks, settings, CONFIG customizations or records; default users again. */
+  /** A fresh world: no documents, hooks, settings, CONFIG customizations, set-ups or records; default users again, all connected. */
   reset(): void;
-  /** Run fn on `user`'s client (game.user is that user inside fn and in its async work only). */
+  /** Run fn on `user`'s client (game, Hooks, ui, CONFIG are that client's inside fn and in its async work only). */
   asUser<T>(user: any, fn: () => T | Promise<T>): Promise<T>;
-  /** Make `user` the client that runs the test's code from now on. */
+  /** Make `user`'s client the one that runs the test's code from now on. */
   setUser(user: any): void;
+  /** Users, as the running client's copies. setActive connects or disconnects the user's client. */
   users: { gm: any; player: any; player2: any; add(data: { name: string; role?: number; active?: boolean }): any; setActive(user: any, active: boolean): void };
-  /** Database writes: one per batched create/update/delete operation that reached the database. */
+  /** Database writes: one per batched create/update/delete operation the server wrote. */
   writes: { all(): WriteRecord[]; count(documentName?: string, action?: 'create' | 'update' | 'delete'): number; bytes(documentName?: string): number; clear(): void };
-  /** Application renders by app id: ui.combat counts as "combat"; a document update re-renders the apps in its `apps`. */
+  /** Application renders by app id on the GM's client (users.gm): ui.combat counts as "combat". Other clients: client(user).renders. */
   renders: { all(): RenderRecord[]; count(app?: string): number; onRender(fn: (r: RenderRecord) => void): () => void; clear(): void };
+  /** ui.notifications calls on the GM's client (users.gm). Other clients: client(user).notifications. */
   readonly notifications: { type: 'info' | 'warn' | 'error'; message: string }[];
-  /** Errors Foundry catches and logs (hook callbacks, data preparation, rejected creations/updates). */
-  readonly errors: { location: string; error: Error }[];
+  /** Errors Foundry catches and logs, on every client and the server (each with its userId, or "server"). */
+  readonly errors: ErrorRecord[];
   readonly deprecations: string[];
+  /** One scripted queue for the whole world: whichever client rolls takes the next result. */
   dice: { push(...results: number[]): void; seed(seed: number): void; requireScripted: boolean; readonly remaining: number[]; readonly log: { faces: number; result: number; scripted: boolean }[] };
-  /** Merge lang JSON into game.i18n. */
+  /** Merge lang JSON into every client's game.i18n (also those that connect later). */
   loadLang(json: Record<string, unknown> | string): void;
-  /** Fire init, i18nInit, setup (then build ui.combat from CONFIG.ui.combat) and ready. */
+  /** Fire init, i18nInit, setup (then build ui.combat from CONFIG.ui.combat) and ready, on every connected client. */
   boot(): Promise<void>;
-  /** Let game.scenes.viewed be this scene. */
+  /** Let game.scenes.viewed be this scene, on every client. */
   view(scene: any): void;
-  /** Wait for async work begun outside any database operation. */
+  /** Wait until the network has nothing deliverable and the async work it and the hooks started has finished. */
   settle(): Promise<void>;
   /** A context menu over these entries, read in the running generation's shape. */
   contextMenu(entries: any[]): ContextMenu;
+  /** Run fn on every connected client now and on every client that connects later (system set-up: initSystem). */
+  everyClient(fn: () => unknown): Promise<void>;
+  /** A user's client, for assertions. */
+  client(user: any): ClientView;
+  /** The connected clients, in connection order. */
+  clients(): ClientView[];
+  /** A fresh client for the user (loaded from the server, set-up, init…ready); userConnected on the others. */
+  connect(user: any): void;
+  /** The user's client goes away; userConnected on the others; game.users.activeGM follows. */
+  disconnect(user: any): void;
+  /** disconnect, then connect. */
+  reload(user: any): void;
+  /** The messages between clients and server. */
+  network: {
+    hold(): void;
+    release(): void;
+    deliver(n?: number): Promise<void>;
+    drop(filter?: ((m: PendingMessage) => boolean) | number): PendingMessage[];
+    readonly pending: PendingMessage[];
+    readonly held: boolean;
+    /** Messages delivered so far. */
+    readonly log: PendingMessage[];
+  };
+  /** A modified client of `user`: requests straight to the server. */
+  raw(user: any): RawClient;
+  /** The server's store. */
+  server: {
+    /** Stored sources of a world collection (Actor, Item, Scene, Combat, ChatMessage, User). */
+    sources(documentName: string): any[];
+    /** The stored source of a document, or null. */
+    source(uuid: string): any;
+    /** Replace the stored world documents (raw sources by document name), then every connected client reloads its collections from them. */
+    load(sources: Record<string, any[]>): void;
+    readonly worldTime: number;
+    /** World settings as stored. */
+    readonly settings: Map<string, unknown>;
+  };
 }
 
 let options: InstallOptions = { generation: 13 };
-
-class Scenes extends WorldCollection {
-  _viewed: any = null;
-  constructor() {
-    super('Scene');
-  }
-  get active(): any {
-    return this.find((s: any) => s.active) ?? null;
-  }
-  get current(): any {
-    return this.active;
-  }
-  get viewed(): any {
-    return (this._viewed && this.get(this._viewed.id)) || this.active;
-  }
-}
-
-function loadLangInto(i18n: Localization, lang: InstallOptions['lang']): void {
-  const list = lang === undefined ? [] : Array.isArray(lang) ? lang : [lang];
-  for (const l of list) i18n.load(typeof l === 'string' ? JSON.parse(readFileSync(l, 'utf8')) : l);
-}
-
-function buildConfig(): any {
-  const v14 = state.generation >= 14;
-  const doc = (documentClass: any, extra: any = {}) => ({ documentClass, dataModels: {}, typeLabels: {}, ...extra });
-  return {
-    Actor: doc(Actor),
-    Item: doc(Item),
-    Scene: doc(Scene),
-    Token: doc(TokenDocument),
-    Combat: doc(Combat, { initiative: { formula: null, decimals: 2 }, sounds: {} }),
-    Combatant: doc(Combatant),
-    CombatantGroup: doc(CombatantGroup),
-    ChatMessage: doc(ChatMessage, v14 ? { modes: Object.fromEntries(MESSAGE_MODES.map((m) => [m, { label: `CHAT.Mode${m}` }])) } : {}),
-    User: doc(User),
-    Dice: { rolls: [Roll], terms: { d: Die }, randomUniform: () => diceSource.random() },
-    queries: {},
-    statusEffects: [],
-    specialStatusEffects: { DEFEATED: 'dead', INVISIBLE: 'invisible', BLIND: 'blind' },
-    time: { turnTime: 0, roundTime: 0 },
-    sounds: { dice: 'sounds/dice.wav' },
-    ui: { combat: CombatTracker },
-    debug: {},
-  };
-}
-
-function registerCoreSettings(settings: ClientSettings): void {
-  if (state.generation >= 14) {
-    settings.register('core', 'messageMode', { scope: 'client', type: String, default: 'public', choices: Object.fromEntries(MESSAGE_MODES.map((m) => [m, m])) });
-  } else {
-    const modes = Object.values(CONST.DICE_ROLL_MODES);
-    settings.register('core', 'rollMode', { scope: 'client', type: String, default: CONST.DICE_ROLL_MODES.PUBLIC, choices: Object.fromEntries(modes.map((m) => [m, m])) });
-  }
-  settings.register('core', 'combatTrackerConfig', { scope: 'world', type: Object, default: { resource: '', skipDefeated: false, turnMarker: { enabled: true } } });
-  settings.register('core', 'gridDiagonals', { scope: 'world', type: Number, default: CONST.GRID_DIAGONALS.EQUIDISTANT, choices: Object.values(CONST.GRID_DIAGONALS).map(String) });
-}
-
-function makeUser(data: { name: string; role?: number; active?: boolean }): any {
-  const u = new User({ _id: utils.randomID(), name: data.name, role: data.role ?? USER_ROLES.PLAYER });
-  u.active = data.active ?? true;
-  worldCollections.get('User')!.set(u.id, u);
-  return u;
-}
-
-const defaultUsers: { gm: any; player: any; player2: any } = { gm: null, player: null, player2: null };
-
-/** Put a fresh world on globalThis. */
-function resetWorld(): void {
-  const seed = options.seed ?? 1;
-  state.writes = [];
-  state.renders = [];
-  state.notifications = [];
-  state.errors = [];
-  state.deprecations = [];
-  state.renderListeners = [];
-  sheetRegistry.registered = [];
-  templates.loaded = [];
-  templates.rendered = [];
-  state.rng = mulberry32(seed);
-  diceSource.reset(seed + 41);
-  resetPending();
-  hooks.reset();
-  configRef.systemId = options.systemId ?? 'ten-segments';
-  const CONFIG = buildConfig();
-  configRef.CONFIG = CONFIG;
-
-  worldCollections.clear();
-  const users = new Users();
-  const collections: Record<string, DocumentCollection> = {
-    User: users,
-    Actor: new WorldCollection('Actor'),
-    Item: new WorldCollection('Item'),
-    Scene: new Scenes(),
-    Combat: new CombatEncounters(),
-    ChatMessage: new WorldCollection('ChatMessage'),
-  };
-  for (const [name, c] of Object.entries(collections)) worldCollections.set(name, c);
-
-  const settings = new ClientSettings();
-  const i18n = new Localization();
-  loadLangInto(i18n, options.lang);
-  const time = new GameTime();
-  const v14 = state.generation >= 14;
-  const game: any = {
-    release: { generation: state.generation, version: v14 ? '14.360' : '13.351', build: v14 ? 360 : 351 },
-    get version() {
-      return this.release.version;
-    },
-    system: { id: configRef.systemId, title: 'Ten Segments', version: '0.1.0', initiative: '1d20' },
-    world: { id: 'test-world' },
-    ready: false,
-    paused: false,
-    get user() {
-      return state.user;
-    },
-    get userId() {
-      return state.user?.id;
-    },
-    settings,
-    i18n,
-    time,
-    users,
-    actors: collections.Actor,
-    items: collections.Item,
-    scenes: collections.Scene,
-    combats: collections.Combat,
-    messages: collections.ChatMessage,
-    collections: new Collection(Object.entries(collections)),
-    get combat() {
-      return (collections.Combat as CombatEncounters).viewed;
-    },
-  };
-  const ui = { notifications: new Notifications(), combat: new CombatTracker() };
-  const g = globalThis as any;
-  g.game = game;
-  g.CONFIG = CONFIG;
-  g.ui = ui;
-
-  registerCoreSettings(settings);
-  defaultUsers.gm = makeUser({ name: 'Gamemaster', role: USER_ROLES.GAMEMASTER });
-  defaultUsers.player = makeUser({ name: 'Player 1' });
-  defaultUsers.player2 = makeUser({ name: 'Player 2' });
-  state.user = defaultUsers.gm;
-
-  // Generation-specific API surface
-  if (v14) {
-    g._del = new ForcedDeletion();
-    g._replace = (value: unknown) => ForcedReplacement.create(value);
-    g.foundry.data.operators = { DataFieldOperator, ForcedDeletion, ForcedReplacement };
-    delete (ChatMessage as any).applyRollMode;
-    delete (ChatMessage.prototype as any).applyRollMode;
-    (ChatMessage as any).applyMode = (data: any, mode?: string) => applyMode(data, mode ?? settings.get('core', 'messageMode'));
-    (ChatMessage.prototype as any).applyMode = function (this: any, mode?: string) {
-      return this.updateSource(applyMode({}, mode ?? settings.get('core', 'messageMode')));
-    };
-  } else {
-    delete g._del;
-    delete g._replace;
-    delete g.foundry.data.operators;
-    delete (ChatMessage as any).applyMode;
-    delete (ChatMessage.prototype as any).applyMode;
-    (ChatMessage as any).applyRollMode = (data: any, mode: string) => applyMode(data, mode === 'roll' ? settings.get('core', 'rollMode') : mode);
-    (ChatMessage.prototype as any).applyRollMode = function (this: any, mode: string) {
-      return this.updateSource(applyMode({}, mode === 'roll' ? settings.get('core', 'rollMode') : mode));
-    };
-  }
-}
-
-serverEffects.afterUpdate = (_type, opts, user) => {
-  const delta = opts?.worldTime?.delta;
-  if (typeof delta === 'number' && delta !== 0) (globalThis as any).game.time._apply(delta, opts, user.id);
-};
-rollFactory.fromJSON = (json: string) => Roll.fromJSON(json);
-(User.prototype as any).query = userQuery;
 
 /** ChatMessage creation options carry the mode: applied before the pre-create hook, as core does in _preCreate. */
 const chatPreCreate = ChatMessage.prototype._preCreate;
@@ -266,17 +174,38 @@ ChatMessage.prototype._preCreate = async function (this: any, data: any, opts: a
   return chatPreCreate.call(this, data, opts, user);
 };
 
-function fromUuidSync(uuid: string): any {
-  const parts = String(uuid).split('.');
-  let doc: any = worldCollections.get(parts[0])?.get(parts[1]) ?? null;
-  for (let i = 2; doc && i + 1 < parts.length; i += 2) {
-    try {
-      doc = doc.getEmbeddedDocument(parts[i], parts[i + 1]) ?? (parts[i] === 'Actor' ? doc.actor : null);
-    } catch {
-      return null;
-    }
+rollFactory.fromJSON = (json: string) => Roll.fromJSON(json);
+(User.prototype as any).query = userQuery;
+databaseTransport.request = (request: ModifyRequest) => (currentClient() as Client).request(request);
+queryTransport.send = (recipientId, name, data, timeout) => (currentClient() as Client).query(recipientId, name, data, timeout);
+
+const fromUuidSync = (uuid: string): any => fromUuidIn(currentEndpoint(), uuid);
+
+/** The generation's API on the shared classes (ChatMessage roll/message modes). */
+function installGeneration(): void {
+  const g = globalThis as any;
+  const settings = () => g.game.settings;
+  if (state.generation >= 14) {
+    g._del = new ForcedDeletion();
+    g._replace = (value: unknown) => ForcedReplacement.create(value);
+    g.foundry.data.operators = { DataFieldOperator, ForcedDeletion, ForcedReplacement };
+    delete (ChatMessage as any).applyRollMode;
+    delete (ChatMessage.prototype as any).applyRollMode;
+    (ChatMessage as any).applyMode = (data: any, mode?: string) => applyMode(data, mode ?? settings().get('core', 'messageMode'));
+    (ChatMessage.prototype as any).applyMode = function (this: any, mode?: string) {
+      return this.updateSource(applyMode({}, mode ?? settings().get('core', 'messageMode')));
+    };
+  } else {
+    delete g._del;
+    delete g._replace;
+    delete g.foundry.data.operators;
+    delete (ChatMessage as any).applyMode;
+    delete (ChatMessage.prototype as any).applyMode;
+    (ChatMessage as any).applyRollMode = (data: any, mode: string) => applyMode(data, mode === 'roll' ? settings().get('core', 'rollMode') : mode);
+    (ChatMessage.prototype as any).applyRollMode = function (this: any, mode: string) {
+      return this.updateSource(applyMode({}, mode === 'roll' ? settings().get('core', 'rollMode') : mode));
+    };
   }
-  return doc;
 }
 
 const foundryNamespace = {
@@ -318,11 +247,26 @@ const foundryNamespace = {
   },
 };
 
+/** The globals of the running client: game, CONFIG, ui and Hooks resolve to it (on the server: its game and CONFIG, no ui, no Hooks). */
+function defineClientGlobal(name: string, get: () => unknown): void {
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    enumerable: true,
+    get,
+    set() {
+      throw new Error(`The stand-in's ${name} is the running client's; it cannot be replaced`);
+    },
+  });
+}
+
 function installGlobals(): void {
   const g = globalThis as any;
   g.foundry = foundryNamespace;
   g.CONST = CONST;
-  g.Hooks = hooks;
+  defineClientGlobal('game', () => currentEndpoint().game);
+  defineClientGlobal('CONFIG', () => currentEndpoint().CONFIG);
+  defineClientGlobal('ui', () => currentEndpoint().ui ?? undefined);
+  defineClientGlobal('Hooks', () => (currentEndpoint().hooks ? currentEndpoint().hooks : hooks));
   g.Roll = Roll;
   g.Actor = Actor;
   g.Item = Item;
@@ -337,28 +281,80 @@ function installGlobals(): void {
   g.fromUuid = async (uuid: string) => fromUuidSync(uuid);
 }
 
+/** A fresh world: records cleared, a new server and clients. */
+function resetWorld(): void {
+  const seed = options.seed ?? 1;
+  state.writes = [];
+  state.errors = [];
+  state.deprecations = [];
+  sheetRegistry.registered = [];
+  templates.loaded = [];
+  templates.rendered = [];
+  state.rng = mulberry32(seed);
+  diceSource.reset(seed + 41);
+  resetPending();
+  configRef.systemId = options.systemId ?? 'ten-segments';
+  const lang = options.lang === undefined ? [] : Array.isArray(options.lang) ? options.lang : [options.lang];
+  createWorld({ generation: state.generation, systemId: configRef.systemId, lang, documentTypes: options.documentTypes ?? manifestTypes() });
+}
+
+const world = () => currentWorld();
+const userId = (user: any): string => (typeof user === 'string' ? user : user?.id);
+/** The running client's copy of a user. */
+const localUser = (id: string): any => currentEndpoint().collections.get('User')?.get(id) ?? world().server.userOf(id);
+const gmClient = (): Client => world().clientOf(world().defaults.gm);
+
+function view(client: Client): ClientView {
+  return {
+    get user() {
+      return client.user;
+    },
+    game: client.game,
+    Hooks: client.hooks,
+    get ui() {
+      return client.ui;
+    },
+    CONFIG: client.CONFIG,
+    get notifications() {
+      return client.notifications;
+    },
+    errors: client.errors,
+    renders: client.renders,
+    get connected() {
+      return client.connected;
+    },
+    run: (fn) => runAs(client, fn),
+  };
+}
+
 const handle: FoundryHandle = {
   get generation() {
     return state.generation;
   },
   reset: () => resetWorld(),
-  asUser: (user, fn) => runAs(user, fn),
+  asUser: (user, fn) => {
+    const client = world().clientOf(userId(user));
+    if (!client.connected) return Promise.reject(new Error(`${world().userName(client.id)} is not connected: their client cannot act`));
+    return runAs(client, fn);
+  },
   setUser: (user) => {
-    state.user = user;
+    world().baseUserId = world().clientOf(userId(user)).id;
   },
   users: {
     get gm() {
-      return defaultUsers.gm;
+      return localUser(world().defaults.gm);
     },
     get player() {
-      return defaultUsers.player;
+      return localUser(world().defaults.player);
     },
     get player2() {
-      return defaultUsers.player2;
+      return localUser(world().defaults.player2);
     },
-    add: (data) => makeUser(data),
+    add: (data) => localUser(world().addUser(data)),
     setActive: (user, active) => {
-      user.active = active;
+      if (active) {
+        if (!world().clientOf(userId(user)).connected) world().connect(userId(user));
+      } else world().disconnect(userId(user));
     },
   },
   writes: {
@@ -370,20 +366,21 @@ const handle: FoundryHandle = {
     },
   },
   renders: {
-    all: () => [...state.renders],
-    count: (app) => state.renders.filter((r) => !app || r.app === app).length,
+    all: () => [...gmClient().renders],
+    count: (app) => gmClient().renders.filter((r) => !app || r.app === app).length,
     onRender: (fn) => {
-      state.renderListeners.push(fn);
+      const client = gmClient();
+      client.renderListeners.push(fn);
       return () => {
-        state.renderListeners = state.renderListeners.filter((f) => f !== fn);
+        client.renderListeners = client.renderListeners.filter((f) => f !== fn);
       };
     },
     clear: () => {
-      state.renders = [];
+      gmClient().renders.length = 0;
     },
   },
   get notifications() {
-    return state.notifications;
+    return gmClient().notifications;
   },
   get errors() {
     return state.errors;
@@ -411,21 +408,71 @@ const handle: FoundryHandle = {
       return diceSource.log;
     },
   },
-  loadLang: (json) => loadLangInto((globalThis as any).game.i18n, json),
+  loadLang: (json) => {
+    world().lang.push(json);
+    for (const client of world().clients.values()) loadLangInto(client.game.i18n as Localization, json);
+  },
   boot: async () => {
-    const g = globalThis as any;
-    hooks.callAll('init');
-    hooks.callAll('i18nInit');
-    hooks.callAll('setup');
-    g.ui.combat = new g.CONFIG.ui.combat();
-    g.game.ready = true;
-    hooks.callAll('ready');
+    world().boot();
   },
   view: (scene) => {
-    (worldCollections.get('Scene') as Scenes)._viewed = scene;
+    for (const client of world().clients.values()) {
+      const scenes = client.collections.get('Scene');
+      scenes._viewed = scene ? (scenes.get(scene.id) ?? null) : null;
+    }
   },
-  settle: () => settleOrphans(),
+  settle: () => network.settle(),
   contextMenu: (entries) => new ContextMenu(null, '', entries),
+  everyClient: (fn) => world().everyClient(fn),
+  client: (user) => view(world().clientOf(userId(user))),
+  clients: () => world().connected.map(view),
+  connect: (user) => {
+    world().connect(userId(user));
+  },
+  disconnect: (user) => world().disconnect(userId(user)),
+  reload: (user) => {
+    world().reload(userId(user));
+  },
+  network: {
+    hold: () => network.hold(),
+    release: () => network.release(),
+    deliver: (n) => network.deliver(n),
+    drop: (filter) => network.drop(filter),
+    get pending() {
+      return network.pending;
+    },
+    get held() {
+      return network.held;
+    },
+    get log() {
+      return [...network.log];
+    },
+  },
+  raw: (user) => {
+    const client = () => world().clientOf(userId(user));
+    return {
+      modify: (action, documentName, payload, opts = {}, parentUuid = null) => {
+        const key = action === 'create' ? 'data' : action === 'update' ? 'updates' : 'ids';
+        return client().request({ action, documentName, parentUuid, [key]: payload, options: opts } as ModifyRequest);
+      },
+      emit: (event, data) => client().emit(event, data),
+      query: (recipient, name, data, { timeout } = {}) => client().query(userId(recipient), name, data, timeout),
+    };
+  },
+  server: {
+    sources: (documentName) => world().server.sources(documentName),
+    source: (uuid) => world().server.source(uuid),
+    load: (sources) => {
+      world().server.load(sources);
+      for (const client of world().connected) client.loadDocuments();
+    },
+    get worldTime() {
+      return world().server.worldTime;
+    },
+    get settings() {
+      return world().server.settings;
+    },
+  },
 };
 
 /** Install (or re-install) the stand-in for a generation, with a fresh world. */
@@ -434,9 +481,16 @@ export function installFoundry(opts: InstallOptions): FoundryHandle {
   options = { ...opts };
   state.generation = opts.generation;
   installGlobals();
+  installGeneration();
   resetWorld();
   return handle;
 }
 
+/** Run fn on the server (stand-in internals and its own tests). */
+export function onServer<T>(fn: () => T): T {
+  return runIn(world().server, fn);
+}
+
 export { ContextMenu } from './ui';
 export type { Generation } from './state';
+export type { PendingMessage } from './network';

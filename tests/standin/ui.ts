@@ -11,17 +11,19 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { deprecate, recordRender, state } from './state';
+import { currentEndpoint, deprecate, recordRender, state, type Endpoint } from './state';
 import { deepClone, mergeObject, randomID } from './utils';
 
 const i18n = () => (globalThis as any).game?.i18n;
 
+/** ui.notifications of one client: what it showed, recorded in `shown`. */
 export class Notifications {
+  readonly shown: { type: 'info' | 'warn' | 'error'; message: string }[] = [];
   notify(message: unknown, type: 'info' | 'warn' | 'error' | 'success' = 'info', { localize = false, format }: { localize?: boolean; format?: Record<string, unknown> } = {}) {
     let text = message instanceof Error ? message.message : String(message);
     if (localize) text = format ? i18n().format(text, format) : i18n().localize(text);
-    state.notifications.push({ type: type === 'success' ? 'info' : type, message: text });
-    return { id: state.notifications.length, message: text, type };
+    this.shown.push({ type: type === 'success' ? 'info' : type, message: text });
+    return { id: this.shown.length, message: text, type };
   }
   info(message: unknown, options?: any) {
     return this.notify(message, 'info', options);
@@ -44,7 +46,10 @@ export class ApplicationV2 {
   rendered = false;
   renderCount = 0;
   lastContext: any = undefined;
+  /** The client this application runs on (its renders are recorded there). */
+  declare readonly client: Endpoint;
   constructor(options: any = {}) {
+    Object.defineProperty(this, 'client', { value: currentEndpoint(), enumerable: false });
     const chain: any[] = [];
     for (let c: any = this.constructor; c && c !== Object; c = Object.getPrototypeOf(c)) chain.unshift(c);
     const defaults = chain.reduce((acc, c) => (Object.hasOwn(c, 'DEFAULT_OPTIONS') ? mergeObject(acc, deepClone(c.DEFAULT_OPTIONS)) : acc), {});
@@ -61,7 +66,7 @@ export class ApplicationV2 {
   async render(options: any = {}, _legacy?: any): Promise<this> {
     if (typeof options === 'boolean') options = { force: options, ...(_legacy ?? {}) };
     this.renderCount++;
-    recordRender(this.id, options);
+    recordRender(this.id, options, this.client);
     this.lastContext = await this._prepareContext(options);
     this.rendered = true;
     return this;
