@@ -747,7 +747,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** The combatant of this flow that left and was this one (same token or actor), not yet taken over; null when it is new. */
-  private cameBack(combatant: Combatant.Implementation, state: FlowState): string | null {
+  private cameBack(combatant: Combatant.Implementation): string | null {
     const who = TenSegmentsCombat.whoIs(combatant);
     if (!who) return null;
     const entries = this.entries;
@@ -759,7 +759,8 @@ export class TenSegmentsCombat extends Combat {
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i][1] as InputEntry;
       if (e.t !== 'leave' || e.k !== who || taken.has(e.c)) continue;
-      return state.encounter.combatants.some((c) => c.id === e.c) ? e.c : null;
+      // The engine checks the rest (the one named left this combat and was not taken over since).
+      return e.c;
     }
     return null;
   }
@@ -780,7 +781,7 @@ export class TenSegmentsCombat extends Combat {
     const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
     const input = { t: 'join', c: engine.combatant } as FlowInput & { t: 'join'; was?: string };
-    const was = this.cameBack(combatant, state);
+    const was = this.cameBack(combatant);
     if (was) input.was = was;
     const stored = this.storedDeclaration(combatant);
     if (stored) input.d = stored;

@@ -158,6 +158,8 @@ interface Open {
   resolve: (answer: unknown) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
   tries: number;
+  /** The client that asked (a timer may fire outside its code): its open requests, socket and users. */
+  client: { open: Map<string, Open>; socket: unknown; users: typeof game.users };
 }
 
 const openOf = () => clientState('open', () => new Map<string, Open>());
@@ -169,12 +171,11 @@ function newId(): string {
 function send(id: string, o: Open): void {
   o.tries++;
   if (o.timer !== undefined) clearTimeout(o.timer);
-  o.timer = setTimeout(() => expire(id), REQUEST_TIMEOUT);
-  emit({ k: 'req', id, kind: o.kind, body: o.body });
+  o.timer = setTimeout(() => expire(id, o), REQUEST_TIMEOUT);
+  (o.client.socket as { emit(event: string, data: unknown): void } | null)?.emit(CHANNEL, { k: 'req', id, kind: o.kind, body: o.body });
 }
 
-function settle(id: string, value: unknown): void {
-  const open = openOf();
+function settle(id: string, value: unknown, open: Map<string, Open> = openOf()): void {
   const o = open.get(id);
   if (!o) return;
   open.delete(id);
@@ -183,11 +184,10 @@ function settle(id: string, value: unknown): void {
 }
 
 /** No answer in time: once more with the same id (the GM answers a retry without doing it twice), then give up. */
-function expire(id: string): void {
-  const o = openOf().get(id);
-  if (!o) return;
-  if (o.tries < 2 && game.users?.activeGM) return send(id, o);
-  settle(id, refusal({ key: 'RequestTimedOut' }));
+function expire(id: string, o: Open): void {
+  if (o.client.open.get(id) !== o) return;
+  if (o.tries < 2 && o.client.users?.activeGM) return send(id, o);
+  settle(id, refusal({ key: 'RequestTimedOut' }), o.client.open);
 }
 
 /** An answer for this client, from a GM. */
@@ -228,8 +228,9 @@ export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: 
   if (isActiveGM()) return (await run(kind, body, user, `${user.id}:${id}`)) as A | Refusal;
   if (!game.users?.activeGM) return refusal(noGM);
   return new Promise<A | Refusal>((resolve) => {
-    const o: Open = { kind, body, resolve: resolve as (a: unknown) => void, timer: undefined, tries: 0 };
-    openOf().set(id, o);
+    const client = { open: openOf(), socket: game.socket, users: game.users };
+    const o: Open = { kind, body, resolve: resolve as (a: unknown) => void, timer: undefined, tries: 0, client };
+    client.open.set(id, o);
     send(id, o);
   });
 }

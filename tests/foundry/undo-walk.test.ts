@@ -154,7 +154,8 @@ function record(t: Table, label: string): Point {
     flow: combat.flowState,
     round: combat.round,
     turn: combat.turn ?? null,
-    log: (combat.toObject() as any).system.log,
+    // Each request has its own id (the mark `q` of its entry): the second pass asks again, so only the transitions compare.
+    log: Object.fromEntries(Object.entries((combat.toObject() as any).system.log).map(([k, e]: [string, any]) => [k, (({ q: _q, ...rest }) => rest)(e)])),
     actors: Object.fromEntries(g.game.actors.contents.map((a: any) => [a.id, a.toObject()])),
     combatants: Object.fromEntries(combat.combatants.contents.map((c: any) => [c.id, c.toObject()])),
     held: combat.held,

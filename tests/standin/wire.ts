@@ -8,21 +8,17 @@ import { DataFieldOperator, ForcedDeletion, ForcedReplacement } from './utils';
 
 const TAG = '__standinOperator__';
 
-function tag(value: any, depth = 0): any {
-  if (depth > 100) throw new Error('Maximum depth exceeded: the data is cyclical');
-  if (value instanceof DataFieldOperator) return { [TAG]: value instanceof ForcedDeletion ? 'ForcedDeletion' : 'ForcedReplacement', value: tag(value.value, depth + 1) };
-  if (Array.isArray(value)) return value.map((v) => tag(v, depth + 1));
-  if (value && typeof value === 'object' && (value.constructor === Object || !value.constructor)) {
-    const out: any = {};
-    for (const [k, v] of Object.entries(value)) out[k] = tag(v, depth + 1);
-    return out;
-  }
+/** Operators travel as tagged objects; the rest is JSON as socket.io sends it (no depth limit of its own; a cycle is an error). */
+function tag(this: any, key: string, value: any): any {
+  // toJSON has run already: the holder still has the operator itself.
+  const raw = this?.[key];
+  if (raw instanceof DataFieldOperator) return { [TAG]: raw instanceof ForcedDeletion ? 'ForcedDeletion' : 'ForcedReplacement', value: raw.value };
   return value;
 }
 
 /** The JSON text a payload travels as; an error if it cannot be serialized. */
 export function encode(value: unknown): string {
-  return JSON.stringify(tag(value)) ?? 'null';
+  return JSON.stringify(value, tag) ?? 'null';
 }
 
 /** A fresh copy of a payload as the receiver sees it. */
