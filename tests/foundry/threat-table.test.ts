@@ -1,0 +1,59 @@
+/**
+ * README "Permissions and threats": the table of requests lists every request
+ * the active GM handles, and who may make each is what `authorize` decides.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { REQUEST_KINDS, COMBAT_ACTIONS_REQUESTED, MAX_DEPTH, MAX_NODES, MAX_TEXT } from '../../src/documents/request-schema';
+import { authorize, type CombatAction } from '../../src/documents/permissions';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const section = readme.slice(readme.indexOf('## Permissions and threats'), readme.indexOf('\n## ', readme.indexOf('## Permissions and threats') + 5));
+const rows = section
+  .split('\n')
+  .filter((l) => /^\| `[a-zA-Z:]+` \|/.test(l))
+  .map((l) => l.split('|').map((c) => c.trim()));
+
+/** The right each request needs (queries.ts, attack.ts). */
+const RIGHT: Record<string, CombatAction> = {
+  declare: 'declare',
+  withdraw: 'declare',
+  attack: 'applyDamage',
+  'combat:nextTurn': 'changeStep',
+  'combat:previousTurn': 'changeStep',
+  'combat:nextRound': 'changeStep',
+  'combat:previousRound': 'changeStep',
+  'combat:rollInitiative': 'rollInitiative',
+  'combat:undoInterruption': 'undoInterruption',
+  'combat:startCombat': 'manage',
+  'combat:moveToSide': 'manage',
+  'combat:morale': 'manage',
+};
+
+const user = (isGM: boolean) => ({ isGM }) as any;
+const combatant = (owned: boolean) => ({ name: 'X', actor: { testUserPermission: () => owned } }) as any;
+
+describe('README: Permissions and threats', () => {
+  it('lists every request the active GM handles, once', () => {
+    const listed = rows.map((r) => r[1].replace(/`/g, ''));
+    const handled = [...REQUEST_KINDS.filter((k) => k !== 'combat'), ...COMBAT_ACTIONS_REQUESTED.map((a) => `combat:${a}`)];
+    expect([...listed].sort()).toEqual([...handled].sort());
+    expect(Object.keys(RIGHT).sort()).toEqual([...handled].sort());
+  });
+
+  it('says who may make each request, as authorize decides it', () => {
+    for (const r of rows) {
+      const name = r[1].replace(/`/g, '');
+      const who = r[2].split(',').map((s) => s.trim());
+      const right = RIGHT[name];
+      expect(authorize(right, user(true), combatant(false)), name).toBeNull();
+      expect(authorize(right, user(false), combatant(true)) === null, `${name}: owner`).toBe(who.includes('owner'));
+      expect(authorize(right, user(false), combatant(false)), `${name}: another player`).not.toBeNull();
+    }
+  });
+
+  it('states the schema\'s bounds', () => {
+    expect(section).toContain(`at most ${MAX_DEPTH} levels deep, ${MAX_NODES} values and ${MAX_TEXT.toLocaleString('en')} characters of text`);
+  });
+});
