@@ -25,6 +25,7 @@ import { SYSTEM_ID } from '../settings';
 import { authorize } from './permissions';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
+import { postInterruptionCard } from './damage';
 import { askGM, serialize } from './requests';
 
 export interface AttackRequest {
@@ -149,6 +150,8 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   }
   const made = await combat.recordAttack(input, damage, q);
   if ('problem' in made) return refuse(made.problem);
+  const after = combat.flowState;
+  if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/attack.hbs`, {
     attacker: attacker.name,
     target: target.name,

@@ -503,7 +503,9 @@ export class TenSegmentsCombat extends Combat {
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
     const shape = declarationRequestProblem(stored);
-    const override = typeof stored === 'object' && 'override' in (stored as object) ? { key: 'OverrideGMOnly' } : null;
+    const o = (stored as { override?: unknown }).override;
+    const given = o !== undefined && o !== null && o !== '' && !(typeof o === 'object' && Object.keys(o as object).length === 0);
+    const override = given ? { key: 'OverrideGMOnly' } : null;
     const problem = shape ?? override;
     if (problem) {
       notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem) } });
@@ -675,6 +677,14 @@ export class TenSegmentsCombat extends Combat {
     }
     await this.setHeld({ ...this.held, [combatantId]: d });
     return null;
+  }
+
+  /** Forget a plan held for this combatant (a later declaration for it replaced it). */
+  async dropHeld(combatantId: string): Promise<void> {
+    if (!(combatantId in this.held)) return;
+    const held = { ...this.held };
+    delete held[combatantId];
+    await this.setHeld(held);
   }
 
   /** Withdraw (cancel) a declaration; the caller holds the queue. */

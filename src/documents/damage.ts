@@ -15,6 +15,7 @@ import { notifyProblem } from './problems';
 import { authorize, isActiveGM } from './permissions';
 import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
+import { SYNC_OPTION } from './sync';
 
 interface HealthData {
   hp?: { value?: number };
@@ -47,7 +48,7 @@ function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementat
 }
 
 /** Chat card for an interrupted or prevented casting, with the GM's undo button. */
-async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }): Promise<void> {
+export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }): Promise<void> {
   const combatant = combat.combatants.get(i.caster);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/interruption.hbs`, {
     caster: combatant?.name ?? i.caster,
@@ -65,9 +66,15 @@ async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState,
   } as never);
 }
 
-/** The health the flow last recorded for a combatant, counted as healthOf counts the actor's. */
-function recordedHealth(actor: Actor.Implementation, state: CombatantState): number {
-  return usesStressAndWounds(actor) ? (state.stress ?? 0) + (state.woundPoints ?? 0) : state.hp;
+/** Stress and Wound Points count where the procedure counts them (individual-speed) and the actor has them; hp everywhere else. */
+function countsStress(actor: Actor.Implementation, state: FlowState): boolean {
+  return state.procedure === 'individual-speed' && usesStressAndWounds(actor);
+}
+
+/** The health the flow last recorded for a combatant, and the actor's now, counted the same way. */
+function healthPair(actor: Actor.Implementation, state: FlowState, recorded: CombatantState): [number, number] {
+  if (!countsStress(actor, state)) return [recorded.hp, (actor.system as unknown as HealthData).hp?.value ?? 0];
+  return [(recorded.stress ?? 0) + (recorded.woundPoints ?? 0), healthOf(actor)];
 }
 
 /** One combatant of a running combat whose actor changed: what the flow recorded against what the actor shows now. */
@@ -77,10 +84,11 @@ async function compare(combat: TenSegmentsCombat, combatantId: string): Promise<
   const actor = combatant?.actor;
   const recorded = state?.states[combatantId];
   if (!state || !actor || !recorded) return;
-  const drop = recordedHealth(actor, recorded) - healthOf(actor);
+  const [recordedHealth, shown] = healthPair(actor, state, recorded);
+  const drop = recordedHealth - shown;
   if (drop === 0) return;
   // Wound Points lost while Stress stayed as the flow had it: the damage went past Stress (a critical hit).
-  const stressNow = stressOf(actor);
+  const stressNow = countsStress(actor, state) ? stressOf(actor) : null;
   const critical = drop > 0 && stressNow !== null && recorded.stress !== undefined && stressNow >= recorded.stress && recorded.stress > 0;
   const res = await combat.recordHit({ target: combatantId, amount: drop, ...(critical ? { critical: true } : {}) });
   if ('problem' in res) return notifyProblem(res.problem);
@@ -93,8 +101,10 @@ async function compare(combat: TenSegmentsCombat, combatantId: string): Promise<
  * whoever made it and whatever options came with it: each combatant of that
  * actor is compared after every transition already queued for its combat.
  */
-export async function onActorUpdated(actor: Actor.Implementation): Promise<void> {
+export async function onActorUpdated(actor: Actor.Implementation, options: Record<string, unknown> = {}, userId?: string): Promise<void> {
   if (!isActiveGM()) return;
+  // This client's own copy of the flow onto actors (sync.ts) is no damage; the mark is believed from this client only.
+  if (options[SYNC_OPTION] && userId === game.user?.id) return;
   // Every task is queued now, so whoever waits for the combat (whenIdle) waits for all of them.
   const tasks: Promise<void>[] = [];
   for (const combat of (game.combats?.contents ?? []) as TenSegmentsCombat[]) {
@@ -121,8 +131,8 @@ export async function undoFromCard(combatId: string, castingId: string): Promise
 }
 
 export function registerDamageHooks(): void {
-  Hooks.on('updateActor', (actor) => {
-    void onActorUpdated(actor as Actor.Implementation);
+  Hooks.on('updateActor', (actor, _changes, options, userId) => {
+    void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>, userId as string);
   });
   Hooks.on('renderChatMessageHTML', (message, html) => {
     const flags = (message as ChatMessage.Implementation).flags as Record<string, { kind?: string; combat?: string; casting?: string }>;

@@ -55,6 +55,28 @@ function isRecord(v: unknown): v is Source {
  * declaration in the flag `flags.ten-segments.declaration`; all become the
  * version 1 fields.
  */
+/**
+ * A declaration kept on a combatant by schema 2 or earlier (the engine's
+ * Declaration: a weapon's stats, a spell's name and casting time) as the
+ * request it now is (items by id, choices; the numbers come from the items
+ * when the combat starts). Null when it cannot be read.
+ */
+function requestOfDeclaration(d: unknown, actorId: unknown): Record<string, unknown> | null {
+  if (!isRecord(d) || typeof d.action !== 'string') return null;
+  if (!('combatant' in d) && !isRecord(d.weapon) && !('castingTime' in d)) return d; // already a request
+  const actor = typeof actorId === 'string' ? game.actors?.get(actorId) : undefined;
+  const idOf = (type: string, name: unknown) => (typeof name === 'string' ? actor?.items.find((i) => i.type === type && i.name === name)?.id : undefined);
+  const out: Record<string, unknown> = { action: d.action };
+  for (const k of ['target', 'note'] as const) if (typeof d[k] === 'string' && d[k] !== '') out[k] = d[k];
+  for (const k of ['readied', 'delayed'] as const) if (d[k] === true) out[k] = true;
+  const weapon = idOf('weapon', isRecord(d.weapon) ? d.weapon.name : undefined);
+  if (weapon) out.weapon = weapon;
+  const spell = idOf('spell', d.spell);
+  if (spell) out.spell = spell;
+  else if (typeof d.spell === 'string' && d.spell !== '') out.spellName = d.spell;
+  return out;
+}
+
 const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -91,6 +113,20 @@ const MIGRATIONS: Migration[] = [
     },
     Combatant: (source) => withoutSystemKeys(source, ['routinesUsed', 'spellsExpended']),
     CombatantGroup: (source) => withoutSystemKeys(source, ['surpriseRoll', 'initiativeRoll']),
+  },
+  {
+    /**
+     * Version 3: a declaration waiting on a combatant is the request it came
+     * from (items by id), checked again when it enters the combat.
+     */
+    version: 3,
+    Combatant: (source) => {
+      const system = isRecord(source.system) ? source.system : {};
+      if (!isRecord(system.declaration)) return source;
+      const declaration = requestOfDeclaration(system.declaration, source.actorId);
+      if (declaration === system.declaration) return source;
+      return { ...source, system: { ...system, declaration } };
+    },
   },
 ];
 

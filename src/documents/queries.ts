@@ -85,30 +85,54 @@ function lookup(combatId: string, combatantId: string, sender: User.Implementati
   return denied ? { problem: denied } : { combat, combatant };
 }
 
-/** The active GM's side: validate and record one declaration. */
+/** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
+function cleaned(request: DeclarationRequest): DeclarationRequest {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(request)) {
+    if (v === null || v === undefined || v === '') continue;
+    if (k === 'override') {
+      const o = cleaned(v as DeclarationRequest);
+      if (Object.keys(o).length > 0) out[k] = o;
+    } else out[k] = v;
+  }
+  return out as unknown as DeclarationRequest;
+}
+
+/**
+ * The active GM's side: validate and record one declaration. The latest
+ * declaration for a combatant wins: a player's replaces a plan the GM held
+ * for that combatant, and a plan the GM holds replaces a request waiting on it.
+ */
 export async function handleDeclare(data: DeclareRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
   return serialize(data.combatId, async () => {
     const found = lookup(data.combatId, data.combatantId, sender, 'declare');
     if ('problem' in found) return answer(found.problem);
     const { combat, combatant } = found;
     if (combat.madeBy(q)) return answer(null);
-    if (data.declaration.override && !sender.isGM) return answer({ key: 'OverrideGMOnly' });
-    const built = declarationFromRequest(combatant, data.declaration);
+    const request = cleaned(data.declaration);
+    if (request.override && !sender.isGM) return answer({ key: 'OverrideGMOnly' });
+    const built = declarationFromRequest(combatant, request);
     if ('problem' in built) return answer(built.problem);
+    const id = combatant.id as string;
+    const stored = (combatant.system as unknown as { declaration?: unknown }).declaration;
     if (!combat.flowState) {
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
       // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
-      if (sender.isGM && (combat.holdsFor(combatant.id as string) || data.declaration.override)) {
-        return answer(await combat.recordDeclaration(combatant.id as string, built.declaration, { hold: true }));
+      if (sender.isGM && (combat.holdsFor(id) || request.override)) {
+        if (stored) await combatant.update({ 'system.declaration': null } as never);
+        return answer(await combat.recordDeclaration(id, built.declaration, { hold: true }));
       }
       // Before the start the request waits on the combatant, and is checked again when the combat starts.
-      const stored = (combatant.system as unknown as { declaration?: unknown }).declaration;
       if (stored) await combatant.update({ 'system.declaration': null } as never);
-      await combatant.update({ 'system.declaration': data.declaration } as never);
+      await combatant.update({ 'system.declaration': request } as never);
+      await combat.dropHeld(id);
       return answer(null);
     }
-    return answer(await combat.recordDeclaration(combatant.id as string, built.declaration, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
+    const hold = sender.isGM && combat.holdsFor(id);
+    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold });
+    if (!problem && !hold) await combat.dropHeld(id);
+    return answer(problem);
   });
 }
 

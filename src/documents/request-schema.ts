@@ -98,7 +98,8 @@ export const REQUEST_SPECS = {
     fields: {
       combatId: req(ID),
       action: req({ t: 'enum', values: COMBAT_ACTIONS_REQUESTED }),
-      castingId: opt(ID),
+      /** A casting's id: its caster's id, @, a round (flow castingAt). */
+      castingId: opt({ t: 'text', max: 100 }),
       combatantId: opt(ID),
       groupId: opt(ID),
       trigger: opt({ t: 'text', max: 80 }),
@@ -126,7 +127,6 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 /** At most 40 characters of a key, control characters escaped: a refusal can name a key without carrying it back. */
 export function shortName(key: string): string {
   const cut = key.length > 40 ? `${key.slice(0, 40)}…` : key;
-  // eslint-disable-next-line no-control-regex
   return cut.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -3,11 +3,15 @@
  * engine decided: spells expended (or restored by an undo), health changed by
  * the flow itself (bleeding, an undone hit), Foundry's defeated status. The
  * engine decides; this only copies, batched where Foundry allows (see applySync).
- * The damage hook needs no mark on these writes: after one, the actor shows
- * what the flow recorded, so it sees no change to record (damage.ts).
+ * These writes carry a mark the active GM's damage hook believes from its own
+ * client only (another client's options are never read): a linked actor in
+ * two combats must not turn one combat's Previous into the other's hit.
  */
 import type { CombatantState } from '../rules/model';
 import type { FlowState } from '../rules/flow';
+
+/** Update option marking this client's own copies of the flow onto actors (damage.ts). */
+export const SYNC_OPTION = 'tensegSync';
 
 const HEALTH_PATHS = {
   hp: 'system.hp.value',
@@ -78,7 +82,7 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
     if (health && Object.keys(health).length > 0) {
       const data: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(health)) data[HEALTH_PATHS[key as keyof typeof HEALTH_PATHS]] = value as number;
-      if (actor.isToken) await actor.update(data as never);
+      if (actor.isToken) await actor.update(data as never, { [SYNC_OPTION]: true } as never);
       else worldHealth.push({ _id: actor.id, ...data });
     }
   }
@@ -86,7 +90,7 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
     // One actor fighting as two combatants (linked tokens) gets one update: the last value wins, as it would.
     const byActor = new Map<string, Record<string, unknown>>();
     for (const u of worldHealth) byActor.set(u._id as string, { ...(byActor.get(u._id as string) ?? {}), ...u });
-    await (Actor as unknown as { updateDocuments(u: object[], o: object): Promise<unknown> }).updateDocuments([...byActor.values()], {});
+    await (Actor as unknown as { updateDocuments(u: object[], o: object): Promise<unknown> }).updateDocuments([...byActor.values()], { [SYNC_OPTION]: true });
   }
   const defeated = Object.entries(plan.defeated).filter(([id]) => combat.combatants.has(id));
   if (defeated.length > 0) {

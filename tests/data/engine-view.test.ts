@@ -17,6 +17,7 @@ import { ACTION_KINDS } from '../../src/rules/model';
 function character(over: Partial<CharacterSystem> = {}): CharacterSystem {
   return {
     abilities: { str: 15, int: 10, wis: 9, dex: 16, con: 12, cha: 8 },
+    size: 'medium',
     hp: { value: 9, max: 12 },
     ac: 4,
     attack: { mode: 'aac0', aac0: '20', table: '' },
@@ -34,6 +35,7 @@ function character(over: Partial<CharacterSystem> = {}): CharacterSystem {
 function monster(over: Partial<MonsterSystem> = {}): MonsterSystem {
   return {
     hitDice: '4+4',
+    size: 'medium',
     hp: { value: 30, max: 30 },
     ac: 5,
     aac0: '15',

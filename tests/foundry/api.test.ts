@@ -14,7 +14,8 @@ describe.each([13, 14] as const)('game.tenSegments, generation %i', (generation)
     expect(w.combat.flowState!.declarations[w.ids.brand]).toMatchObject({ action: 'melee', target: w.ids.orc1 });
     const refused = await w.foundry.asUser(w.foundry.users.player2, () => g.game.tenSegments.declare(w.ids.halvaine, { action: 'melee' }));
     expect(refused).toMatchObject({ ok: false, message: 'You do not control Halvaine.' });
-    expect(w.foundry.notifications.at(-1)).toMatchObject({ type: 'error', message: 'You do not control Halvaine.' });
+    expect(w.foundry.client(w.foundry.users.player2).notifications.at(-1)).toMatchObject({ type: 'error', message: 'You do not control Halvaine.' });
+    expect(w.foundry.notifications).toEqual([]);
     expect(w.combat.flowState!.declarations[w.ids.halvaine]).toBeUndefined();
   });
 
@@ -25,6 +26,7 @@ describe.each([13, 14] as const)('game.tenSegments, generation %i', (generation)
     await g.game.tenSegments.declare(w.ids.orc1, { action: 'melee', target: w.ids.brand });
     const refused = await w.foundry.asUser(w.foundry.users.player, () => g.game.tenSegments.next());
     expect(refused.ok).toBe(false);
+    expect(w.foundry.client(w.foundry.users.player).notifications.at(-1)).toMatchObject({ type: 'error' });
     expect(w.combat.flowState!.stage).toBe('declare');
     w.foundry.dice.push(2, 6);
     expect(await g.game.tenSegments.next()).toEqual({ ok: true });

@@ -9,7 +9,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
-import { performAttack } from '../../src/documents/attack';
+import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 
 const FRAGMENT = 'lang/en.json';
@@ -41,7 +41,7 @@ async function declare(w: World, id: string, declaration: any): Promise<void> {
 
 async function attack(w: World, attacker: string, target: string, dice: number[], weaponId?: string): Promise<void> {
   w.foundry.dice.push(...dice);
-  const result = await performAttack({ combatId: w.combat.id as string, attackerId: attacker, targetId: target, userId: w.foundry.users.gm.id, ...(weaponId ? { weaponId } : {}) });
+  const result = await requestAttack(w.combat, { attackerId: attacker, targetId: target, ...(weaponId ? { weaponId } : {}) });
   expect(result).toMatchObject({ ok: true });
   await w.foundry.settle();
 }
@@ -341,7 +341,7 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
         { name: 'Ghoul', type: 'monster', system: { hitDice: '2', hp: { value: 12, max: 12 }, attacks: 'claw 1d3' } },
         { name: 'Wight', type: 'monster', system: { hitDice: '3', hp: { value: 15, max: 15 }, attacks: 'touch 1d4' } },
       ]);
-      const onBrand = { declaration: { combatant: '', action: 'melee', target: ids.brand } };
+      const onBrand = { declaration: { action: 'melee', target: ids.brand } };
       foundry.dice.push(3, 9); // base initiative: ghoul 3 (count 3, passed), wight 9 (count 9, to come)
       const [ghoul, wight] = (await combat.createEmbeddedDocuments('Combatant', [
         { actorId: ghoulActor.id, name: 'Ghoul', system: onBrand },
@@ -405,7 +405,7 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
     const combat = (await g.Combat.create({ scene: scene.id })) as TenSegmentsCombat;
     await combat.createEmbeddedDocuments(
       'Combatant',
-      tokens.map((t: any) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId, system: { declaration: { combatant: '', action: 'melee' } } })) as never,
+      tokens.map((t: any) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId, system: { declaration: { action: 'melee' } } })) as never,
     );
     await whenIdle();
     expect(combat.groups.size).toBe(2);

@@ -1,6 +1,6 @@
 /**
- * Requests arriving at the same moment. Foundry delivers queries to the GM's
- * client as they come, and each handler awaits database writes, so two
+ * Requests arriving at the same moment. The system socket delivers requests
+ * to the active GM's client as they come, and each handler awaits database writes, so two
  * requests for one combat interleave unless they are queued: a player's
  * declaration must never be overwritten by another's, nor by the GM pressing
  * a tracker button, and a combat busy with one request must not hold up
@@ -80,7 +80,8 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
         ]),
       );
       expect(answers).toEqual([{ ok: true }, { ok: true }]);
-      expect((w.combat.combatants.get(w.ids.halvaine) as any).system.declaration).toEqual({ combatant: w.ids.halvaine, action: 'flee' });
+      // The request waits on the combatant as it was sent.
+      expect((w.combat.combatants.get(w.ids.halvaine) as any).system.declaration).toEqual({ action: 'flee' });
       await start();
       expect(w.combat.flowState!.declarations[w.ids.halvaine]).toEqual({ combatant: w.ids.halvaine, action: 'flee' });
       expect(w.foundry.errors).toEqual([]);
@@ -173,6 +174,15 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
       const [dagger] = await w.actors.halvaine.createEmbeddedDocuments('Item', [
         { name: 'Dagger', type: 'weapon', system: { damage: { small: '1d4', large: '1d3' }, speed: 2, length: 1, space: 1, kind: 'melee', equipped: true } },
       ]);
+      // Both declare a blow at Orc 1 with the weapon they will strike with, and the party acts first (segment 4).
+      const halvaineStabs = await w.foundry.asUser(w.foundry.users.player, () =>
+        requestDeclaration(w.combat, w.ids.halvaine, { action: 'melee', weapon: dagger.id, target: w.ids.orc1 }),
+      );
+      expect(halvaineStabs).toEqual({ ok: true });
+      expect(await brandFights()).toEqual({ ok: true });
+      w.foundry.dice.push(5, 4);
+      await w.combat.rollInitiative();
+      expect(w.combat.currentActorIds().sort()).toEqual([w.ids.halvaine, w.ids.brand].sort());
       w.foundry.dice.push(17, 2, 17, 3); // each hits (13 needed against AC 6); 2 and 3 damage
       const [a, b] = (await Promise.all([
         w.foundry.asUser(w.foundry.users.player, () => requestAttack(w.combat, { attackerId: w.ids.halvaine, targetId: w.ids.orc1, weaponId: dagger.id })),

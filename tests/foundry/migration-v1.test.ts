@@ -107,8 +107,11 @@ describe.each([13, 14] as const)('running combats stored by schema 1, generation
   });
 
   it('Previous walks back through the old history state by state, to the oldest state it kept', async () => {
-    await migrateWorld();
     for (const source of STORED.combats as any[]) {
+      // Each combat in a world of its own: the fixture's five combats share their (linked) actors, and the
+      // active GM records any change of an actor's health as a hit in every running combat it fights in.
+      ({ foundry, db } = await boot(generation, { ...STORED, combats: [source] }, 1));
+      await migrateWorld();
       const combat = g.game.combats.get(source._id);
       const expected = oldStates(source);
       for (let i = expected.length - 1; i >= 1; i--) {

@@ -9,14 +9,15 @@
  * localized reason and no change at all: the combat's log and the GM's held declarations, the
  * actors with their items, the combatants, the chat log, and not one write.
  * A player's cell tries both ways in: the button the player would press
- * (tracker, chat card, sheet) and the request sent to the GM (a v13 query),
- * which is where the refusal is decided.
+ * (tracker, chat card, sheet) and the request sent to the active GM (on the
+ * system socket), which is where the refusal is decided. A refusal shown as
+ * a notification is shown on the acting user's own client.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
-import { QUERY_DECLARE, requestCombatAction, requestDeclaration, type StepAction } from '../../src/documents/queries';
-import { QUERY_ATTACK, requestAttack } from '../../src/documents/attack';
+import { requestCombatAction, requestDeclaration, type StepAction } from '../../src/documents/queries';
+import { requestAttack } from '../../src/documents/attack';
 import { undoFromCard } from '../../src/documents/damage';
 import { currentEntries } from '../../src/rules/flow';
 
@@ -70,10 +71,10 @@ async function start(w: Table): Promise<void> {
   await w.combat.startCombat();
 }
 
-/** Declarations of the Halvaine example (seed 000): she casts Sleep, everyone else fights. */
-async function declareAll(w: Table): Promise<void> {
+/** Declarations of the Halvaine example (seed 000): she casts Sleep (or, given, does something else), everyone else fights. */
+async function declareAll(w: Table, halvaine: Record<string, unknown> = { action: 'spell', spell: w.spell.id }): Promise<void> {
   const { combat, ids } = w;
-  expect(await requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: w.spell.id })).toEqual({ ok: true });
+  expect(await requestDeclaration(combat, ids.halvaine, halvaine as never)).toEqual({ ok: true });
   expect(await requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 })).toEqual({ ok: true });
   expect(await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.halvaine })).toEqual({ ok: true });
   expect(await requestDeclaration(combat, ids.orc2, { action: 'melee', target: ids.brand })).toEqual({ ok: true });
@@ -112,13 +113,14 @@ async function interruptSleep(w: Table): Promise<string> {
 async function expectRefused(w: Table, user: any, attempt: () => Promise<unknown>, message: string): Promise<void> {
   const before = snapshot(w);
   const writes = w.foundry.writes.count();
-  const shown = w.foundry.notifications.length;
+  const notifications = w.foundry.client(user).notifications;
+  const shown = notifications.length;
   const result: any = await w.foundry.asUser(user, attempt);
   await w.foundry.settle();
   if (result && typeof result === 'object' && 'ok' in result) {
     expect(result).toMatchObject({ ok: false, message });
   } else {
-    expect(w.foundry.notifications.slice(shown)).toEqual([{ type: 'error', message }]);
+    expect(notifications.slice(shown)).toEqual([{ type: 'error', message }]);
   }
   expect(snapshot(w)).toBe(before);
   expect(w.foundry.writes.count()).toBe(writes);
@@ -241,10 +243,12 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
 
   describe('apply damage: Halvaine stabs Orc 1 with her dagger', () => {
     const stab = (t: Table) => requestAttack(t.combat, { attackerId: t.ids.halvaine, targetId: t.ids.orc1, weaponId: t.dagger.id });
+    /** She declared the blow, and it is the party's step (segment 4): the attack is hers to make now. */
+    const stabbing = (t: Table) => declareAll(t, { action: 'melee', weapon: t.dagger.id, target: t.ids.orc1 });
 
     it.each(['gm', 'owner'] as const)('%s: the attack is rolled, carded and the damage applied to the orc', async (role) => {
       await start(w);
-      await declareAll(w);
+      await stabbing(w);
       await rollInitiative(w);
       w.foundry.dice.push(17, 3); // AAC0 19 against AC 6 needs 13: hit, 3 damage
       const messages = g.game.messages.size;
@@ -259,7 +263,7 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
 
     it.each(['other', 'observer'] as const)('%s: refused, no roll, no card, the orc untouched', async (role) => {
       await start(w);
-      await declareAll(w);
+      await stabbing(w);
       await rollInitiative(w);
       w.foundry.dice.push(17, 3);
       await expectRefused(w, w.users[role], () => stab(w), MSG.notYours);
@@ -290,19 +294,19 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
       ['a target not in this combat', () => ({ targetId: 'nosuchcombatant0' }), 'UnknownCombatant'],
       ['a combat that does not exist', () => ({ combatId: 'nosuchcombat0000' }), 'UnknownCombat'],
       ['a routine she does not have', () => ({ weaponId: undefined, routine: 3 }), 'NoSuchAttack'],
-      ['a negative routine', () => ({ weaponId: undefined, routine: -1 }), 'MalformedRequest'],
-      ['a fractional attack index', () => ({ weaponId: undefined, attack: 0.5 }), 'MalformedRequest'],
-      ['a "large" that is not a yes or no', () => ({ large: 'yes' }), 'MalformedRequest'],
+      ['a negative routine', () => ({ weaponId: undefined, routine: -1 }), 'RequestFieldInvalid'],
+      ['a fractional attack index', () => ({ weaponId: undefined, attack: 0.5 }), 'RequestFieldInvalid'],
+      ['a "large" (the damage column is the target\'s size now)', () => ({ large: true }), 'RequestUnknownField'],
+      ['a "userId" (the sender is the server\'s word)', (t) => ({ userId: t.users.gm.id }), 'RequestUnknownField'],
     ];
     it.each(cases)('%s: refused with its reason, no roll, nothing changes', async (_label, change, key) => {
       await start(w);
       w.foundry.dice.push(17, 3);
-      const gm = w.users.gm;
-      const base = { combatId: w.combat.id, attackerId: w.ids.halvaine, targetId: w.ids.orc1, weaponId: w.dagger.id, userId: w.users.owner.id };
-      const payload = { ...base, ...change(w) };
+      const { combatId, ...request } = { combatId: w.combat.id, attackerId: w.ids.halvaine, targetId: w.ids.orc1, weaponId: w.dagger.id, ...change(w) } as any;
+      const combat = { id: combatId } as any;
       const before = snapshot(w);
       const writes = w.foundry.writes.count();
-      const answer: any = await w.foundry.asUser(w.users.owner, () => gm.query(QUERY_ATTACK, payload, { timeout: 1000 }));
+      const answer: any = await w.foundry.asUser(w.users.owner, () => requestAttack(combat, request));
       expect(answer).toMatchObject({ ok: false, key });
       expect(g.game.i18n.has(`TENSEG.Error.${key}`)).toBe(true);
       expect(answer.message).not.toMatch(/TENSEG\.|undefined/);
@@ -320,7 +324,7 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
       await declareAll(w);
       await rollInitiative(w);
       const casting = await interruptSleep(w);
-      expect(await requestCombatAction(w.combat, 'undoInterruption', casting)).toEqual({ ok: true });
+      expect(await requestCombatAction(w.combat, 'undoInterruption', { castingId: casting })).toEqual({ ok: true });
       expect(w.actors.halvaine.items.get(w.spell.id).system.expended).toBe(0);
       await w.combat.nextTurn();
       const s = w.combat.flowState!;
@@ -345,7 +349,7 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
       const casting = await interruptSleep(w);
       const user = w.users[role];
       await expectRefused(w, user, () => undoFromCard(w.combat.id as string, casting), MSG.onlyGM);
-      await expectRefused(w, user, () => requestCombatAction(w.combat, 'undoInterruption', casting), MSG.onlyGM);
+      await expectRefused(w, user, () => requestCombatAction(w.combat, 'undoInterruption', { castingId: casting }), MSG.onlyGM);
       expect(w.actors.halvaine.items.get(w.spell.id).system.expended).toBe(1);
       expect(w.foundry.errors).toEqual([]);
     });
@@ -354,50 +358,41 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
   /* ------------------------------------------------------- who is asking */
 
   describe('who is asking', () => {
-    it('v13 queries carry no sender: a query claiming to come from the GM is refused', async () => {
+    /** What a user's client hears on the system socket: the messages and the id of the user the server names as their sender. */
+    async function listen(user: any): Promise<{ data: any; sender: string }[]> {
+      const heard: { data: any; sender: string }[] = [];
+      await w.foundry.client(user).run(() => g.game.socket.on('system.ten-segments', (data: any, sender: string) => heard.push({ data, sender })));
+      return heard;
+    }
+
+    it('the sender is whom the server names: a forged request naming the GM is refused, and the answer goes to its sender only', async () => {
       await start(w);
-      const forged = { combatId: w.combat.id, combatantId: w.ids.orc1, declaration: { action: 'flee' }, userId: w.users.gm.id };
-      await expectRefused(
-        w,
-        w.users.owner,
-        () => w.users.gm.query(QUERY_DECLARE, forged, { timeout: 1000 }),
-        "A request in a GM's name must be made on that GM's own client; it was refused.",
-      );
-      const attack = { combatId: w.combat.id, attackerId: w.ids.orc1, targetId: w.ids.halvaine, userId: w.users.gm.id };
-      await expectRefused(
-        w,
-        w.users.owner,
-        () => w.users.gm.query(QUERY_ATTACK, attack, { timeout: 1000 }),
-        "A request in a GM's name must be made on that GM's own client; it was refused.",
-      );
+      const heard = await listen(w.users.owner);
+      const before = snapshot(w);
+      const writes = w.foundry.writes.count();
+      const body = { combatId: w.combat.id, combatantId: w.ids.orc1, declaration: { action: 'flee' } };
+      // A modified client of Halvaine's owner: a `userId` is no field of a request; without it, the sender is still the owner.
+      w.foundry.raw(w.users.owner).emit('system.ten-segments', { k: 'req', id: 'abc', kind: 'declare', body: { ...body, userId: w.users.gm.id } });
+      w.foundry.raw(w.users.owner).emit('system.ten-segments', { k: 'req', id: 'abd', kind: 'declare', body });
+      await w.foundry.settle();
+      const answers = heard.filter((h) => h.data.k === 'ans');
+      expect(answers).toEqual([
+        { sender: w.users.gm.id, data: { k: 'ans', to: w.users.owner.id, id: 'abc', answer: expect.objectContaining({ ok: false, key: 'RequestUnknownField' }) } },
+        { sender: w.users.gm.id, data: { k: 'ans', to: w.users.owner.id, id: 'abd', answer: { ok: false, key: 'NotYourCombatant', message: 'You do not control Orc 1.' } } },
+      ]);
+      expect(snapshot(w)).toBe(before);
+      expect(w.foundry.writes.count()).toBe(writes);
+      expect(w.foundry.errors).toEqual([]);
     });
 
-    it('when Foundry names the sender (v14.352+), a payload naming another user is refused, and the true sender is used', async () => {
+    it("a player's request for another player's combatant is refused; that player's own is accepted", async () => {
       await start(w);
-      const handler = g.CONFIG.queries[QUERY_DECLARE];
-      const payload = { combatId: w.combat.id, combatantId: w.ids.brand, declaration: { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 } };
-      // The owner of Halvaine pretends to be Brand's owner.
-      await expectRefused(
-        w,
-        w.users.gm,
-        () => handler({ ...payload, userId: w.users.observer.id }, { timeout: 1000, user: w.users.owner }),
-        'The request names another user than the one who sent it, and was refused.',
-      );
-      // Brand's owner, vouched for by Foundry, is accepted.
-      const ok = await handler({ ...payload, userId: w.users.observer.id }, { timeout: 1000, user: w.users.observer });
-      expect(ok).toEqual({ ok: true });
+      const request = { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 } as const;
+      // Halvaine's owner tries Brand's declaration.
+      await expectRefused(w, w.users.owner, () => requestDeclaration(w.combat, w.ids.brand, request), 'You do not control Brand.');
+      // Brand's owner makes it.
+      expect(await w.foundry.asUser(w.users.observer, () => requestDeclaration(w.combat, w.ids.brand, request))).toEqual({ ok: true });
       expect(w.combat.flowState!.declarations[w.ids.brand]).toMatchObject({ action: 'melee', target: w.ids.orc1 });
-    });
-
-    it('a request from a user who is not in the world is refused', async () => {
-      await start(w);
-      const handler = g.CONFIG.queries[QUERY_DECLARE];
-      await expectRefused(
-        w,
-        w.users.gm,
-        () => handler({ combatId: w.combat.id, combatantId: w.ids.halvaine, declaration: { action: 'flee' }, userId: 'nobody0000000000' }),
-        'The request came from a user who is not in this world.',
-      );
     });
 
     it('with no GM connected, a player is told so and nothing changes', async () => {
@@ -412,17 +407,13 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
       );
     });
 
-    it("a query that fails on the GM's client comes back as a reason, not an exception", async () => {
+    it("a request that fails on the GM's client comes back as a reason, not an exception", async () => {
       await start(w);
-      g.CONFIG.queries[QUERY_DECLARE] = async () => {
+      // The GM's client fails while carrying it out.
+      (w.combat as any).recordDeclaration = async () => {
         throw new Error('the GM reloaded');
       };
-      await expectRefused(
-        w,
-        w.users.owner,
-        () => requestDeclaration(w.combat, w.ids.halvaine, { action: 'flee' }),
-        "The GM's client did not answer your request (the GM reloaded).",
-      );
+      await expectRefused(w, w.users.owner, () => requestDeclaration(w.combat, w.ids.halvaine, { action: 'flee' }), "The GM's client did not answer your request (Error).");
     });
 
     it('a request the GM handles on their own client is never refused as unverified', async () => {
@@ -435,20 +426,28 @@ describe.each([13, 14] as const)('permission matrix, generation %i', (generation
 });
 
 describe.each([13, 14] as const)('core round and turn, generation %i', (generation) => {
-  // Core lets players write round and turn (Combat#_canChangeRound/_canChangeTurn
-  // are true by default). TenSegmentsCombat does not override them, so a player
-  // can move core's current combatant away from the flow's step. Fails until
-  // combat.ts overrides both with `authorize('changeStep', user) === null`:
-  // then turn this into it().
-  it("a player cannot write the combat's round and turn past the GM", async () => {
+  // Foundry's server runs core's rule (any player may write round and turn); the
+  // system's _canChangeTurn runs on honest clients only. Whatever a player's
+  // client writes, the active GM puts round and turn back where the flow says,
+  // and says so.
+  it.each(['honest', 'modified'] as const)("a player's %s client cannot move the combat's round and turn past the GM: it is put back, with a notice", async (how) => {
     const w = await table(generation);
     await start(w);
     await declareAll(w);
     await rollInitiative(w);
     const before = snapshot(w);
-    const writes = w.foundry.writes.count();
-    await w.foundry.asUser(w.users.owner, () => w.combat.update({ round: 5, turn: 1 } as never)).catch(() => undefined);
+    const owner = w.users.owner;
+    if (how === 'honest') await w.foundry.asUser(owner, () => w.combat.update({ round: 5, turn: 1 } as never)).catch(() => undefined);
+    else await w.foundry.raw(owner).modify('update', 'Combat', [{ _id: w.combat.id, round: 5, turn: 1 }]);
+    await w.foundry.settle();
     expect(snapshot(w)).toBe(before);
-    expect(w.foundry.writes.count()).toBe(writes);
+    expect(segment(w)).toBe(4);
+    expect(w.foundry.notifications.at(-1)).toEqual({ type: 'error', message: 'Player 1 changed the round or turn outside the procedure; it was put back.' });
+    // Every client sees the combat where the flow is.
+    for (const client of w.foundry.clients()) {
+      const copy = client.game.combats.get(w.combat.id);
+      expect([copy.round, copy.turn]).toEqual([w.combat.round, w.combat.turn]);
+    }
+    expect(w.foundry.errors).toEqual([]);
   });
 });

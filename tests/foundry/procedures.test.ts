@@ -11,7 +11,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
-import { performAttack } from '../../src/documents/attack';
+import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 import { currentEntries } from '../../src/rules/flow';
 
@@ -76,10 +76,10 @@ async function declare(w: World, id: string, declaration: any): Promise<void> {
   expect(answer).toEqual({ ok: true });
 }
 
-/** An attack the GM resolves with scripted dice: d20, then damage. */
+/** An attack the GM asks for (carried out on the GM's own client, held to the schedule) with scripted dice: d20, then damage. */
 async function attack(w: World, attacker: string, target: string, dice: number[], weaponId?: string): Promise<any> {
   w.foundry.dice.push(...dice);
-  const result = await performAttack({ combatId: w.combat.id as string, attackerId: attacker, targetId: target, userId: w.foundry.users.gm.id, ...(weaponId ? { weaponId } : {}) });
+  const result = await requestAttack(w.combat, { attackerId: attacker, targetId: target, ...(weaponId ? { weaponId } : {}) });
   await w.foundry.settle();
   return result;
 }

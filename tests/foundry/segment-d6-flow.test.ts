@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeWorld, g, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
-import { performAttack } from '../../src/documents/attack';
+import { requestAttack } from '../../src/documents/attack';
 import { undoFromCard } from '../../src/documents/damage';
 import { currentEntries } from '../../src/rules/flow';
 
@@ -28,9 +28,9 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
 
     // Player 1 declares Halvaine's spell through the GM; a spell she does not have is refused.
     const refused = await foundry.asUser(foundry.users.player, () =>
-      requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: 'no-such-item', castingTime: 2 }),
+      requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: 'no-such-item' }),
     );
-    expect(refused.ok).toBe(false);
+    expect(refused).toMatchObject({ ok: false, key: 'DeclarationSpellMissing' });
     const ok = await foundry.asUser(foundry.users.player, () =>
       requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: w.spell.id }),
     );
@@ -59,9 +59,9 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
     await combat.nextTurn(); // segment 5: the orcs
     expect(combat.flowState!.schedule!.steps[combat.flowState!.step].segment).toBe(5);
 
-    // Orc 1 hits Halvaine: natural 18 against AC 5 with AAC0 19 needs 14; damage 3.
+    // Orc 1 hits Halvaine in its step: natural 18 against AC 5 with AAC0 19 needs 14; damage 3.
     foundry.dice.push(18, 3);
-    const attack = await performAttack({ combatId: combat.id as string, attackerId: ids.orc1, targetId: ids.halvaine, userId: foundry.users.gm.id });
+    const attack = await requestAttack(combat, { attackerId: ids.orc1, targetId: ids.halvaine });
     expect(attack).toMatchObject({ ok: true, hit: true, damage: 3 });
     await foundry.settle();
     expect(w.actors.halvaine.system.hp.value).toBe(9);
@@ -110,6 +110,6 @@ describe.each([13, 14] as const)('segment-d6 through the documents, generation %
     const log = structuredClone((combat.system as any).log);
     await foundry.asUser(foundry.users.player, () => combat.nextTurn());
     expect((combat.system as any).log).toEqual(log);
-    expect(foundry.notifications.at(-1)).toMatchObject({ type: 'error', message: 'Only the GM moves the combat from step to step.' });
+    expect(foundry.client(foundry.users.player).notifications.at(-1)).toMatchObject({ type: 'error', message: 'Only the GM moves the combat from step to step.' });
   });
 });
