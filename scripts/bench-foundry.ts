@@ -191,7 +191,7 @@ function emptyRow(procedure: string, n: number): Row {
 async function benchOne(generation: 13 | 14, procedure: string, n: number, modules: any): Promise<Row> {
   const { installFoundry, initSystem, requestDeclaration } = modules;
   const foundry = installFoundry({ generation, lang: resolve(ROOT, 'lang/en.json'), systemId: 'ten-segments', seed: 7 });
-  initSystem();
+  await foundry.everyClient(initSystem);
   const row: Row = emptyRow(procedure, n);
   const { combat, foes } = await buildWorld(foundry, procedure, n);
   const stage = () => combat.flowState?.stage;
