@@ -13,6 +13,7 @@ import { registerDamageHooks } from './documents/damage';
 import { SCHEMA_VERSION } from './documents/schema-version';
 import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
+import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
 import { ProcedureOptionsApp } from './apps/procedure-options';
 import { SYSTEM_ID } from './settings';
@@ -54,7 +55,7 @@ export async function loadWorldRules(): Promise<void> {
 
 /** The active GM migrates a world stored by an older schema; the migration code is a chunk loaded only then. */
 async function migrateIfOlder(): Promise<Awaited<ReturnType<typeof import('./documents/migration').migrateWorld>>> {
-  if (!game.user?.isGM || game.users?.activeGM?.id !== game.user.id) return null;
+  if (!isActiveGM()) return null;
   if (Number(game.settings!.get(SYSTEM_ID, 'schemaVersion') ?? 0) >= SCHEMA_VERSION) return null;
   const { migrateWorld } = await import('./documents/migration');
   return migrateWorld();

@@ -93,7 +93,8 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   if (!target) return refuse({ key: 'UnknownCombatant', data: { id: req.targetId } });
   const denied = authorize('applyDamage', user, attacker);
   if (denied) return refuse(denied);
-  const done = recordedAnswer(q);
+  // A retry: the log knows the request (its attack entry), the chat card its answer.
+  const done = combat.madeBy(q) ? recordedAnswer(q) : null;
   if (done) return done;
   const state = combat.flowState;
   if (!state) return refuse({ key: 'CombatNotStarted' });

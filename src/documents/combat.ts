@@ -681,8 +681,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** Forget a plan held for this combatant (a later declaration for it replaced it). */
   async dropHeld(combatantId: string): Promise<void> {
-    if (!(combatantId in this.held)) return;
-    const held = { ...this.held };
+    const held = this.held;
+    if (!(combatantId in held)) return;
     delete held[combatantId];
     await this.setHeld(held);
   }
@@ -690,9 +690,7 @@ export class TenSegmentsCombat extends Combat {
   /** Withdraw (cancel) a declaration; the caller holds the queue. */
   async withdrawDeclaration(combatantId: string, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
     if (how.hold && combatantId in this.held) {
-      const held = { ...this.held };
-      delete held[combatantId];
-      await this.setHeld(held);
+      await this.dropHeld(combatantId);
       return null;
     }
     return this.transition({ t: 'withdraw', c: combatantId }, { q: how.q });
@@ -762,10 +760,7 @@ export class TenSegmentsCombat extends Combat {
     if (!who) return null;
     const entries = this.entries;
     const taken = new Set<string>();
-    for (const [, e] of entries) {
-      const was = e.t === 'join' ? (e as unknown as { was?: unknown }).was : undefined;
-      if (typeof was === 'string') taken.add(was);
-    }
+    for (const [, e] of entries) if (e.t === 'join' && e.was) taken.add(e.was);
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i][1] as InputEntry;
       if (e.t !== 'leave' || e.k !== who || taken.has(e.c)) continue;
@@ -790,7 +785,7 @@ export class TenSegmentsCombat extends Combat {
     const side = group ? sideOf(group) : null;
     const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
-    const input = { t: 'join', c: engine.combatant } as FlowInput & { t: 'join'; was?: string };
+    const input: FlowInput & { t: 'join' } = { t: 'join', c: engine.combatant };
     const was = this.cameBack(combatant);
     if (was) input.was = was;
     const stored = this.storedDeclaration(combatant);

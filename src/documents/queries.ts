@@ -41,7 +41,6 @@ export interface WithdrawRequest {
 }
 
 export type StepAction = RequestedCombatAction;
-export const STEP_ACTIONS: readonly StepAction[] = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption', 'startCombat', 'moveToSide', 'morale'];
 
 export interface CombatActionRequest {
   combatId: string;
@@ -118,13 +117,11 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     if (!combat.flowState) {
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
-      // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
-      if (sender.isGM && (combat.holdsFor(id) || request.override)) {
-        if (stored) await combatant.update({ 'system.declaration': null } as never);
-        return answer(await combat.recordDeclaration(id, built.declaration, { hold: true }));
-      }
-      // Before the start the request waits on the combatant, and is checked again when the combat starts.
+      // An earlier request waiting on the combatant goes (an update would merge the new one into it).
       if (stored) await combatant.update({ 'system.declaration': null } as never);
+      // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
+      if (sender.isGM && (combat.holdsFor(id) || request.override)) return answer(await combat.recordDeclaration(id, built.declaration, { hold: true }));
+      // Otherwise the request waits on the combatant, and is checked again when the combat starts.
       await combatant.update({ 'system.declaration': request } as never);
       await combat.dropHeld(id);
       return answer(null);

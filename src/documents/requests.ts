@@ -246,11 +246,3 @@ export function registerRequests(): void {
   });
   Hooks.on('userConnected', () => onGMChange());
 }
-
-/** Forget what the GM side remembers and every open request (a fresh client; tests). */
-export function resetRequests(): void {
-  const open = openOf();
-  for (const o of open.values()) if (o.timer !== undefined) clearTimeout(o.timer);
-  open.clear();
-  answeredOf().clear();
-}

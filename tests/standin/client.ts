@@ -9,9 +9,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { readFileSync } from 'node:fs';
 import { CONST, MESSAGE_MODES } from './constants';
-import { Combat, CombatEncounters, Combatant, CombatantGroup } from './combat';
+import { Combat, Combatant, CombatantGroup, emptyCollections, type CombatEncounters } from './combat';
 import { Roll, Die, diceSource } from './dice';
-import { Actor, ChatMessage, Collection, Item, Scene, Scenes, TokenDocument, User, Users, WorldCollection, receiveModify } from './documents';
+import { Actor, ChatMessage, Collection, Item, Scene, TokenDocument, User, Users, receiveModify } from './documents';
 import { ClientSettings, GameTime, Localization } from './game';
 import { HookRegistry } from './hooks';
 import { network } from './network';
@@ -140,14 +140,7 @@ export class Client implements Endpoint, ClientPort {
     const CONFIG = buildConfig();
     const users = new Users();
     for (const u of server.collections.get('User')) this.#addUser(users, u.toObject(), u.active);
-    const collections: Record<string, any> = {
-      User: users,
-      Actor: new WorldCollection('Actor'),
-      Item: new WorldCollection('Item'),
-      Scene: new Scenes(),
-      Combat: new CombatEncounters(),
-      ChatMessage: new WorldCollection('ChatMessage'),
-    };
+    const collections = emptyCollections(users);
     for (const [name, c] of Object.entries(collections)) this.collections.set(name, c);
     const port = { setWorld: (key: string, value: unknown, options: any) => this.#setWorld(key, value, options) };
     const settings = new ClientSettings(port, ctx.storage);

@@ -9,7 +9,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { CONST, DOCUMENT_OWNERSHIP_LEVELS as LEVELS } from './constants';
-import { Document, WorldCollection, getDocumentClass } from './documents';
+import { Document, Scenes, WorldCollection, getDocumentClass } from './documents';
 import {
   BooleanField,
   DocumentIdField,
@@ -605,4 +605,16 @@ export class CombatEncounters extends WorldCollection {
   get viewed(): any {
     return ownerOf(this).ui?.combat?.viewed ?? this.active ?? null;
   }
+}
+
+/** A client's or the server's world collections, empty, around its users. */
+export function emptyCollections(users: any): Record<string, any> {
+  return {
+    User: users,
+    Actor: new WorldCollection('Actor'),
+    Item: new WorldCollection('Item'),
+    Scene: new Scenes(),
+    Combat: new CombatEncounters(),
+    ChatMessage: new WorldCollection('ChatMessage'),
+  };
 }

@@ -13,8 +13,8 @@
  * sender's id, and queries to their recipient.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { Combat, CombatEncounters, Combatant, CombatantGroup } from './combat';
-import { Actor, ChatMessage, Item, Scene, Scenes, TokenDocument, User, Users, WorldCollection, fromUuidIn, grantCreatorOwnership } from './documents';
+import { Combat, Combatant, CombatantGroup, emptyCollections } from './combat';
+import { Actor, ChatMessage, Item, Scene, TokenDocument, User, Users, fromUuidIn, grantCreatorOwnership } from './documents';
 import { configRef } from './fields';
 import { network } from './network';
 import { broadcastBytes, runIn, state, type Endpoint, type ErrorRecord, type RenderRecord } from './state';
@@ -112,14 +112,7 @@ export class Server implements Endpoint {
 
   constructor(documentTypes: Record<string, string[]>, generation: number) {
     this.CONFIG = serverConfig(documentTypes);
-    const collections: Record<string, any> = runIn(this, () => ({
-      User: new Users(),
-      Actor: new WorldCollection('Actor'),
-      Item: new WorldCollection('Item'),
-      Scene: new Scenes(),
-      Combat: new CombatEncounters(),
-      ChatMessage: new WorldCollection('ChatMessage'),
-    }));
+    const collections = runIn(this, () => emptyCollections(new Users()));
     for (const [name, c] of Object.entries(collections)) this.collections.set(name, c);
     this.game = { release: { generation }, users: collections.User, actors: collections.Actor, items: collections.Item, scenes: collections.Scene, combats: collections.Combat, messages: collections.ChatMessage };
     this.settings.set('core.time', 0);
