@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The one test command (npm test): typecheck against the Foundry types, lint
+// The one test command (npm test): typecheck against the Foundry types (v13,
+// and v14 when typings-v14/ is installed), lint
 // (eslint.config.mjs: the layers), then every vitest suite with the coverage
 // of src/rules. Ends with a plain "N passed, N failed" line for CI: tsc, eslint
 // and "coverage of src/rules >= 95 % lines" count one check each, beside the tests.
@@ -19,6 +20,18 @@ console.log('typecheck: tsc --noEmit');
 const tsc = run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);
 if (tsc.status === 0) passed += 1;
 else failed += 1;
+
+// The same sources against Foundry v14's typings, when they are installed
+// (npm run typecheck:v14 installs them from ../shared/vendor/): one check more.
+const v14 = new URL('../typings-v14/node_modules/fvtt-types/package.json', import.meta.url).pathname;
+if (existsSync(v14)) {
+  console.log('typecheck v14: tsc --noEmit -p tsconfig.v14.json');
+  const tsc14 = run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.v14.json']);
+  if (tsc14.status === 0) passed += 1;
+  else failed += 1;
+} else {
+  console.log('typecheck v14: skipped (typings not installed; npm run typecheck:v14 installs them from ../shared/vendor/)');
+}
 
 console.log('lint: eslint src tests');
 const lintStart = Date.now();
