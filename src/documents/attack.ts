@@ -27,6 +27,7 @@ import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
 import { postInterruptionCard } from './damage';
 import { askGM, serialize } from './requests';
+import { storedActor } from './stored';
 
 export interface AttackRequest {
   combatId: string;
@@ -168,7 +169,7 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   await ChatMessage.create({
     content,
     rolls,
-    speaker: ChatMessage.getSpeaker({ actor: attackerActor }),
+    speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
     flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
   } as never);
   return answer;

@@ -126,6 +126,9 @@ function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
 }
 
 /** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
+/** The combatants in turn order: in v14's typings stored documents (`Combatant.Stored`), as core's own `turns`. */
+type Turns = ReturnType<Combat['setupTurns']>;
+
 type HeldStore = Record<string, Record<string, Declaration | null>>;
 
 function heldStore(): HeldStore {
@@ -339,7 +342,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Core order: combatants by their first appearance in this round's schedule, the rest after. */
-  orderedCombatants(state: FlowState | null = this.flowState): Combatant.Implementation[] {
+  orderedCombatants(state: FlowState | null = this.flowState): Turns {
     const all = [...this.combatants.contents];
     const byName = (a: Combatant.Implementation, b: Combatant.Implementation) =>
       (a.name ?? '').localeCompare(b.name ?? '') || ((a.id as string) > (b.id as string) ? 1 : -1);
@@ -353,7 +356,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Core's setupTurns with the schedule's order (core sorts by initiative); keeps core's state tracking. */
-  override setupTurns(): Combatant.Implementation[] {
+  override setupTurns(): Turns {
     const turns = this.orderedCombatants();
     this.turns = turns;
     if (this.turn !== null && this.turn !== undefined && (this.turn < 0 || this.turn >= turns.length)) this.turn = turns.length > 0 ? 0 : null;

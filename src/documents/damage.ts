@@ -16,6 +16,7 @@ import { authorize, isActiveGM } from './permissions';
 import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
 import { SYNC_OPTION } from './sync';
+import { storedActor } from './stored';
 
 interface HealthData {
   hp?: { value?: number };
@@ -61,7 +62,7 @@ export async function postInterruptionCard(combat: TenSegmentsCombat, state: Flo
   });
   await ChatMessage.create({
     content,
-    speaker: ChatMessage.getSpeaker({ actor: combatant?.actor ?? undefined }),
+    speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
     flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
   } as never);
 }

@@ -4,8 +4,12 @@
  * 1. The system's data models are registered in `fvtt-types/configuration`
  *    so `actor.system`, `item.system`, `combat.system`, `combatant.system`
  *    and `group.system` have their real types.
- * 2. The system's document classes are registered there too, so
- *    `Combat.Implementation` is the Ten Segments Combat.
+ * 2. The system's document classes are registered there too, in both ways
+ *    the typings read: `DocumentClassConfig` (the class in CONFIG) and
+ *    `ConfiguredCombat`/`ConfiguredCombatant`/`ConfiguredCombatantGroup`
+ *    (the instance), so `Combat.Implementation` and the stored documents
+ *    v14's typings hand back (`Combatant.Stored`, `combat.turns`,
+ *    `combat.groups`) are the Ten Segments classes.
  */
 import type { CharacterData, MonsterData } from '../data/actor-models';
 import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
@@ -19,6 +23,16 @@ declare module 'fvtt-types/configuration' {
     Combat: typeof TenSegmentsCombat;
     Combatant: typeof TenSegmentsCombatant;
     CombatantGroup: typeof TenSegmentsCombatantGroup;
+  }
+
+  interface ConfiguredCombat<SubType extends Combat.SubType> {
+    document: TenSegmentsCombat;
+  }
+  interface ConfiguredCombatant<SubType extends Combatant.SubType> {
+    document: TenSegmentsCombatant;
+  }
+  interface ConfiguredCombatantGroup<SubType extends CombatantGroup.SubType> {
+    document: TenSegmentsCombatantGroup;
   }
 
   interface DataModelConfig {

@@ -88,10 +88,10 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
     it('every choice of a select is a label key in the fragment', () => {
       const choices = [
-        data.CharacterData.schema.fields.attack.fields.mode,
-        data.WeaponData.schema.fields.kind,
-        data.SpellData.schema.fields.castingTime.fields.unit,
-        data.ArmorData.schema.fields.bulk,
+        data.CharacterData.defineSchema().attack.fields.mode,
+        data.WeaponData.defineSchema().kind,
+        data.SpellData.defineSchema().castingTime.fields.unit,
+        data.ArmorData.defineSchema().bulk,
       ] as any[];
       for (const field of choices) for (const key of Object.values(field.choices) as string[]) expect(lang[key], key).toBeTypeOf('string');
     });
