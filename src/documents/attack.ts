@@ -20,7 +20,6 @@ import { parseAttackRoutines } from '../rules/attack-routines';
 import { attackProblem, type FlowInput } from '../rules/flow';
 import type { Problem } from '../rules/model';
 import { weaponOf } from '../data/engine-view';
-import type { Size } from '../data/shapes';
 import { SYSTEM_ID } from '../settings';
 import { authorize } from './permissions';
 import type { TenSegmentsCombat } from './combat';
@@ -28,6 +27,7 @@ import { localizeProblem } from './problems';
 import { postInterruptionCard } from './damage';
 import { askGM, serialize } from './requests';
 import { storedActor } from './stored';
+import { actorData, actorSize } from '../data/systems';
 
 export interface AttackRequest {
   combatId: string;
@@ -74,8 +74,8 @@ export function damageFormula(text: string): string | null {
 }
 
 function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
-  const sys = actor.system as unknown as { aac0?: string; attack?: { aac0?: string } };
-  return parseAac0(sys.attack?.aac0 ?? sys.aac0);
+  const sys = actorData(actor);
+  return parseAac0(sys && 'attack' in sys ? sys.attack.aac0 : sys?.aac0);
 }
 
 /** The answer a chat card recorded for a request, if it was carried out already (a retry). */
@@ -112,15 +112,17 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     const item = attackerActor.items.get(req.weaponId);
     const weapon = item ? weaponOf({ id: item.id as string, name: item.name ?? '', type: item.type, system: item.system }) : null;
     if (!item || !weapon) return refuse({ key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
-    const size = (targetActor.system as unknown as { size?: Size }).size;
+    const size = actorSize(targetActor);
     damageText = damageColumn(size) === 'large' ? weapon.damage.large : weapon.damage.small;
     label = item.name ?? '';
     input.weapon = label;
-    const missileBonus = (attackerActor.system as unknown as { combat?: { missileBonus?: number } }).combat?.missileBonus ?? 0;
+    const sys = actorData(attackerActor);
+    const missileBonus = sys && 'combat' in sys ? sys.combat.missileBonus : 0;
     if (weapon.kind === 'missile' && missileBonus) modifiers.push({ source: 'missile', value: missileBonus });
     if (weapon.kind === 'missile' && weapon.missileBonus) modifiers.push({ source: 'weapon', value: weapon.missileBonus });
   } else {
-    const routines = parseAttackRoutines((attackerActor.system as unknown as { attacks?: string }).attacks ?? '');
+    const sys = actorData(attackerActor);
+    const routines = parseAttackRoutines(sys && 'attacks' in sys ? sys.attacks : '');
     if (!routines.ok) return refuse(routines.problem);
     const routine = routines.value[req.routine ?? 0];
     const flat = routine?.attacks.flatMap((a) => a.damage.map((d) => ({ name: a.name, damage: d })));
@@ -137,7 +139,7 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
   if (illegal) return refuse(illegal);
-  const ac = (targetActor.system as unknown as { ac?: number }).ac ?? 10;
+  const ac = actorData(targetActor)?.ac ?? 10;
 
   const attackRoll = await new Roll('1d20').evaluate();
   const natural = attackRoll.total as number;
@@ -171,6 +173,6 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     rolls,
     speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
     flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
-  } as never);
+  });
   return answer;
 }

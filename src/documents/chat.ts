@@ -32,7 +32,7 @@ export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
 async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {
   if (lines.length === 0) return;
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, { kind, title, lines });
-  await ChatMessage.create({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } } as never);
+  await ChatMessage.create({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } });
 }
 
 /** The card of a round that has just ended (nothing when nothing happened). */

@@ -300,7 +300,7 @@ export class TenSegmentsCombat extends Combat {
       // Core announces the change before writing it; a hook may still adjust the update.
       callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
     }
-    await this.update(data as never, updateOptions as never);
+    await this.update(data, updateOptions);
     await applySync(this, planSync(before, after, skipHealthOf));
   }
 
@@ -388,7 +388,7 @@ export class TenSegmentsCombat extends Combat {
     if (!state) return;
     const data = this.turnDataFor(state);
     if (data.round === this.round && data.turn === this.turn) return;
-    await this.update(data as never);
+    await this.update(data);
     notifyProblem({ key: 'TurnReverted', data: { user: who } });
   }
 
@@ -432,7 +432,7 @@ export class TenSegmentsCombat extends Combat {
       return out;
     });
     Object.assign(data, this.turnDataFor(state));
-    await this.update(data as never);
+    await this.update(data);
     await applySync(this, planSync(before, state));
     for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
   }
@@ -559,7 +559,7 @@ export class TenSegmentsCombat extends Combat {
     }
     Object.assign(data, this.turnDataFor(state));
     callHook('combatStart', this, data);
-    await this.update(data as never);
+    await this.update(data);
     return null;
   }
 
@@ -746,7 +746,7 @@ export class TenSegmentsCombat extends Combat {
       const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) }, { q });
       if (problem) return problem;
     }
-    await combatant.update({ group: groupId } as never);
+    await combatant.update({ group: groupId });
     return null;
   }
 

@@ -8,29 +8,28 @@ import type { TenSegmentsCombat } from './combat';
 import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
+import { combatantData, groupData } from '../data/systems';
 
 /** Side keys by token disposition (CONST.TOKEN_DISPOSITIONS). */
 export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'neutral', [-1]: 'hostile', [-2]: 'secret' };
 
 export function sideKeyOf(combatant: Combatant.Implementation): string {
-  const disposition = (combatant.token as unknown as { disposition?: number } | null)?.disposition;
+  const disposition = combatant.token?.disposition;
   return DISPOSITION_SIDES[disposition ?? -1] ?? 'hostile';
 }
 
-/** The group standing for a side key in a combat, created (one write) if missing. GM only. */
-export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation> {
-  const existing = combat.groups.find((g) => (g.system as unknown as { side?: string }).side === key);
+/** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */
+export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation | null> {
+  const existing = combat.groups.find((g) => groupData(g)?.side === key);
   if (existing) return existing;
-  const [created] = (await combat.createEmbeddedDocuments('CombatantGroup', [
-    { name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } } as never,
-  ])) as unknown as CombatantGroup.Implementation[];
-  return created;
+  const created = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } }]);
+  return created?.[0] ?? null;
 }
 
 export class TenSegmentsCombatant extends Combatant {
   /** The declaration request waiting on this combatant (before it enters the flow): checked when it does (combat.ts). */
   get declaration(): unknown {
-    return (this.system as unknown as { declaration?: unknown }).declaration ?? null;
+    return combatantData(this)?.declaration ?? null;
   }
 
   /** Place a new combatant in its side at creation, when the GM creates it (no extra write). */
@@ -40,7 +39,7 @@ export class TenSegmentsCombatant extends Combatant {
     const combat = this.parent;
     if (combat && game.user?.isGM && !groupIdOf(this)) {
       const group = await ensureSide(combat, sideKeyOf(this));
-      this.updateSource({ group: group.id } as never);
+      if (group) this.updateSource({ group: group.id });
     }
   }
 }
@@ -57,7 +56,7 @@ export function onCombatantCreated(combatant: Combatant.Implementation): Promise
     if (!combat.combatants.has(combatant.id as string)) return; // deleted meanwhile
     if (!groupIdOf(combatant)) {
       const group = await ensureSide(combat, sideKeyOf(combatant));
-      await combatant.update({ group: group.id } as never);
+      if (group) await combatant.update({ group: group.id });
     }
     if (combat.flowState) {
       const problem = await combat.joinFlow(combatant);

@@ -77,12 +77,12 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
       const expended = Math.max(0, Math.min(sys.memorized, sys.expended + delta));
       if (expended !== sys.expended) itemUpdates.push({ _id: item.id, 'system.expended': expended });
     }
-    if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates as never);
+    if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates);
     const health = plan.health[id];
     if (health && Object.keys(health).length > 0) {
       const data: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(health)) data[HEALTH_PATHS[key as keyof typeof HEALTH_PATHS]] = value as number;
-      if (actor.isToken) await actor.update(data as never, { [SYNC_OPTION]: true } as never);
+      if (actor.isToken) await actor.update(data, { [SYNC_OPTION]: true });
       else worldHealth.push({ _id: actor.id, ...data });
     }
   }
@@ -94,6 +94,6 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
   }
   const defeated = Object.entries(plan.defeated).filter(([id]) => combat.combatants.has(id));
   if (defeated.length > 0) {
-    await combat.updateEmbeddedDocuments('Combatant', defeated.map(([id, d]) => ({ _id: id, defeated: d })) as never);
+    await combat.updateEmbeddedDocuments('Combatant', defeated.map(([id, d]) => ({ _id: id, defeated: d })));
   }
 }
