@@ -10,12 +10,15 @@
 import { isActionKind } from '../rules/model';
 import { fields, boolField, checkedBy, textField } from './fields';
 import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem } from './combat-log';
+import type { LogEntry } from '../rules/flow/log';
 
 function combatSchema() {
   const { NumberField, ObjectField, TypedObjectField } = fields();
+  const entryOptions = { validate: checkedBy(entryProblem) };
   return {
     schema: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: COMBAT_SCHEMA }),
-    log: new TypedObjectField(new ObjectField({ validate: checkedBy(entryProblem) }), { validateKey: (k: string) => ENTRY_KEY.test(k) }),
+    // Each entry is held to entryProblem when written: read back, it is a LogEntry.
+    log: new TypedObjectField(new ObjectField<typeof entryOptions, LogEntry, LogEntry>(entryOptions), { validateKey: (k: string) => ENTRY_KEY.test(k) }),
   };
 }
 

@@ -63,13 +63,14 @@ import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
-import { declarationRequestProblem } from './request-schema';
+import { declarationRequestProblem, isDeclarationRequest } from './request-schema';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
 import type { Dice, DieRequest } from '../rules/dice';
 import { serialize } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
+import { combatData, combatantData } from '../data/systems';
 
 export type { MoraleRequest } from '../rules/flow';
 
@@ -155,7 +156,7 @@ export class TenSegmentsCombat extends Combat {
 
   /** The stored log (keyed entries). */
   get log(): KeyedLog {
-    return ((this.system as unknown as { log?: KeyedLog })?.log ?? {}) as KeyedLog;
+    return combatData(this)?.log ?? {};
   }
 
   /** The log's entries in order. */
@@ -502,19 +503,19 @@ export class TenSegmentsCombat extends Combat {
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
   private storedDeclaration(c: Combatant.Implementation): Declaration | null {
-    const stored = (c.system as unknown as { declaration?: unknown })?.declaration;
+    const stored = combatantData(c)?.declaration;
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
     const shape = declarationRequestProblem(stored);
-    const o = (stored as { override?: unknown }).override;
+    const o = stored.override;
     const given = o !== undefined && o !== null && o !== '' && !(typeof o === 'object' && Object.keys(o as object).length === 0);
     const override = given ? { key: 'OverrideGMOnly' } : null;
     const problem = shape ?? override;
-    if (problem) {
-      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem) } });
+    if (problem || !isDeclarationRequest(stored)) {
+      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem ?? { key: 'MalformedRequest' }) } });
       return null;
     }
-    const built = declarationFromRequest(c, stored as DeclarationRequest);
+    const built = declarationFromRequest(c, stored);
     if ('problem' in built) {
       notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(built.problem) } });
       return null;
@@ -525,7 +526,7 @@ export class TenSegmentsCombat extends Combat {
   private async start(): Promise<Problem | null> {
     if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
     // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
-    if (Number((this.system as unknown as { schema?: number }).schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
+    if ((combatData(this)?._source.schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
     const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
     const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
     try {
@@ -752,7 +753,7 @@ export class TenSegmentsCombat extends Combat {
 
   /** How a combatant is known across leaving and coming back: its token, else its actor. */
   static whoIs(combatant: Combatant.Implementation): string | null {
-    const c = combatant as unknown as { tokenId?: string | null; actorId?: string | null; sceneId?: string | null };
+    const c = combatant;
     if (c.tokenId) return `t:${c.sceneId ?? ''}.${c.tokenId}`;
     return c.actorId ? `a:${c.actorId}` : null;
   }

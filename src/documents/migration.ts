@@ -379,7 +379,7 @@ async function runMigration(from: number): Promise<MigrationReport> {
   const run = new Run(from);
   const report = run.report;
   // The stored sources, as they were before the data models read them.
-  const raw = (game as unknown as { data?: RawWorld }).data;
+  const raw: RawWorld | undefined = game.data;
   if (!raw) {
     report.failed.push({ documentName: null, id: '', name: '', reason: 'NoStoredData', message: text('NoStoredData') });
     return report;

@@ -21,7 +21,7 @@ import { RulesError } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { authorize, type CombatAction } from './permissions';
 import type { TenSegmentsCombat } from './combat';
-import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import { declarationFromRequest, type DeclarationOverride, type DeclarationRequest } from './declarations';
 import { engineCombatant, groupIdOf } from './encounter';
 import { handleAttack } from './attack';
 import { answer, askGM, handleRequests, serialize, type QueryAnswer } from './requests';
@@ -85,17 +85,23 @@ function lookup(combatId: string, combatantId: string, sender: User.Implementati
   return denied ? { problem: denied } : { combat, combatant };
 }
 
+const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
+
+/** The optional fields of a request and of its override: every one a form may leave blank. */
+const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
+const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space'] as const satisfies readonly (keyof DeclarationOverride)[];
+
 /** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
 function cleaned(request: DeclarationRequest): DeclarationRequest {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(request)) {
-    if (v === null || v === undefined || v === '') continue;
-    if (k === 'override') {
-      const o = cleaned(v as DeclarationRequest);
-      if (Object.keys(o).length > 0) out[k] = o;
-    } else out[k] = v;
+  const { override, ...rest } = request;
+  const out: DeclarationRequest = { ...rest };
+  for (const k of REQUEST_FIELDS) if (blank(out[k])) delete out[k];
+  if (override && typeof override === 'object') {
+    const o: DeclarationOverride = { ...override };
+    for (const k of OVERRIDE_FIELDS) if (blank(o[k])) delete o[k];
+    if (Object.keys(o).length > 0) out.override = o;
   }
-  return out as unknown as DeclarationRequest;
+  return out;
 }
 
 /**

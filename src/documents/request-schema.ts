@@ -16,6 +16,7 @@
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS } from '../rules/model';
 import { LIMITS } from '../data/shapes';
+import type { DeclarationRequest } from './declarations';
 
 export const MAX_DEPTH = 6;
 export const MAX_NODES = 200;
@@ -207,6 +208,11 @@ export function envelopeProblem(data: unknown): Problem | null {
 /** Null when `body` is a well-formed request of `kind`: within bounds, known keys, values in range. */
 export function requestProblem(kind: RequestKind, body: unknown): Problem | null {
   return boundsProblem(body) ?? valueProblem(REQUEST_SPECS[kind], body, '');
+}
+
+/** A value the declaration schema passed is a declaration request: the schema is the check, this the type it gives. */
+export function isDeclarationRequest(value: unknown): value is DeclarationRequest {
+  return declarationRequestProblem(value) === null;
 }
 
 /** Null when a declaration request kept on a combatant (written at its creation, by anyone) is well formed; checked like a request. */

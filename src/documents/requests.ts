@@ -253,8 +253,7 @@ export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: 
 
 /** Listen on the system's socket (every client) and follow changes of the active GM. */
 export function registerRequests(): void {
-  const socket = game.socket as unknown as { on(event: string, fn: (data: unknown, senderId: string) => void): void } | null;
-  socket?.on(CHANNEL, (data, senderId) => {
+  game.socket?.on(CHANNEL, (data: unknown, senderId: unknown) => {
     if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof senderId !== 'string') return;
     const message = data as Record<string, unknown>;
     if (message.k === 'req') void serve(message, senderId);
