@@ -526,7 +526,7 @@ export class TenSegmentsCombat extends Combat {
   private async start(): Promise<Problem | null> {
     if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
     // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
-    if ((combatData(this)?._source.schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
+    if ((combatData(this)?.version ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
     const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
     const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
     try {

@@ -232,7 +232,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
     it('a combat starts with an empty log, of the schema this build writes', () => {
       const c = make(data.CombatData);
-      expect(c.schema).toBe(2);
+      expect(c.version).toBe(2);
       expect(c.log).toEqual({});
     });
 
@@ -275,7 +275,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
       });
       const history = ['[{"path":["round"],"value":1}]'];
       const c = make(data.CombatData, { flow, history });
-      expect(c.schema).toBe(1);
+      expect(c.version).toBe(1);
       expect(c.log).toEqual({});
       // What the migration writes (src/data/combat-log-v1.ts, loaded with it): the oldest state kept, then each transition.
       const log = logFromSchema1(flow, history);

@@ -752,7 +752,8 @@ export class DataModel {
       } else if (name === '_id') {
         Object.defineProperty(this, name, { value, writable: false, configurable: true, enumerable: true });
       } else {
-        Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true });
+        // Core assigns (`this[name] = …`, strict mode): a field named like a getter of DataModel (`schema`, `parent`…) throws, as there.
+        (this as any)[name] = value;
       }
     }
   }
