@@ -16,6 +16,7 @@
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS } from '../rules/model';
 import { LIMITS } from '../data/shapes';
+import { messageModes } from './compat';
 
 export const MAX_DEPTH = 6;
 export const MAX_NODES = 200;
@@ -28,6 +29,8 @@ type Spec =
   | { t: 'int'; min: number; max: number }
   | { t: 'num'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
+  /** A chat message mode of the running generation (compat.ts messageModes). */
+  | { t: 'mode' }
   | { t: 'object'; fields: Record<string, Field> };
 
 interface Field {
@@ -91,6 +94,8 @@ export const REQUEST_SPECS = {
       weaponId: opt(ID),
       routine: opt({ t: 'int', min: 0, max: LIMITS.routines.max }),
       attack: opt({ t: 'int', min: 0, max: 100 }),
+      /** The requesting user's message mode for the card. */
+      mode: opt({ t: 'mode' }),
     },
   },
   combat: {
@@ -172,6 +177,10 @@ function valueProblem(spec: Spec, value: unknown, path: string): Problem | null 
       return typeof value === 'number' && Number.isFinite(value) && value >= spec.min && value <= spec.max ? null : invalid;
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value) ? null : invalid;
+    case 'mode': {
+      const modes = messageModes();
+      return typeof value === 'string' && modes.includes(value) ? null : { key: 'RequestModeInvalid', data: { field: path, modes: modes.join(', ') } };
+    }
     case 'object': {
       if (!isPlainObject(value)) return invalid;
       for (const key of Object.keys(value)) {
