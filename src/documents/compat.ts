@@ -97,3 +97,14 @@ export function applyMessageMode(data: Record<string, unknown>, mode: string = c
   if (mode === selfMode() && user && user.id !== game.user?.id) shown.whisper = [user.id];
   return shown;
 }
+
+/**
+ * The round a combatant joined its combat (v14 `Combatant#roundJoined`: the
+ * combat's round when it was created, 1 before the combat starts); null
+ * under v13, which does not record it.
+ */
+export function roundJoinedOf(combatant: Combatant.Implementation): number | null {
+  if (generation() < 14) return null;
+  const round = combatant.roundJoined;
+  return typeof round === 'number' && Number.isInteger(round) && round >= 1 ? round : null;
+}
