@@ -59,10 +59,15 @@ const V14_MODES = ['public', 'gm', 'blind', 'self'] as const;
  */
 export function messageModes(): string[] {
   if (generation() >= 14) {
-    const modes = (CONFIG.ChatMessage as unknown as { modes?: Record<string, unknown> }).modes;
+    const modes = configuredModes();
     return modes && Object.keys(modes).length > 0 ? Object.keys(modes) : [...V14_MODES];
   }
   return Object.values(CONST.DICE_ROLL_MODES as Record<string, string>);
+}
+
+/** v14 `CONFIG.ChatMessage.modes`: "Supported chat message visibility modes", each with a `handler(data)`. */
+function configuredModes(): Record<string, { handler?: (data: Record<string, unknown>) => void }> | undefined {
+  return (CONFIG.ChatMessage as unknown as { modes?: Record<string, { handler?: (data: Record<string, unknown>) => void }> }).modes;
 }
 
 /** The mode a message has when nobody chose one: everyone sees it. */
@@ -92,8 +97,11 @@ export function applyMessageMode(data: Record<string, unknown>, mode: string = c
     applyRollMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
     applyMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
   };
-  const apply = generation() >= 14 ? cls.applyMode : cls.applyRollMode;
-  const shown = apply ? (apply.call(cls, data, mode) ?? data) : data;
+  let shown = data;
+  if (generation() < 14) shown = cls.applyRollMode?.call(cls, data, mode) ?? data;
+  else if (cls.applyMode) shown = cls.applyMode.call(cls, data, mode) ?? data;
+  // A v14 client without the static helper: the mode's own handler (CONFIG.ChatMessage.modes, v14 API).
+  else configuredModes()?.[mode]?.handler?.(data);
   if (mode === selfMode() && user && user.id !== game.user?.id) shown.whisper = [user.id];
   return shown;
 }

@@ -174,6 +174,35 @@ describe.each([13, 14] as const)('chat cards in message modes, generation %i', (
     expect(w.foundry.errors).toEqual([]);
   });
 
+  it.runIf(generation === 14)('v14 without ChatMessage.applyMode: the mode\'s handler in CONFIG.ChatMessage.modes shows the card', async () => {
+    const { gm, player2: p2 } = w.foundry.users;
+    await choose(p2, 'gm');
+    await brandReady();
+    const cls = g.ChatMessage as any;
+    const applyMode = cls.applyMode;
+    const handled: string[] = [];
+    w.foundry.client(gm).run(() => {
+      for (const [name, mode] of Object.entries(g.CONFIG.ChatMessage.modes) as [string, any][]) {
+        mode.handler = (data: any) => {
+          handled.push(name);
+          data.whisper = name === 'public' ? [] : [gm.id];
+          data.blind = name === 'blind';
+        };
+      }
+    });
+    delete cls.applyMode;
+    try {
+      w.foundry.dice.push(20, 5);
+      const a = await w.foundry.asUser(p2, () => requestAttack(combat, { attackerId: w.ids.brand, targetId: w.ids.orc1, weaponId: w.sword.id }));
+      expect(a).toMatchObject({ ok: true });
+      await inAllClients(w);
+    } finally {
+      cls.applyMode = applyMode;
+    }
+    expect(handled).toEqual(['gm']);
+    expect(shownAs(cards('attack')[0])).toEqual({ whisper: [gm.id], blind: false });
+  });
+
   it('a casting a player\'s blind attack interrupts: both cards are shown as the attack, blind', async () => {
     const { gm, player, player2: p2 } = w.foundry.users;
     const { OWNER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
