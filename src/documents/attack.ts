@@ -13,7 +13,9 @@
  * The attack and the damage it does are one write of the combat log (an
  * `attack` entry, then a `hit`); the actor's health follows from the flow,
  * so a hit is never counted twice. A retried request gets the answer its
- * chat card recorded.
+ * chat card recorded. The card (and the card of a casting the attack
+ * interrupts) is shown in the message mode the requesting user chose, which
+ * the request carries.
  */
 import { damageColumn, parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
 import { parseAttackRoutines } from '../rules/attack-routines';
@@ -28,6 +30,8 @@ import { postInterruptionCard } from './damage';
 import { askGM, serialize } from './requests';
 import { storedActor } from './stored';
 import { actorData, actorSize } from '../data/systems';
+import { postCard, type CardMode } from './chat';
+import { currentMessageMode, publicMode } from './compat';
 
 export interface AttackRequest {
   combatId: string;
@@ -38,6 +42,12 @@ export interface AttackRequest {
   /** …or a monster routine (index) and the attack in it (index). */
   routine?: number;
   attack?: number;
+  /**
+   * The message mode the requesting user has chosen (a mode of this
+   * generation: request-schema.ts); the card is shown so. Absent (a macro or
+   * an older client): public, as a message nobody chose a mode for.
+   */
+  mode?: string;
 }
 
 export type AttackAnswer =
@@ -51,9 +61,9 @@ export async function handleAttack(data: AttackRequest, sender: User.Implementat
   return serialize(data.combatId, () => strike(data, sender, q));
 }
 
-/** A user's side: attack with a combatant, through the active GM. */
+/** A user's side: attack with a combatant, through the active GM; the card is shown in this user's current message mode unless `mode` says otherwise. */
 export async function requestAttack(combat: Combat.Implementation, request: Omit<AttackRequest, 'combatId'>): Promise<AttackAnswer> {
-  const body: AttackRequest = { ...request, combatId: combat.id as string };
+  const body: AttackRequest = { ...request, combatId: combat.id as string, mode: request.mode ?? currentMessageMode() };
   return askGM<AttackAnswer>('attack', body, { key: 'NoActiveGMRequest' });
 }
 
@@ -154,8 +164,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   }
   const made = await combat.recordAttack(input, damage, q);
   if ('problem' in made) return refuse(made.problem);
+  // The cards tell what the attack did: shown as the one who asked chose.
+  const shown: CardMode = { mode: req.mode ?? publicMode(), user };
   const after = combat.flowState;
-  if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i);
+  if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i, shown);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/attack.hbs`, {
     attacker: attacker.name,
     target: target.name,
@@ -168,11 +180,14 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     damage,
   });
   const answer = { ok: true as const, hit: result.value.hit, natural, needed: result.value.needed, damage };
-  await ChatMessage.create({
-    content,
-    rolls,
-    speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
-    flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
-  });
+  await postCard(
+    {
+      content,
+      rolls,
+      speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
+      flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
+    },
+    shown,
+  );
   return answer;
 }

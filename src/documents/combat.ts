@@ -67,6 +67,7 @@ import { declarationRequestProblem, isDeclarationRequest } from './request-schem
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
+import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
 import { serialize } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
@@ -289,6 +290,8 @@ export class TenSegmentsCombat extends Combat {
     await this.write(data, before, after, options);
     for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
     if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
+    // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
+    if (after.round > before.round) await joinMissing(this);
     return { state: after, details: result.made.map((m) => m.detail) };
   }
 

@@ -18,6 +18,7 @@ import { SYSTEM_ID } from '../settings';
 import { SYNC_OPTION } from './sync';
 import { storedActor } from './stored';
 import { actorData } from '../data/systems';
+import { postCard, type CardMode } from './chat';
 
 /** Does this actor count Stress and Wound Points (individual-speed) rather than hp? */
 function usesStressAndWounds(actor: Actor.Implementation): boolean {
@@ -45,8 +46,8 @@ function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementat
   return !!own && (own === actor || own.uuid === actor.uuid);
 }
 
-/** Chat card for an interrupted or prevented casting, with the GM's undo button. */
-export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }): Promise<void> {
+/** Chat card for an interrupted or prevented casting, with the GM's undo button; shown as the attack that caused it was (`shown`), else in the active GM's own mode. */
+export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }, shown?: CardMode): Promise<void> {
   const combatant = combat.combatants.get(i.caster);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/interruption.hbs`, {
     caster: combatant?.name ?? i.caster,
@@ -57,11 +58,14 @@ export async function postInterruptionCard(combat: TenSegmentsCombat, state: Flo
     casting: i.casting,
     combat: combat.id,
   });
-  await ChatMessage.create({
-    content,
-    speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
-    flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
-  });
+  await postCard(
+    {
+      content,
+      speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
+      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
+    },
+    shown,
+  );
 }
 
 /** Stress and Wound Points count where the procedure counts them (individual-speed) and the actor has them; hp everywhere else. */

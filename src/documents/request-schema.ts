@@ -17,6 +17,7 @@ import type { Problem } from '../rules/model';
 import { ACTION_KINDS } from '../rules/model';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
+import { messageModes } from './compat';
 
 export const MAX_DEPTH = 6;
 export const MAX_NODES = 200;
@@ -29,6 +30,8 @@ type Spec =
   | { t: 'int'; min: number; max: number }
   | { t: 'num'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
+  /** A chat message mode of the running generation (compat.ts messageModes). */
+  | { t: 'mode' }
   | { t: 'object'; fields: Record<string, Field> };
 
 interface Field {
@@ -92,6 +95,8 @@ export const REQUEST_SPECS = {
       weaponId: opt(ID),
       routine: opt({ t: 'int', min: 0, max: LIMITS.routines.max }),
       attack: opt({ t: 'int', min: 0, max: 100 }),
+      /** The requesting user's message mode for the card. */
+      mode: opt({ t: 'mode' }),
     },
   },
   combat: {
@@ -173,6 +178,10 @@ function valueProblem(spec: Spec, value: unknown, path: string): Problem | null 
       return typeof value === 'number' && Number.isFinite(value) && value >= spec.min && value <= spec.max ? null : invalid;
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value) ? null : invalid;
+    case 'mode': {
+      const modes = messageModes();
+      return typeof value === 'string' && modes.includes(value) ? null : { key: 'RequestModeInvalid', data: { field: path, modes: modes.join(', ') } };
+    }
     case 'object': {
       if (!isPlainObject(value)) return invalid;
       for (const key of Object.keys(value)) {
