@@ -225,6 +225,33 @@ describe.each([13, 14] as const)('combat, generation %i', (generation) => {
     expect(group._source._stats).toMatchObject({ lastModifiedBy: foundry.users.gm.id });
   });
 
+  it('the tracker prepares core’s parts: the switcher and controls in header and footer, the turns in the tracker', async () => {
+    const Tracker = g.foundry.applications.sidebar.tabs.CombatTracker;
+    expect(Object.keys(Tracker.PARTS)).toEqual(['header', 'tracker', 'footer']);
+    await combat.startCombat();
+    await g.ui.combat.render({ combat });
+    const { header, tracker, footer } = g.ui.combat.partContexts;
+    expect(header).toMatchObject({ combat, hasCombat: true, currentIndex: 1, displayCycle: false, linked: true, combats: [{ id: combat.id, label: 1, active: true }] });
+    expect(footer.combat).toBe(combat);
+    expect(header.turns).toBeUndefined();
+    expect('labels' in header).toBe(generation === 13);
+    expect(tracker.turns.map((t: any) => [t.name, t.initiative, t.active])).toEqual([
+      ['Orc', '18', true],
+      ['Halvaine', '12', false],
+      ['Goblin', '5', false],
+    ]);
+    expect(tracker.hasDecimals).toBe(false);
+    expect(tracker.combat).toBeUndefined();
+    expect(tracker.turns[0]).toMatchObject({ css: 'active', canPing: false, effects: { icons: [], tooltip: '' } });
+    expect(foundry.errors).toEqual([]);
+  });
+
+  it('with no encounter viewed the tracker has no turns', async () => {
+    await g.ui.combat.render({ combat: null });
+    expect(g.ui.combat.partContexts.header).toMatchObject({ combat: null, hasCombat: false });
+    expect(g.ui.combat.partContexts.tracker.turns).toBeUndefined();
+  });
+
   it('updating the viewed combat renders the combat tracker', async () => {
     const before = foundry.renders.count('combat');
     await combat.startCombat();
