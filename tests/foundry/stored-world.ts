@@ -82,7 +82,8 @@ export class Database {
         const record = this.record(doc);
         if (!record) throw new Error(`update of ${doc.uuid}, which the database does not hold`);
         g.foundry.utils.mergeObject(record, sent, { performDeletions: true });
-        if (changed._stats && record._stats) Object.assign(record._stats, changed._stats);
+        // The server stamps every document with a _stats field, a record stored without one included
+        if (changed._stats) record._stats = { ...record._stats, ...changed._stats };
       });
     }
   }

@@ -202,6 +202,56 @@ describe.each([13, 14] as const)('combat, generation %i', (generation) => {
     expect(combat.combatants.find((c: any) => c.name === 'Orc').group).toBe(monsters);
   });
 
+  it('a group is defeated or hidden when all its members are (or it has none), and has no combat of its own', async () => {
+    const [party, empty] = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: 'Party' }, { name: 'Empty' }]);
+    const orc = combat.combatants.find((c: any) => c.name === 'Orc');
+    const goblin = combat.combatants.find((c: any) => c.name === 'Goblin');
+    await combat.updateEmbeddedDocuments('Combatant', [orc, goblin].map((c: any) => ({ _id: c.id, group: party.id })));
+    expect([party.defeated, party.hidden]).toEqual([false, false]);
+    await combat.updateEmbeddedDocuments('Combatant', [{ _id: orc.id, defeated: true, hidden: true }]);
+    expect([party.defeated, party.hidden]).toEqual([false, false]);
+    await combat.updateEmbeddedDocuments('Combatant', [{ _id: goblin.id, defeated: true, hidden: true }]);
+    expect([party.defeated, party.hidden]).toEqual([true, true]);
+    expect([empty.defeated, empty.hidden]).toEqual([true, true]);
+    expect(party.combat).toBeUndefined();
+  });
+
+  it('combatants and groups carry the server’s _stats, as core’s schemas have them', async () => {
+    const [group] = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: 'Party' }]);
+    const orc = combat.combatants.find((c: any) => c.name === 'Orc');
+    await orc.update({ initiative: 20 });
+    expect(orc._source._stats).toMatchObject({ lastModifiedBy: foundry.users.gm.id });
+    expect(typeof orc._source._stats.modifiedTime).toBe('number');
+    expect(group._source._stats).toMatchObject({ lastModifiedBy: foundry.users.gm.id });
+  });
+
+  it('the tracker prepares core’s parts: the switcher and controls in header and footer, the turns in the tracker', async () => {
+    const Tracker = g.foundry.applications.sidebar.tabs.CombatTracker;
+    expect(Object.keys(Tracker.PARTS)).toEqual(['header', 'tracker', 'footer']);
+    await combat.startCombat();
+    await g.ui.combat.render({ combat });
+    const { header, tracker, footer } = g.ui.combat.partContexts;
+    expect(header).toMatchObject({ combat, hasCombat: true, currentIndex: 1, displayCycle: false, linked: true, combats: [{ id: combat.id, label: 1, active: true }] });
+    expect(footer.combat).toBe(combat);
+    expect(header.turns).toBeUndefined();
+    expect('labels' in header).toBe(generation === 13);
+    expect(tracker.turns.map((t: any) => [t.name, t.initiative, t.active])).toEqual([
+      ['Orc', '18', true],
+      ['Halvaine', '12', false],
+      ['Goblin', '5', false],
+    ]);
+    expect(tracker.hasDecimals).toBe(false);
+    expect(tracker.combat).toBeUndefined();
+    expect(tracker.turns[0]).toMatchObject({ css: 'active', canPing: false, effects: { icons: [], tooltip: '' } });
+    expect(foundry.errors).toEqual([]);
+  });
+
+  it('with no encounter viewed the tracker has no turns', async () => {
+    await g.ui.combat.render({ combat: null });
+    expect(g.ui.combat.partContexts.header).toMatchObject({ combat: null, hasCombat: false });
+    expect(g.ui.combat.partContexts.tracker.turns).toBeUndefined();
+  });
+
   it('updating the viewed combat renders the combat tracker', async () => {
     const before = foundry.renders.count('combat');
     await combat.startCombat();

@@ -67,6 +67,15 @@ describe.each([13, 14] as const)('Roll, generation %i', (generation) => {
     await expect(new g.Roll('1d6').toMessage({}, { [key]: other })).rejects.toThrow(/not a valid/);
   });
 
+  it('"roll" as the roll mode is the user’s current mode, in toMessage and as a creation option', async () => {
+    const key = generation === 13 ? 'rollMode' : 'messageMode';
+    await g.game.settings.set('core', key, generation === 13 ? 'selfroll' : 'self');
+    const rolled = await new g.Roll('1d6').toMessage({}, { rollMode: 'roll' });
+    expect(rolled.whisper).toEqual([foundry.users.gm.id]);
+    const created = await g.ChatMessage.create({ content: 'x' }, { rollMode: 'roll' });
+    expect(created.whisper).toEqual([foundry.users.gm.id]);
+  });
+
   it(`ChatMessage.${generation === 13 ? 'applyRollMode' : 'applyMode'} exists, the other does not`, () => {
     if (generation === 13) {
       expect(typeof g.ChatMessage.applyRollMode).toBe('function');

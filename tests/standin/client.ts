@@ -19,6 +19,7 @@ import { recordError, runIn, state, track, type Endpoint, type ErrorRecord, type
 import { CombatTracker, Notifications } from './ui';
 import type { ClientPort, ModifyRequest, Server } from './server';
 import { decode, encode } from './wire';
+import type { MessageMode, ModeSettingV13, ModeSettingV14, QueryHandler, RollMode, SocketApi, SocketListener } from './shapes';
 
 /** A lang JSON object, or the path of a JSON file. */
 export type LangSource = Record<string, unknown> | string;
@@ -36,7 +37,7 @@ function buildConfig(): any {
     Item: doc(Item),
     Scene: doc(Scene),
     Token: doc(TokenDocument),
-    Combat: doc(Combat, { initiative: { formula: null, decimals: 2 }, sounds: {} }),
+    Combat: doc(Combat, { initiative: { formula: null, decimals: 2 }, initiativeIcon: { icon: '../icons/svg/d20.svg', hover: '../icons/svg/d20-highlight.svg' }, sounds: {} }),
     Combatant: doc(Combatant),
     CombatantGroup: doc(CombatantGroup),
     ChatMessage: doc(ChatMessage, v14 ? { modes: Object.fromEntries(MESSAGE_MODES.map((m) => [m, { label: `CHAT.Mode${m}` }])) } : {}),
@@ -53,11 +54,14 @@ function buildConfig(): any {
 }
 
 function registerCoreSettings(settings: ClientSettings): void {
+  const core = (id: `core.${string}`, data: Parameters<ClientSettings['register']>[2]) => settings.register('core', id.slice('core.'.length), data);
   if (state.generation >= 14) {
-    settings.register('core', 'messageMode', { scope: 'client', type: String, default: 'public', choices: Object.fromEntries(MESSAGE_MODES.map((m) => [m, m])) });
+    const choices = Object.fromEntries(MESSAGE_MODES.map((m) => [m, m])) as Record<ModeSettingV14['choice'], MessageMode>;
+    core('core.messageMode' satisfies ModeSettingV14['key'], { scope: 'client', type: String, default: 'public', choices });
   } else {
     const modes = Object.values(CONST.DICE_ROLL_MODES);
-    settings.register('core', 'rollMode', { scope: 'client', type: String, default: CONST.DICE_ROLL_MODES.PUBLIC, choices: Object.fromEntries(modes.map((m) => [m, m])) });
+    const choices = Object.fromEntries(modes.map((m) => [m, m])) as Record<ModeSettingV13['choice'], RollMode>;
+    core('core.rollMode' satisfies ModeSettingV13['key'], { scope: 'client', type: String, default: CONST.DICE_ROLL_MODES.PUBLIC, choices });
   }
   settings.register('core', 'combatTrackerConfig', { scope: 'world', type: Object, default: { resource: '', skipDefeated: false, turnMarker: { enabled: true } } });
   settings.register('core', 'gridDiagonals', { scope: 'world', type: Number, default: CONST.GRID_DIAGONALS.EQUIDISTANT, choices: Object.values(CONST.GRID_DIAGONALS).map(String) });
@@ -73,14 +77,14 @@ const LOADED = [
 ] as const;
 
 /** game.socket of one client: messages go through the server to every other client. */
-export class ClientSocket {
-  readonly #listeners = new Map<string, ((data: any, senderId: string) => unknown)[]>();
+export class ClientSocket implements SocketApi {
+  readonly #listeners = new Map<string, SocketListener[]>();
   constructor(private readonly client: Client) {}
-  on(event: string, fn: (data: any, senderId: string) => unknown): this {
+  on(event: string, fn: SocketListener): this {
     this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), fn]);
     return this;
   }
-  off(event: string, fn?: (data: any, senderId: string) => unknown): this {
+  off(event: string, fn?: SocketListener): this {
     this.#listeners.set(
       event,
       fn ? (this.#listeners.get(event) ?? []).filter((f) => f !== fn) : [],
@@ -90,7 +94,7 @@ export class ClientSocket {
   emit(event: string, data?: unknown): void {
     this.client.emit(event, data);
   }
-  listeners(event: string): ((data: any, senderId: string) => unknown)[] {
+  listeners(event: string): SocketListener[] {
     return [...(this.#listeners.get(event) ?? [])];
   }
 }
@@ -367,7 +371,7 @@ export class Client implements Endpoint, ClientPort {
     return runIn(this, async () => {
       let result: { ok: boolean; wire?: string; message?: string };
       try {
-        const handler = this.CONFIG.queries?.[name];
+        const handler: QueryHandler | undefined = this.CONFIG.queries?.[name];
         if (!handler) throw new Error(`User query '${name}' is not registered`);
         const value = await handler(wire === '' ? undefined : decode(wire), { timeout });
         result = { ok: true, wire: value === undefined ? undefined : encode(value) };

@@ -30,6 +30,21 @@ import {
 import { hooks } from './hooks';
 import { ownerOf, recordError, state, trackPending } from './state';
 import { deepClone, mergeObject } from './utils';
+import type {
+  CombatStartData,
+  CombatUpdateOptions,
+  CombatantGroupApi,
+  CombatantTurnOptions,
+  HistoryData,
+  RenderOption,
+  RoundEventContext,
+  RoundUpdateData,
+  ToMessageOptionsV13,
+  ToMessageOptionsV14,
+  TurnChangeOptions,
+  TurnEventContext,
+  TurnUpdateData,
+} from './shapes';
 
 const ui = () => (globalThis as any).ui;
 /** Core re-renders the tracker without awaiting it: a failing render is logged, not thrown. */
@@ -63,13 +78,16 @@ function canModifyCombatants(combat: any, user: any, combatants: any): boolean {
 
 const TURN_ONLY = ['_id', 'round', 'turn', 'combatants'];
 
+/** Combat's embedded collections (core: fields of its schema). */
+export const COMBAT_EMBEDDED = { Combatant: 'combatants', CombatantGroup: 'groups' } as const;
+
 export class Combat extends Document {
   static override baseTypeAlways = true;
   static override metadata = {
     ...Document.metadata,
     name: 'Combat',
     collection: 'combats',
-    embedded: { Combatant: 'combatants', CombatantGroup: 'groups' },
+    embedded: COMBAT_EMBEDDED,
     hasTypeData: true,
     permissions: {
       create: 'ASSISTANT',
@@ -102,8 +120,8 @@ export class Combat extends Document {
   static CONFIG_SETTING = 'combatTrackerConfig';
 
   declare turns: any[];
-  declare current: any;
-  declare previous: any;
+  declare current: HistoryData;
+  declare previous: HistoryData | undefined;
   declare _groupMembers: Map<string, Set<any>>;
 
   constructor(data: any = {}, context: any = {}) {
@@ -174,7 +192,7 @@ export class Combat extends Document {
   }
 
   async startCombat(): Promise<this> {
-    const updateData = { round: 1, turn: 0 };
+    const updateData: CombatStartData = { round: 1, turn: 0 };
     hooks.callAll('combatStart', this, updateData);
     await this.update(updateData);
     return this;
@@ -190,8 +208,8 @@ export class Combat extends Document {
       }
     }
     const round = this.round + 1;
-    const updateData = { round, turn };
-    const updateOptions = { direction: 1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, round, turn) } };
+    const updateData: RoundUpdateData = { round, turn };
+    const updateOptions: TurnChangeOptions = { direction: 1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, round, turn) } };
     hooks.callAll('combatRound', this, updateData, updateOptions);
     await this.update(updateData, updateOptions);
     return this;
@@ -201,8 +219,8 @@ export class Combat extends Document {
     if (this.round === 0) return this;
     const turn = this.round === 1 || this.turn === null || this.turns.length === 0 ? null : this.turns.length - 1;
     const round = this.round - 1;
-    const updateData = { round, turn };
-    const updateOptions = { direction: -1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, round, turn) } };
+    const updateData: RoundUpdateData = { round, turn };
+    const updateOptions: TurnChangeOptions = { direction: -1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, round, turn) } };
     hooks.callAll('combatRound', this, updateData, updateOptions);
     await this.update(updateData, updateOptions);
     return this;
@@ -221,8 +239,8 @@ export class Combat extends Document {
       }
     } else next = turn + 1;
     if (next === null || next >= this.turns.length) return this.nextRound();
-    const updateData = { round: this.round, turn: next };
-    const updateOptions = { direction: 1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, this.round, next) } };
+    const updateData: TurnUpdateData = { round: this.round, turn: next };
+    const updateOptions: TurnChangeOptions = { direction: 1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, this.round, next) } };
     hooks.callAll('combatTurn', this, updateData, updateOptions);
     await this.update(updateData, updateOptions);
     return this;
@@ -232,8 +250,8 @@ export class Combat extends Document {
     if (this.round === 0) return this;
     if (this.turn === 0 || this.turns.length === 0) return this.previousRound();
     const previous = (this.turn ?? this.turns.length) - 1;
-    const updateData = { round: this.round, turn: previous };
-    const updateOptions = { direction: -1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, this.round, previous) } };
+    const updateData: TurnUpdateData = { round: this.round, turn: previous };
+    const updateOptions: TurnChangeOptions = { direction: -1, worldTime: { delta: this.getTimeDelta(this.round, this.turn, this.round, previous) } };
     hooks.callAll('combatTurn', this, updateData, updateOptions);
     await this.update(updateData, updateOptions);
     return this;
@@ -249,7 +267,7 @@ export class Combat extends Document {
     // Core sends one Combat update carrying all combatants; the stand-in sends one Combatant update.
     const currentId = this.combatant?.id;
     const updates = this.combatants.map((c: any) => ({ _id: c.id, initiative: null }));
-    const options: any = { turnEvents: false };
+    const options: CombatantTurnOptions = { turnEvents: false };
     if (updateTurn && currentId) {
       const ids = this.combatants.map((c: any) => c.id).sort();
       options.combatTurn = ids.indexOf(currentId);
@@ -280,12 +298,13 @@ export class Combat extends Document {
         },
         messageOptions,
       );
-      const chatData = await roll.toMessage(messageData, { [modeKey]: mode, create: false });
+      const messageOptions_: ToMessageOptionsV13 & ToMessageOptionsV14 = { [modeKey]: mode, create: false };
+      const chatData = await roll.toMessage(messageData, messageOptions_);
       if (i > 0) chatData.sound = null;
       messages.push(chatData);
     }
     if (!updates.length) return this;
-    const updateOptions: any = { turnEvents: false };
+    const updateOptions: CombatantTurnOptions = { turnEvents: false };
     if (!updateTurn) updateOptions.combatTurn = this.turn;
     await this.updateEmbeddedDocuments('Combatant', updates, updateOptions);
     await getDocumentClass('ChatMessage').create(messages);
@@ -323,7 +342,7 @@ export class Combat extends Document {
     const ib = Number.isFinite(b.initiative) ? b.initiative : -Infinity;
     return ib - ia || (a.id > b.id ? 1 : -1);
   }
-  _getCurrentState(combatant?: any): any {
+  _getCurrentState(combatant?: any): HistoryData {
     combatant ||= this.combatant;
     return { round: this.round, turn: this.turn ?? null, combatantId: combatant?.id || null, tokenId: combatant?.tokenId || null };
   }
@@ -349,7 +368,7 @@ export class Combat extends Document {
     trackPending(this._manageTurnEvents());
   }
 
-  override _onUpdate(changed: any, options: any, userId: string): void {
+  override _onUpdate(changed: any, options: CombatUpdateOptions, userId: string): void {
     super._onUpdate(changed, options, userId);
     const prior = deepClone(this.current);
     if (!this.previous) this.previous = prior;
@@ -389,7 +408,7 @@ export class Combat extends Document {
     this.#onModifyCombatants(parent, options);
   }
 
-  #onModifyCombatants(parent: any, options: any): void {
+  #onModifyCombatants(parent: any, options: CombatantTurnOptions & RenderOption): void {
     const { combatTurn, turnEvents, render } = options;
     const prior = deepClone(this.current);
     if (typeof combatTurn === 'number') this.updateSource({ turn: combatTurn });
@@ -398,7 +417,7 @@ export class Combat extends Document {
     if (ui().combat.viewed === parent && render !== false) renderTracker();
   }
 
-  #recordPreviousState(prior: any): boolean {
+  #recordPreviousState(prior: HistoryData): boolean {
     const { round, turn, combatantId } = this.current;
     const changed = combatantId !== prior.combatantId || round !== prior.round || turn !== prior.turn;
     this.previous = Object.assign(this.previous ?? {}, prior);
@@ -416,7 +435,10 @@ export class Combat extends Document {
   }
 
   async #triggerTurnEvents(): Promise<void> {
-    const { turns, current, previous } = this;
+    // core's arithmetic, null turns included (null + 1 is 1)
+    const { turns } = this;
+    const current: any = this.current;
+    const previous: any = this.previous;
     const intervals: [number, number][] = [];
     let roundDelta = current.round - previous.round;
     if (roundDelta === 0) {
@@ -448,10 +470,10 @@ export class Combat extends Document {
     }
   }
 
-  async _onEndTurn(_combatant: any, _context: any): Promise<void> {}
-  async _onEndRound(_context: any): Promise<void> {}
-  async _onStartRound(_context: any): Promise<void> {}
-  async _onStartTurn(_combatant: any, _context: any): Promise<void> {}
+  async _onEndTurn(_combatant: any, _context: TurnEventContext): Promise<void> {}
+  async _onEndRound(_context: RoundEventContext): Promise<void> {}
+  async _onStartRound(_context: RoundEventContext): Promise<void> {}
+  async _onStartTurn(_combatant: any, _context: TurnEventContext): Promise<void> {}
 }
 
 /* ---------------------------------------------------------- Combatant */
@@ -504,6 +526,7 @@ export class Combatant extends Document {
       flags: new ObjectField(),
       // v14 CombatantData.roundJoined (v14 API documentation); v13 has no such field, so v13 drops it as any unknown key.
       ...(state.generation >= 14 ? { roundJoined: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: 1 }) } : {}),
+      _stats: new DocumentStatsField(),
     };
   }
   /** The schema of the running generation (classes are shared by every install: one schema per class and generation). */
@@ -575,7 +598,7 @@ export class Combatant extends Document {
   }
 }
 
-export class CombatantGroup extends Document {
+export class CombatantGroup extends Document implements CombatantGroupApi {
   static override baseTypeAlways = true;
   static override metadata = {
     ...Document.metadata,
@@ -595,14 +618,20 @@ export class CombatantGroup extends Document {
       initiative: new NumberField(),
       ownership: new DocumentOwnershipField(),
       flags: new ObjectField(),
+      _stats: new DocumentStatsField(),
     };
   }
   /** Combatants whose `group` is this group. */
   get members(): Set<any> {
     return this.parent?._groupMembers?.get(this.id) ?? new Set();
   }
-  get combat(): any {
-    return this.parent;
+  /** Every member is defeated, or the group has none (core sets it in prepareBaseData; a getter here, as members are known only once the combat has prepared its combatants). */
+  get defeated(): boolean {
+    return [...this.members].every((c: any) => c.isDefeated);
+  }
+  /** Every member is hidden, or the group has none. */
+  get hidden(): boolean {
+    return [...this.members].every((c: any) => c.hidden);
   }
   override getUserLevel(user: any = state.user): number {
     if (user?.isGM) return LEVELS.OWNER;

@@ -29,7 +29,7 @@ export const CONST = Object.freeze({
   GRID_TYPES: { GRIDLESS: 0, SQUARE: 1, HEXODDR: 2, HEXEVENR: 3, HEXODDQ: 4, HEXEVENQ: 5 },
   GRID_DIAGONALS: { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 },
   CHAT_MESSAGE_STYLES: { OTHER: 0, OOC: 1, IC: 2, EMOTE: 3 },
-  DICE_ROLL_MODES: { PUBLIC: 'publicroll', PRIVATE: 'gmroll', BLIND: 'blindroll', SELF: 'selfroll' },
+  DICE_ROLL_MODES: { PUBLIC: 'publicroll', PRIVATE: 'gmroll', BLIND: 'blindroll', SELF: 'selfroll' } as const,
   SETTING_SCOPES: { CLIENT: 'client', WORLD: 'world', USER: 'user' },
   COMBAT_ANNOUNCEMENTS: ['startEncounter', 'nextUp', 'yourTurn'],
 });

@@ -11,6 +11,7 @@ import { getDocumentClass } from './documents';
 import { configRef } from './fields';
 import { deprecate, mulberry32, state } from './state';
 import { getProperty, mergeObject } from './utils';
+import type { MessageMode, RollMode, ToMessageOptionsV13, ToMessageOptionsV14 } from './shapes';
 
 /* --------------------------------------------------------------- results */
 
@@ -250,16 +251,15 @@ export class Roll {
    * Post to chat (evaluating first if needed). v13: {rollMode, create};
    * v14: {messageMode, create}, where rollMode is deprecated and mapped.
    */
-  async toMessage(messageData: any = {}, { rollMode, messageMode, create = true }: { rollMode?: string; messageMode?: string; create?: boolean } = {}): Promise<any> {
-    const game = (globalThis as any).game;
-    let mode: string;
+  async toMessage(messageData: any = {}, { rollMode, messageMode, create = true }: ToMessageOptionsV13 & ToMessageOptionsV14 = {}): Promise<any> {
+    let mode: RollMode | MessageMode;
     if (state.generation >= 14) {
       if (rollMode) {
         deprecate('The rollMode option of Roll#toMessage is deprecated in favor of messageMode');
         messageMode ??= legacyToMessageMode(rollMode);
       }
-      mode = messageMode || game.settings.get('core', 'messageMode');
-    } else mode = (rollMode === 'roll' ? undefined : rollMode) || game.settings.get('core', 'rollMode');
+      mode = messageMode || currentMode();
+    } else mode = (rollMode === 'roll' ? undefined : rollMode) || currentMode();
     if (!this._evaluated) await this.evaluate();
     const data = mergeObject({ author: state.user?.id, content: String(this.total), sound: configRef.CONFIG.sounds.dice }, messageData, { inplace: false });
     data.rolls = [this];
@@ -273,11 +273,16 @@ export class Roll {
 
 /* ------------------------------------------------- roll / message modes */
 
-const LEGACY: Record<string, string> = { publicroll: 'public', gmroll: 'gm', blindroll: 'blind', selfroll: 'self' };
-export const legacyToMessageMode = (rollMode: string): string => LEGACY[rollMode] ?? rollMode;
+const LEGACY: Record<RollMode, MessageMode> = { publicroll: 'public', gmroll: 'gm', blindroll: 'blind', selfroll: 'self' };
+
+/** The user's current mode: the core.rollMode (v13) or core.messageMode (v14) setting. */
+export const currentMode = (): any => (globalThis as any).game.settings.get('core', state.generation >= 14 ? 'messageMode' : 'rollMode');
+
+/** v14: the message mode a deprecated roll mode stands for; "roll" is the user's current mode. */
+export const legacyToMessageMode = (rollMode: RollMode | 'roll'): MessageMode => (rollMode === 'roll' ? currentMode() : ((LEGACY[rollMode] ?? rollMode) as MessageMode));
 
 /** Whisper and blind flags for a mode of the running generation; an unknown mode is an error. */
-export function applyMode(chatData: any, mode: string): any {
+export function applyMode(chatData: any, mode: RollMode | MessageMode): any {
   const v14 = state.generation >= 14;
   const known: readonly string[] = v14 ? MESSAGE_MODES : Object.values(CONST.DICE_ROLL_MODES);
   if (!known.includes(mode)) throw new Error(`"${mode}" is not a valid ${v14 ? 'message' : 'roll'} mode`);

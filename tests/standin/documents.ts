@@ -35,6 +35,7 @@ import { hooks } from './hooks';
 import { currentClient, currentEndpoint, openPending, ownerOf, popPending, recordError, setOwner, state, type Endpoint } from './state';
 import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject } from './utils';
 import { encode } from './wire';
+import type { ClientOnlyOperation, DeleteClientOnlyOperation, RenderOption, UpdateClientOnlyOperation, UpdateDefaults, UserQuery } from './shapes';
 
 const CONFIG = () => configRef.CONFIG;
 export const getDocumentClass = (name: string): any => CONFIG()?.[name]?.documentClass;
@@ -268,7 +269,7 @@ export class Document extends DataModel {
   async _preUpdate(changes: any, options: any, user: any): Promise<boolean | void> {
     if (this.system instanceof TypeDataModel) return this.system._preUpdate(changes, options, user);
   }
-  _onUpdate(changed: any, options: any, userId: string): void {
+  _onUpdate(changed: any, options: RenderOption, userId: string): void {
     if (options.render !== false) this.render(false, { renderContext: `update${this.documentName}`, renderData: changed });
     if (this.system instanceof TypeDataModel) this.system._onUpdate(changed, options, userId);
   }
@@ -293,15 +294,15 @@ export class Document extends DataModel {
     this.parent?._dispatchDescendantDocumentEvents?.(event, collection, args, _parent);
   }
   _preCreateDescendantDocuments(..._args: any[]): void {}
-  _onCreateDescendantDocuments(_parent: any, collection: string, _documents: any[], data: any, options: any, _userId?: string): void {
+  _onCreateDescendantDocuments(_parent: any, collection: string, _documents: any[], data: any, options: RenderOption, _userId?: string): void {
     if (options.render !== false) this.render(false, { renderContext: `create${collection}`, renderData: data });
   }
   _preUpdateDescendantDocuments(..._args: any[]): void {}
-  _onUpdateDescendantDocuments(_parent: any, collection: string, _documents: any[], changes: any, options: any, _userId?: string): void {
+  _onUpdateDescendantDocuments(_parent: any, collection: string, _documents: any[], changes: any, options: RenderOption, _userId?: string): void {
     if (options.render !== false) this.render(false, { renderContext: `update${collection}`, renderData: changes });
   }
   _preDeleteDescendantDocuments(..._args: any[]): void {}
-  _onDeleteDescendantDocuments(_parent: any, collection: string, _documents: any[], ids: any, options: any, _userId?: string): void {
+  _onDeleteDescendantDocuments(_parent: any, collection: string, _documents: any[], ids: any, options: RenderOption, _userId?: string): void {
     if (options.render !== false) this.render(false, { renderContext: `delete${collection}`, renderData: ids });
   }
 
@@ -483,7 +484,7 @@ export const databaseTransport: { request: (request: any) => Promise<any[]> } = 
 export async function createDocuments(cls: any, data: any[], operation: any = {}): Promise<any[]> {
   const client = currentClient();
   const user = client.user;
-  const { parent: given = null, noHook = false, pack, ...options } = operation;
+  const { parent: given = null, noHook = false, pack, ...options }: ClientOnlyOperation & Record<string, any> = operation;
   const parent = localCopy(given);
   const type = cls.documentName;
   const candidates: any[] = [];
@@ -513,9 +514,9 @@ export async function createDocuments(cls: any, data: any[], operation: any = {}
 export async function updateDocuments(cls: any, updates: any[], operation: any = {}): Promise<any[]> {
   const client = currentClient();
   const user = client.user;
-  const { parent: given = null, noHook = false, pack, updates: _u, ...rest } = operation;
+  const { parent: given = null, noHook = false, pack, updates: _u, ...rest }: UpdateClientOnlyOperation & Record<string, any> = operation;
   const parent = localCopy(given);
-  const options = { diff: true, recursive: true, render: true, ...rest };
+  const options: UpdateDefaults & Record<string, any> = { diff: true, recursive: true, render: true, ...rest };
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
   const documents: any[] = [];
@@ -556,7 +557,7 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
 export async function deleteDocuments(cls: any, ids: string[], operation: any = {}): Promise<any[]> {
   const client = currentClient();
   const user = client.user;
-  const { parent: given = null, noHook = false, pack, deleteAll, ids: _i, ...options } = operation;
+  const { parent: given = null, noHook = false, pack, deleteAll, ids: _i, ...options }: DeleteClientOnlyOperation & Record<string, any> = operation;
   const parent = localCopy(given);
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
@@ -719,7 +720,7 @@ export class User extends Document {
     return user?.isGM || user?.id === this.id ? LEVELS.OWNER : LEVELS.LIMITED;
   }
   /** Set by index.ts (queries need the world's CONFIG and settings). */
-  declare query: (name: string, data: unknown, options?: { timeout?: number }) => Promise<unknown>;
+  declare query: UserQuery;
 }
 
 export class Users extends WorldCollection {

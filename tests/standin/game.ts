@@ -7,6 +7,7 @@ import { DataField, DataModel, DataModelValidationError, ValidationFailure, conf
 import { hooks } from './hooks';
 import { state } from './state';
 import { deepClone, expandObject, getProperty, getType, isSubclass, mergeObject, objectsEqual } from './utils';
+import type { QueryOptions } from './shapes';
 
 /* ---------------------------------------------------------------- settings */
 
@@ -204,7 +205,7 @@ export const queryTransport: { send: (recipientId: string, name: string, data: u
  * that user) with the data as JSON and `{timeout}` only (never the sender);
  * its error comes back as an Error with the message; a timeout rejects.
  */
-export async function userQuery(this: any, queryName: string, queryData: unknown, { timeout }: { timeout?: number } = {}): Promise<unknown> {
+export async function userQuery(this: any, queryName: string, queryData: unknown, { timeout }: QueryOptions = {}): Promise<unknown> {
   const handler = configRef.CONFIG.queries?.[queryName];
   if (!handler) throw new Error(`User query '${queryName}' is not registered`);
   const sender = state.user;

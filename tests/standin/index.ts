@@ -12,7 +12,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { CONST } from './constants';
 import { Combat, CombatEncounters, Combatant, CombatantGroup } from './combat';
-import { Roll, Die, NumericTerm, OperatorTerm, StringTerm, applyMode, diceSource, legacyToMessageMode } from './dice';
+import { Roll, Die, NumericTerm, OperatorTerm, StringTerm, applyMode, currentMode, diceSource, legacyToMessageMode } from './dice';
 import {
   Actor,
   ChatMessage,
@@ -41,6 +41,7 @@ import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './u
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
 import type { ModifyRequest } from './server';
+import type { ChatCreateOptionsV13, ChatCreateOptionsV14, ChatModeMethodsV13, ChatModeMethodsV14, ChatModeStaticsV13, ChatModeStaticsV14, MessageMode, RollMode } from './shapes';
 
 export interface InstallOptions {
   generation: Generation;
@@ -163,14 +164,14 @@ let options: InstallOptions = { generation: 13 };
 
 /** ChatMessage creation options carry the mode: applied before the pre-create hook, as core does in _preCreate. */
 const chatPreCreate = ChatMessage.prototype._preCreate;
-ChatMessage.prototype._preCreate = async function (this: any, data: any, opts: any, user: any) {
+ChatMessage.prototype._preCreate = async function (this: any, data: any, opts: ChatCreateOptionsV13 & ChatCreateOptionsV14, user: any) {
   const v14 = state.generation >= 14;
-  let mode = v14 ? opts.messageMode : opts.rollMode;
+  let mode: RollMode | MessageMode | 'roll' | undefined = v14 ? opts.messageMode : (opts.rollMode as RollMode | 'roll' | undefined);
   if (v14 && !mode && opts.rollMode) {
     deprecate('The rollMode creation option is deprecated in favor of messageMode');
     mode = legacyToMessageMode(opts.rollMode);
   }
-  if (mode) this.updateSource(applyMode({}, mode));
+  if (mode) this.updateSource(applyMode({}, mode === 'roll' ? currentMode() : mode));
   return chatPreCreate.call(this, data, opts, user);
 };
 
@@ -191,20 +192,28 @@ function installGeneration(): void {
     g.foundry.data.operators = { DataFieldOperator, ForcedDeletion, ForcedReplacement };
     delete (ChatMessage as any).applyRollMode;
     delete (ChatMessage.prototype as any).applyRollMode;
-    (ChatMessage as any).applyMode = (data: any, mode?: string) => applyMode(data, mode ?? settings().get('core', 'messageMode'));
-    (ChatMessage.prototype as any).applyMode = function (this: any, mode?: string) {
-      return this.updateSource(applyMode({}, mode ?? settings().get('core', 'messageMode')));
+    const statics: ChatModeStaticsV14 = { applyMode: (data, mode) => applyMode(data, mode ?? settings().get('core', 'messageMode')) };
+    const methods: ChatModeMethodsV14 = {
+      applyMode(this: any, mode) {
+        return this.updateSource(applyMode({}, mode ?? settings().get('core', 'messageMode')));
+      },
     };
+    Object.assign(ChatMessage, statics);
+    Object.assign(ChatMessage.prototype, methods);
   } else {
     delete g._del;
     delete g._replace;
     delete g.foundry.data.operators;
     delete (ChatMessage as any).applyMode;
     delete (ChatMessage.prototype as any).applyMode;
-    (ChatMessage as any).applyRollMode = (data: any, mode: string) => applyMode(data, mode === 'roll' ? settings().get('core', 'rollMode') : mode);
-    (ChatMessage.prototype as any).applyRollMode = function (this: any, mode: string) {
-      return this.updateSource(applyMode({}, mode === 'roll' ? settings().get('core', 'rollMode') : mode));
+    const statics: ChatModeStaticsV13 = { applyRollMode: (data, mode) => applyMode(data, mode === 'roll' ? settings().get('core', 'rollMode') : mode) };
+    const methods: ChatModeMethodsV13 = {
+      applyRollMode(this: any, mode) {
+        return this.updateSource(applyMode({}, mode === 'roll' ? settings().get('core', 'rollMode') : mode));
+      },
     };
+    Object.assign(ChatMessage, statics);
+    Object.assign(ChatMessage.prototype, methods);
   }
 }
 

@@ -20,6 +20,7 @@ import { network } from './network';
 import { broadcastBytes, runIn, state, type Endpoint, type ErrorRecord, type RenderRecord } from './state';
 import { deepClone, isEmpty, mergeObject, objectsEqual, randomID } from './utils';
 import { encode } from './wire';
+import type { CreateOptions, ServerAddedOptions, TurnChangeOptions } from './shapes';
 
 /** What the server needs of a client. */
 export interface ClientPort extends Endpoint {
@@ -207,12 +208,12 @@ export class Server implements Endpoint {
     const sent = request.options && typeof request.options === 'object' && !Array.isArray(request.options) ? request.options : {};
     const { cls, parent, collection } = this.#collection(documentName, parentUuid);
     const now = Date.now();
-    const options = { ...sent, action, modifiedTime: now };
+    const options: ServerAddedOptions & Record<string, unknown> = { ...sent, action, modifiedTime: now };
     const base = { action, documentName, parentUuid, options, userId: user.id };
-    if (action === 'create') return { ...base, result: this.#create(cls, parent, collection, request.data ?? [], user, !!sent.keepId, now) };
+    if (action === 'create') return { ...base, result: this.#create(cls, parent, collection, request.data ?? [], user, !!(sent as Partial<CreateOptions>).keepId, now) };
     if (action === 'update') {
       const result = this.#update(parent, collection, request.updates ?? [], user, now);
-      const delta = sent.worldTime?.delta;
+      const delta = (sent as Partial<TurnChangeOptions>).worldTime?.delta;
       if (documentName === 'Combat' && result.length && typeof delta === 'number' && Number.isFinite(delta) && delta !== 0) {
         this.settings.set('core.time', this.worldTime + delta);
         return { ...base, result, worldTime: { delta, time: this.worldTime } };

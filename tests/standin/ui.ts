@@ -1,8 +1,9 @@
 /**
  * The UI pieces the system touches, without a DOM: notifications (recorded),
- * a minimal ApplicationV2 whose render prepares its context and is counted,
- * the CombatTracker (ui.combat), and context menu entries in the shape of the
- * running generation.
+ * a minimal ApplicationV2 whose render prepares its context (and, for a
+ * Handlebars application, each part's context) and is counted, the
+ * CombatTracker (ui.combat) with core's parts and part context, and context
+ * menu entries in the shape of the running generation.
  */
 import Handlebars from 'handlebars';
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,8 +12,23 @@ import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
 /* eslint-disable @typescript-eslint/no-explicit-any */
+import { DOCUMENT_OWNERSHIP_LEVELS } from './constants';
 import { currentEndpoint, deprecate, recordRender, state, type Endpoint } from './state';
-import { deepClone, mergeObject, randomID } from './utils';
+import { deepClone, escapeHTML, getProperty, mergeObject, randomID } from './utils';
+import type {
+  MenuEntryV13,
+  MenuEntryV14,
+  TemplatePart,
+  TrackerCombatContextV13,
+  TrackerCombatContextV14,
+  TrackerParts,
+  TrackerPartContextV13,
+  TrackerPartContextV14,
+  TrackerRenderOptions,
+  TrackerTurnContext,
+} from './shapes';
+
+export type { MenuEntryV13, MenuEntryV14 } from './shapes';
 
 const i18n = () => (globalThis as any).game?.i18n;
 
@@ -68,11 +84,16 @@ export class ApplicationV2 {
     this.renderCount++;
     recordRender(this.id, options, this.client);
     this.lastContext = await this._prepareContext(options);
+    await this._renderHTML(this.lastContext, options);
     this.rendered = true;
     return this;
   }
   async _prepareContext(_options: any): Promise<any> {
     return {};
+  }
+  /** Core renders the HTML here; the stand-in renders none (HandlebarsApplicationMixin prepares its parts' contexts). */
+  async _renderHTML(_context: any, _options: any): Promise<unknown> {
+    return undefined;
   }
   async close(_options: any = {}): Promise<this> {
     this.rendered = false;
@@ -82,13 +103,41 @@ export class ApplicationV2 {
 
 export function HandlebarsApplicationMixin<T extends new (...args: any[]) => ApplicationV2>(Base: T) {
   return class HandlebarsApplication extends Base {
-    static PARTS: Record<string, any> = {};
+    static PARTS: Record<string, TemplatePart> = {};
+    /** Each part's context of the last render, as core prepares it before rendering the part's template. */
+    partContexts: Record<string, any> = {};
+    async _preparePartContext(_partId: string, context: any, _options: any): Promise<any> {
+      return context;
+    }
+    /** Every part gets its own copy of the application's context (core may share one object: the copy is the stricter choice). */
+    override async _renderHTML(context: any, options: any): Promise<Record<string, any>> {
+      const parts: Record<string, TemplatePart> = (this.constructor as any).PARTS ?? {};
+      const prepared: Record<string, any> = {};
+      for (const partId of Object.keys(parts)) prepared[partId] = await this._preparePartContext(partId, { ...context }, options);
+      this.partContexts = prepared;
+      return prepared;
+    }
   };
 }
 
-/** ui.combat: counts renders under "combat"; viewing a Combat registers it in combat.apps so updates re-render it. */
-export class CombatTracker extends ApplicationV2 {
+/** The image core shows for a combatant without one (CONST.DEFAULT_TOKEN). */
+const DEFAULT_TOKEN = 'icons/svg/mystery-man.svg';
+
+/**
+ * ui.combat: counts renders under "combat"; viewing a Combat registers it in
+ * combat.apps so updates re-render it. Core's parts (header, tracker,
+ * footer) and their context (v13 combat-tracker.mjs: _preparePartContext,
+ * _prepareCombatContext, _prepareTrackerContext, _prepareTurnContext), in
+ * the keys of the running generation; no canvas (canPing false) and no
+ * ActiveEffects (no effect icons).
+ */
+export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
   static override DEFAULT_OPTIONS = { id: 'combat' };
+  static override PARTS: TrackerParts = {
+    header: { template: 'templates/sidebar/tabs/combat/header.hbs' },
+    tracker: { template: 'templates/sidebar/tabs/combat/tracker.hbs', scrollable: [''] },
+    footer: { template: 'templates/sidebar/tabs/combat/footer.hbs' },
+  };
   #viewed: any = null;
   get viewed(): any {
     return this.#viewed;
@@ -98,30 +147,106 @@ export class CombatTracker extends ApplicationV2 {
     this.#viewed = combat ?? null;
     if (combat) combat.apps[this.id] = this;
   }
+  /** The encounters of the viewed scene, or of none (game.combats.combats of this tracker's client). */
+  get combats(): any[] {
+    return this.client.collections.get('Combat')?.combats ?? [];
+  }
   override async render(options: any = {}, legacy?: any): Promise<this> {
-    if (typeof options === 'object' && options && 'combat' in options) this.viewed = options.combat;
+    if (typeof options === 'object' && options && 'combat' in options) this.viewed = (options as TrackerRenderOptions).combat;
     return super.render(options, legacy);
+  }
+
+  override async _preparePartContext(partId: string, context: any, options: any): Promise<any> {
+    context = await super._preparePartContext(partId, context, options);
+    if (partId === 'header' || partId === 'footer') await this._prepareCombatContext(context, options);
+    else if (partId === 'tracker') await this._prepareTrackerContext(context, options);
+    return context;
+  }
+
+  /** The encounter switcher and the controls (header and footer parts). */
+  async _prepareCombatContext(context: TrackerPartContextV13 | TrackerPartContextV14, _options: any): Promise<void> {
+    const { game, CONFIG } = this.client;
+    const combat = this.viewed;
+    const combats = this.combats;
+    const currentIdx = combats.indexOf(combat);
+    const isPlayerTurn = !!combat?.combatant?.players?.includes(game.user);
+    const turn = combat?.turn;
+    const midRound = !!turn && turn >= 1 && turn <= combat.turns.length - 2;
+    const canControl = midRound ? combat.canUserModify(game.user, 'update', { turn: 0 }) : !!combat?.canUserModify(game.user, 'update', { round: 0 });
+    const shared: TrackerCombatContextV14 = {
+      combat,
+      hasCombat: combat !== null,
+      previousId: combats[currentIdx - 1]?.id,
+      nextId: combats[currentIdx + 1]?.id,
+      combats: combats.map(({ id }: any, i: number) => ({ id, label: i + 1, active: i === currentIdx })),
+      control: isPlayerTurn && canControl,
+      css: combats.length > 8 ? 'cycle' : combats.length ? 'tabbed' : '',
+      currentIndex: currentIdx + 1,
+      displayCycle: combats.length > 8,
+      initiativeIcon: CONFIG.Combat.initiativeIcon,
+      linked: combat?.scene !== null,
+    };
+    Object.assign(context, shared);
+    if (state.generation < 14) {
+      const labels: TrackerCombatContextV13['labels'] = { scope: game.i18n.localize(`COMBAT.${combat?.scene ? 'Linked' : 'Unlinked'}`) };
+      Object.assign(context, { labels });
+    }
+  }
+
+  /** The turns (tracker part), when an encounter is viewed; initiatives to one precision. */
+  async _prepareTrackerContext(context: TrackerPartContextV13 | TrackerPartContextV14, _options: any): Promise<void> {
+    const combat = this.viewed;
+    if (!combat) return;
+    let hasDecimals = false;
+    const turns: TrackerTurnContext[] = (context.turns = []);
+    for (const [i, combatant] of combat.turns.entries()) {
+      if (!combatant.visible) continue;
+      const turn = await this._prepareTurnContext(combat, combatant, i);
+      if (turn.hasDecimals) hasDecimals = true;
+      turns.push(turn);
+    }
+    const precision = this.client.CONFIG.Combat.initiative.decimals;
+    for (const t of turns) if (typeof t.initiative === 'number' && Number.isFinite(t.initiative)) t.initiative = t.initiative.toFixed(hasDecimals ? precision : 0);
+    context.hasDecimals = hasDecimals;
+  }
+
+  /** One combatant's row. The resource is the number at the tracked path of core.combatTrackerConfig, for an observer. */
+  async _prepareTurnContext(combat: any, combatant: any, index: number): Promise<TrackerTurnContext> {
+    const { id, name, isOwner, isDefeated, hidden, initiative, permission } = combatant;
+    const path = combat.settings?.resource;
+    const tracked = path && permission >= DOCUMENT_OWNERSHIP_LEVELS.OBSERVER ? getProperty(combatant.actor?.system ?? {}, path) : null;
+    const active = index === combat.turn;
+    const effects: { name: string; img: string }[] = [];
+    return {
+      hasDecimals: Number.isFinite(initiative) && !Number.isInteger(initiative),
+      hidden,
+      id,
+      isDefeated,
+      initiative,
+      isOwner,
+      name,
+      resource: typeof tracked === 'number' ? tracked : null,
+      active,
+      canPing: false,
+      img: await this._getCombatantThumbnail(combatant),
+      css: [active ? 'active' : null, hidden ? 'hide' : null, isDefeated ? 'defeated' : null].filter(Boolean).join(' '),
+      effects: { icons: effects, tooltip: this._formatEffectsTooltip(effects) },
+    };
+  }
+
+  async _getCombatantThumbnail(combatant: any): Promise<string> {
+    return combatant.img || DEFAULT_TOKEN;
+  }
+
+  /** The outer HTML of a list of the effects; the empty string for none. */
+  _formatEffectsTooltip(effects: { name: string; img: string }[]): string {
+    if (!effects.length) return '';
+    const items = effects.map((e) => `<li><img src="${escapeHTML(e.img)}" alt="${escapeHTML(e.name)}"><span>${escapeHTML(e.name)}</span></li>`);
+    return `<ul class="effects-tooltip plain">${items.join('')}</ul>`;
   }
 }
 
 /* --------------------------------------------------------- context menus */
-
-export interface MenuEntryV13 {
-  name: string;
-  icon?: string;
-  classes?: string;
-  group?: string;
-  condition?: boolean | ((target: any) => boolean);
-  callback: (target: any) => unknown;
-}
-export interface MenuEntryV14 {
-  label: string;
-  icon?: string;
-  classes?: string;
-  group?: string;
-  visible?: boolean | ((target: any) => boolean);
-  onClick?: (event: any, target: any) => unknown;
-}
 
 /**
  * ContextMenu (foundry.applications.ux.ContextMenu) without the DOM: entries
@@ -139,16 +264,17 @@ export class ContextMenu {
   ) {}
 
   /** The entry's label key, click handler and visibility test, per generation. */
-  static read(entry: any): { label: string; visible: (t: any) => boolean; click: (event: any, target: any) => unknown } {
+  static read(entry: Partial<MenuEntryV13 & MenuEntryV14>): { label: string; visible: (t: any) => boolean; click: (event: any, target: any) => unknown } {
     const asTest = (v: unknown) => (t: any) => (typeof v === 'function' ? !!v(t) : v !== false);
+    const callback = entry.callback;
     if (state.generation < 14) {
-      if (typeof entry.name !== 'string' || typeof entry.callback !== 'function') {
+      if (typeof entry.name !== 'string' || typeof callback !== 'function') {
         throw new Error('A v13 ContextMenuEntry needs a string name and a callback(target) function');
       }
-      return { label: entry.name, visible: asTest(entry.condition), click: (_e, t) => entry.callback(t) };
+      return { label: entry.name, visible: asTest(entry.condition), click: (_e, t) => callback(t) };
     }
     let label = entry.label;
-    let visible = entry.visible;
+    let visible: MenuEntryV14['visible'] | null = entry.visible;
     let click = entry.onClick;
     if (label === undefined && typeof entry.name === 'string') {
       deprecate('ContextMenuEntry#name is deprecated in favor of ContextMenuEntry#label');
@@ -158,9 +284,9 @@ export class ContextMenu {
       deprecate('ContextMenuEntry#condition is deprecated in favor of ContextMenuEntry#visible');
       visible = entry.condition;
     }
-    if (click === undefined && typeof entry.callback === 'function') {
+    if (click === undefined && typeof callback === 'function') {
       deprecate('ContextMenuEntry#callback is deprecated in favor of ContextMenuEntry#onClick(event, target)');
-      click = (_e: any, t: any) => entry.callback(t);
+      click = (e: any, t: any) => callback(t, e);
     }
     if (typeof label !== 'string') throw new Error('A v14 ContextMenuEntry needs a string label');
     return { label, visible: asTest(visible), click: click ?? (() => undefined) };
