@@ -756,9 +756,8 @@ export class TenSegmentsCombat extends Combat {
 
   /** How a combatant is known across leaving and coming back: its token, else its actor. */
   static whoIs(combatant: Combatant.Implementation): string | null {
-    const c = combatant;
-    if (c.tokenId) return `t:${c.sceneId ?? ''}.${c.tokenId}`;
-    return c.actorId ? `a:${c.actorId}` : null;
+    if (combatant.tokenId) return `t:${combatant.sceneId ?? ''}.${combatant.tokenId}`;
+    return combatant.actorId ? `a:${combatant.actorId}` : null;
   }
 
   /** The combatant of this flow that left and was this one (same token or actor), not yet taken over; null when it is new. */

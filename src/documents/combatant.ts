@@ -91,9 +91,10 @@ export function missingFromFlow(combat: TenSegmentsCombat): Combatant.Implementa
   const state = combat.flowState;
   if (!state) return [];
   const round = Math.max(1, state.round);
+  const known = new Set(state.encounter.combatants.map((e) => e.id));
   return combat.orderedCombatants(state).filter((c) => {
     const id = c.id as string;
-    if (state.encounter.combatants.some((e) => e.id === id) || state.states[id]) return false;
+    if (known.has(id) || state.states[id]) return false;
     const joined = roundJoinedOf(c);
     return joined === null || joined <= round;
   });
