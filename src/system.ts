@@ -5,7 +5,7 @@
 import { registerSettings } from './settings';
 import { registerDataModels } from './data';
 import { TenSegmentsCombat } from './documents/combat';
-import { TenSegmentsCombatant, onCombatantCreated, onCombatantDeleted } from './documents/combatant';
+import { TenSegmentsCombatant, joinMissingEverywhere, onCombatantCreated, onCombatantDeleted, onUserConnected } from './documents/combatant';
 import { TenSegmentsCombatantGroup } from './documents/combatant-group';
 import { registerHandlers } from './documents/queries';
 import { registerRequests } from './documents/requests';
@@ -38,6 +38,7 @@ export function initSystem(): void {
   registerApi();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
+  Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
 }
 
 /**
@@ -69,4 +70,6 @@ export async function readySystem(): Promise<void> {
     notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });
     console.error('Ten Segments migration', report.failed);
   }
+  // The active GM brings in the combatants no GM could (added while none was connected).
+  await joinMissingEverywhere();
 }

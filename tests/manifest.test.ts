@@ -10,7 +10,11 @@ describe('system.json', () => {
   it('identifies the system and its compatibility (issue #2)', () => {
     expect(manifest.id).toBe('ten-segments');
     expect(manifest.title).toBe('Ten Segments');
-    expect(manifest.compatibility).toEqual({ minimum: '13', verified: '13' });
+    // Verified names what the checks rest on: the v14 typings npm run typecheck:v14 installs (and the stand-in declared against them).
+    const typings = JSON.parse(readFileSync(new URL('../typings-v14/package.json', import.meta.url), 'utf8')).dependencies['fvtt-types'];
+    const build = /-(\d+)\.(\d+)\.\d+\.tgz$/.exec(typings);
+    expect(manifest.compatibility).toEqual({ minimum: '13', verified: `${build?.[1]}.${build?.[2]}` });
+    expect(manifest.compatibility.verified).toBe('14.366');
     expect(manifest.socket).toBe(true);
     expect(manifest.primaryTokenAttribute).toBe('hp');
   });

@@ -1,7 +1,8 @@
 /**
  * What a Combat stores, checked. Pure: no Foundry global.
  *
- * Schema 2 (this build): `system.schema` = 2 and `system.log`, the combat as
+ * Schema 2 (this build): `system.version` = 2 (`system.schema` before world
+ * schema 4) and `system.log`, the combat as
  * its log of transitions (src/rules/flow/log.ts), entries keyed e00000x…,
  * e00001x… (flow/log.ts chainKey). A combat stored by schema 1 becomes a log
  * in the world migration (combat-log-v1.ts).

@@ -10,12 +10,16 @@
 import { isActionKind } from '../rules/model';
 import { fields, boolField, checkedBy, textField } from './fields';
 import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem } from './combat-log';
+import type { LogEntry } from '../rules/flow/log';
 
 function combatSchema() {
   const { NumberField, ObjectField, TypedObjectField } = fields();
+  const entryOptions = { validate: checkedBy(entryProblem) };
   return {
-    schema: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: COMBAT_SCHEMA }),
-    log: new TypedObjectField(new ObjectField({ validate: checkedBy(entryProblem) }), { validateKey: (k: string) => ENTRY_KEY.test(k) }),
+    // Not `schema`: a DataModel's own getter, which core's assignment of the field would hit (a TypeError there).
+    version: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: COMBAT_SCHEMA }),
+    // Each entry is held to entryProblem when written: read back, it is a LogEntry.
+    log: new TypedObjectField(new ObjectField<typeof entryOptions, LogEntry, LogEntry>(entryOptions), { validateKey: (k: string) => ENTRY_KEY.test(k) }),
   };
 }
 
@@ -35,7 +39,12 @@ export class CombatData extends foundry.abstract.TypeDataModel<CombatSchema, Com
    * GM see it then.
    */
   static override migrateData(source: Record<string, unknown>): Record<string, unknown> {
-    if (source && ('flow' in source || 'history' in source) && !source.log) source.schema = 1;
+    if (source && ('flow' in source || 'history' in source) && !source.log) source.version = 1;
+    // Stored before world schema 4 as `schema` (the world migration renames it for good).
+    if (source && 'schema' in source) {
+      if (source.version === undefined) source.version = source.schema;
+      delete source.schema;
+    }
     return super.migrateData(source) as Record<string, unknown>;
   }
 }

@@ -17,15 +17,18 @@ export const DATA_MODELS = {
   CombatantGroup: { base: CombatantGroupData },
 } as const;
 
+/** Token bars and values by actor type: hit points first, then Stress and Wounds where individual-speed uses them. */
+const TRACKABLE_ATTRIBUTES = {
+  character: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base'] },
+  monster: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base', 'morale'] },
+} satisfies TrackableAttributesByType;
+
 export function registerDataModels(): void {
   Object.assign(CONFIG.Actor.dataModels, DATA_MODELS.Actor);
   Object.assign(CONFIG.Item.dataModels, DATA_MODELS.Item);
   Object.assign(CONFIG.Combat.dataModels, DATA_MODELS.Combat);
   Object.assign(CONFIG.Combatant.dataModels, DATA_MODELS.Combatant);
   Object.assign(CONFIG.CombatantGroup.dataModels, DATA_MODELS.CombatantGroup);
-  // Token bars: hit points first, then Stress where individual-speed uses it.
-  CONFIG.Actor.trackableAttributes = {
-    character: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base'] },
-    monster: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base', 'morale'] },
-  };
+  // By actor type, as core reads them (TokenDocument._getConfiguredTrackedAttributes); see TrackableAttributesByType.
+  Object.assign(CONFIG.Actor.trackableAttributes, TRACKABLE_ATTRIBUTES);
 }

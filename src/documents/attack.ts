@@ -13,20 +13,25 @@
  * The attack and the damage it does are one write of the combat log (an
  * `attack` entry, then a `hit`); the actor's health follows from the flow,
  * so a hit is never counted twice. A retried request gets the answer its
- * chat card recorded.
+ * chat card recorded. The card (and the card of a casting the attack
+ * interrupts) is shown in the message mode the requesting user chose, which
+ * the request carries.
  */
 import { damageColumn, parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
 import { parseAttackRoutines } from '../rules/attack-routines';
 import { attackProblem, type FlowInput } from '../rules/flow';
 import type { Problem } from '../rules/model';
 import { weaponOf } from '../data/engine-view';
-import type { Size } from '../data/shapes';
 import { SYSTEM_ID } from '../settings';
 import { authorize } from './permissions';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem } from './problems';
 import { postInterruptionCard } from './damage';
 import { askGM, serialize } from './requests';
+import { storedActor } from './stored';
+import { actorData, actorSize } from '../data/systems';
+import { postCard, type CardMode } from './chat';
+import { currentMessageMode, publicMode } from './compat';
 
 export interface AttackRequest {
   combatId: string;
@@ -37,6 +42,12 @@ export interface AttackRequest {
   /** …or a monster routine (index) and the attack in it (index). */
   routine?: number;
   attack?: number;
+  /**
+   * The message mode the requesting user has chosen (a mode of this
+   * generation: request-schema.ts); the card is shown so. Absent (a macro or
+   * an older client): public, as a message nobody chose a mode for.
+   */
+  mode?: string;
 }
 
 export type AttackAnswer =
@@ -50,9 +61,9 @@ export async function handleAttack(data: AttackRequest, sender: User.Implementat
   return serialize(data.combatId, () => strike(data, sender, q));
 }
 
-/** A user's side: attack with a combatant, through the active GM. */
+/** A user's side: attack with a combatant, through the active GM; the card is shown in this user's current message mode unless `mode` says otherwise. */
 export async function requestAttack(combat: Combat.Implementation, request: Omit<AttackRequest, 'combatId'>): Promise<AttackAnswer> {
-  const body: AttackRequest = { ...request, combatId: combat.id as string };
+  const body: AttackRequest = { ...request, combatId: combat.id as string, mode: request.mode ?? currentMessageMode() };
   return askGM<AttackAnswer>('attack', body, { key: 'NoActiveGMRequest' });
 }
 
@@ -73,8 +84,8 @@ export function damageFormula(text: string): string | null {
 }
 
 function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
-  const sys = actor.system as unknown as { aac0?: string; attack?: { aac0?: string } };
-  return parseAac0(sys.attack?.aac0 ?? sys.aac0);
+  const sys = actorData(actor);
+  return parseAac0(sys && 'attack' in sys ? sys.attack.aac0 : sys?.aac0);
 }
 
 /** The answer a chat card recorded for a request, if it was carried out already (a retry). */
@@ -111,15 +122,17 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     const item = attackerActor.items.get(req.weaponId);
     const weapon = item ? weaponOf({ id: item.id as string, name: item.name ?? '', type: item.type, system: item.system }) : null;
     if (!item || !weapon) return refuse({ key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
-    const size = (targetActor.system as unknown as { size?: Size }).size;
+    const size = actorSize(targetActor);
     damageText = damageColumn(size) === 'large' ? weapon.damage.large : weapon.damage.small;
     label = item.name ?? '';
     input.weapon = label;
-    const missileBonus = (attackerActor.system as unknown as { combat?: { missileBonus?: number } }).combat?.missileBonus ?? 0;
+    const sys = actorData(attackerActor);
+    const missileBonus = sys && 'combat' in sys ? sys.combat.missileBonus : 0;
     if (weapon.kind === 'missile' && missileBonus) modifiers.push({ source: 'missile', value: missileBonus });
     if (weapon.kind === 'missile' && weapon.missileBonus) modifiers.push({ source: 'weapon', value: weapon.missileBonus });
   } else {
-    const routines = parseAttackRoutines((attackerActor.system as unknown as { attacks?: string }).attacks ?? '');
+    const sys = actorData(attackerActor);
+    const routines = parseAttackRoutines(sys && 'attacks' in sys ? sys.attacks : '');
     if (!routines.ok) return refuse(routines.problem);
     const routine = routines.value[req.routine ?? 0];
     const flat = routine?.attacks.flatMap((a) => a.damage.map((d) => ({ name: a.name, damage: d })));
@@ -136,7 +149,7 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
   if (illegal) return refuse(illegal);
-  const ac = (targetActor.system as unknown as { ac?: number }).ac ?? 10;
+  const ac = actorData(targetActor)?.ac ?? 10;
 
   const attackRoll = await new Roll('1d20').evaluate();
   const natural = attackRoll.total as number;
@@ -151,8 +164,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   }
   const made = await combat.recordAttack(input, damage, q);
   if ('problem' in made) return refuse(made.problem);
+  // The cards tell what the attack did: shown as the one who asked chose.
+  const shown: CardMode = { mode: req.mode ?? publicMode(), user };
   const after = combat.flowState;
-  if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i);
+  if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i, shown);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/attack.hbs`, {
     attacker: attacker.name,
     target: target.name,
@@ -165,11 +180,14 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     damage,
   });
   const answer = { ok: true as const, hit: result.value.hit, natural, needed: result.value.needed, damage };
-  await ChatMessage.create({
-    content,
-    rolls,
-    speaker: ChatMessage.getSpeaker({ actor: attackerActor }),
-    flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
-  } as never);
+  await postCard(
+    {
+      content,
+      rolls,
+      speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
+      flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed: answer.needed, damage } },
+    },
+    shown,
+  );
   return answer;
 }

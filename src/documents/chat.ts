@@ -1,7 +1,28 @@
-/** Chat cards the combat posts: the end of a round (bleeding, deaths, morale) and the opening morale check. */
+/**
+ * Chat cards the combat posts: the end of a round (bleeding, deaths, morale)
+ * and the opening morale check here, interruptions (damage.ts) and attacks
+ * (attack.ts). Every card is posted by the active GM's client through
+ * `postCard`, in a message mode: a card of a player's request (an attack,
+ * and an interruption it causes) in the mode that player chose; the cards of
+ * the GM's own controls (end of round, morale, an interruption from a sheet)
+ * in the active GM's own mode.
+ */
 import type { FlowState } from '../rules/flow';
 import type { EndEvent } from '../rules/procedure';
 import { SYSTEM_ID } from '../settings';
+import { applyMessageMode } from './compat';
+
+/** How a card is shown: a mode of this generation and whose it is (for "self"); by default the running user's own. */
+export interface CardMode {
+  mode: string;
+  user: User.Implementation;
+}
+
+/** Post a chat card in a message mode (by default this client's user's current one). */
+export async function postCard(data: Record<string, unknown>, shown?: CardMode): Promise<void> {
+  const shaped = shown ? applyMessageMode(data, shown.mode, shown.user) : applyMessageMode(data);
+  await ChatMessage.create(shaped);
+}
 
 export interface EndOfRoundLine {
   kind: string;
@@ -32,7 +53,7 @@ export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
 async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {
   if (lines.length === 0) return;
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, { kind, title, lines });
-  await ChatMessage.create({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } } as never);
+  await postCard({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } });
 }
 
 /** The card of a round that has just ended (nothing when nothing happened). */

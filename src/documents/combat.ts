@@ -63,13 +63,15 @@ import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
-import { declarationRequestProblem } from './request-schema';
+import { declarationRequestProblem, isDeclarationRequest } from './request-schema';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
+import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
 import { serialize } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
+import { combatData, combatantData } from '../data/systems';
 
 export type { MoraleRequest } from '../rules/flow';
 
@@ -126,6 +128,9 @@ function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
 }
 
 /** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
+/** The combatants in turn order: in v14's typings stored documents (`Combatant.Stored`), as core's own `turns`. */
+type Turns = ReturnType<Combat['setupTurns']>;
+
 type HeldStore = Record<string, Record<string, Declaration | null>>;
 
 function heldStore(): HeldStore {
@@ -152,7 +157,7 @@ export class TenSegmentsCombat extends Combat {
 
   /** The stored log (keyed entries). */
   get log(): KeyedLog {
-    return ((this.system as unknown as { log?: KeyedLog })?.log ?? {}) as KeyedLog;
+    return combatData(this)?.log ?? {};
   }
 
   /** The log's entries in order. */
@@ -285,6 +290,8 @@ export class TenSegmentsCombat extends Combat {
     await this.write(data, before, after, options);
     for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
     if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
+    // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
+    if (after.round > before.round) await joinMissing(this);
     return { state: after, details: result.made.map((m) => m.detail) };
   }
 
@@ -297,7 +304,7 @@ export class TenSegmentsCombat extends Combat {
       // Core announces the change before writing it; a hook may still adjust the update.
       callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
     }
-    await this.update(data as never, updateOptions as never);
+    await this.update(data, updateOptions);
     await applySync(this, planSync(before, after, skipHealthOf));
   }
 
@@ -339,7 +346,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Core order: combatants by their first appearance in this round's schedule, the rest after. */
-  orderedCombatants(state: FlowState | null = this.flowState): Combatant.Implementation[] {
+  orderedCombatants(state: FlowState | null = this.flowState): Turns {
     const all = [...this.combatants.contents];
     const byName = (a: Combatant.Implementation, b: Combatant.Implementation) =>
       (a.name ?? '').localeCompare(b.name ?? '') || ((a.id as string) > (b.id as string) ? 1 : -1);
@@ -353,7 +360,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Core's setupTurns with the schedule's order (core sorts by initiative); keeps core's state tracking. */
-  override setupTurns(): Combatant.Implementation[] {
+  override setupTurns(): Turns {
     const turns = this.orderedCombatants();
     this.turns = turns;
     if (this.turn !== null && this.turn !== undefined && (this.turn < 0 || this.turn >= turns.length)) this.turn = turns.length > 0 ? 0 : null;
@@ -385,7 +392,7 @@ export class TenSegmentsCombat extends Combat {
     if (!state) return;
     const data = this.turnDataFor(state);
     if (data.round === this.round && data.turn === this.turn) return;
-    await this.update(data as never);
+    await this.update(data);
     notifyProblem({ key: 'TurnReverted', data: { user: who } });
   }
 
@@ -429,7 +436,7 @@ export class TenSegmentsCombat extends Combat {
       return out;
     });
     Object.assign(data, this.turnDataFor(state));
-    await this.update(data as never);
+    await this.update(data);
     await applySync(this, planSync(before, state));
     for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
   }
@@ -499,19 +506,19 @@ export class TenSegmentsCombat extends Combat {
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
   private storedDeclaration(c: Combatant.Implementation): Declaration | null {
-    const stored = (c.system as unknown as { declaration?: unknown })?.declaration;
+    const stored = combatantData(c)?.declaration;
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
     const shape = declarationRequestProblem(stored);
-    const o = (stored as { override?: unknown }).override;
+    const o = stored.override;
     const given = o !== undefined && o !== null && o !== '' && !(typeof o === 'object' && Object.keys(o as object).length === 0);
     const override = given ? { key: 'OverrideGMOnly' } : null;
     const problem = shape ?? override;
-    if (problem) {
-      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem) } });
+    if (problem || !isDeclarationRequest(stored)) {
+      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem ?? { key: 'MalformedRequest' }) } });
       return null;
     }
-    const built = declarationFromRequest(c, stored as DeclarationRequest);
+    const built = declarationFromRequest(c, stored);
     if ('problem' in built) {
       notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(built.problem) } });
       return null;
@@ -522,7 +529,7 @@ export class TenSegmentsCombat extends Combat {
   private async start(): Promise<Problem | null> {
     if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
     // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
-    if (Number((this.system as unknown as { schema?: number }).schema ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
+    if ((combatData(this)?.version ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
     const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
     const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
     try {
@@ -556,7 +563,7 @@ export class TenSegmentsCombat extends Combat {
     }
     Object.assign(data, this.turnDataFor(state));
     callHook('combatStart', this, data);
-    await this.update(data as never);
+    await this.update(data);
     return null;
   }
 
@@ -743,13 +750,13 @@ export class TenSegmentsCombat extends Combat {
       const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) }, { q });
       if (problem) return problem;
     }
-    await combatant.update({ group: groupId } as never);
+    await combatant.update({ group: groupId });
     return null;
   }
 
   /** How a combatant is known across leaving and coming back: its token, else its actor. */
   static whoIs(combatant: Combatant.Implementation): string | null {
-    const c = combatant as unknown as { tokenId?: string | null; actorId?: string | null; sceneId?: string | null };
+    const c = combatant;
     if (c.tokenId) return `t:${c.sceneId ?? ''}.${c.tokenId}`;
     return c.actorId ? `a:${c.actorId}` : null;
   }

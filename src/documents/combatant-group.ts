@@ -17,6 +17,6 @@ export class TenSegmentsCombatantGroup extends CombatantGroup {
   get fighters(): Combatant.Implementation[] {
     const combat = this.parent;
     if (!combat) return [];
-    return combat.combatants.filter((c) => (c as unknown as { _source: { group?: string | null } })._source.group === this.id);
+    return combat.combatants.filter((c) => c._source.group === this.id);
   }
 }

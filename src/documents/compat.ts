@@ -49,14 +49,70 @@ export function messageModeSetting(): 'rollMode' | 'messageMode' {
   return generation() >= 14 ? 'messageMode' : 'rollMode';
 }
 
-/** Chat message data shown the way the user chose (v13 applyRollMode, v14 applyMode). */
-export function applyMessageMode(data: Record<string, unknown>): Record<string, unknown> {
-  const setting = messageModeSetting();
-  const mode = (game.settings as unknown as { get(ns: string, key: string): string }).get('core', setting);
+/** v14's message modes when CONFIG does not list them (the four of the v14 chat log). */
+const V14_MODES = ['public', 'gm', 'blind', 'self'] as const;
+
+/**
+ * The names of the message modes of this generation: v13 the roll modes
+ * (`CONST.DICE_ROLL_MODES`: publicroll, gmroll, blindroll, selfroll); v14 the
+ * keys of `CONFIG.ChatMessage.modes` (public, gm, blind, self).
+ */
+export function messageModes(): string[] {
+  if (generation() >= 14) {
+    const modes = configuredModes();
+    return modes && Object.keys(modes).length > 0 ? Object.keys(modes) : [...V14_MODES];
+  }
+  return Object.values(CONST.DICE_ROLL_MODES as Record<string, string>);
+}
+
+/** v14 `CONFIG.ChatMessage.modes`: "Supported chat message visibility modes", each with a `handler(data)`. */
+function configuredModes(): Record<string, { handler?: (data: Record<string, unknown>) => void }> | undefined {
+  return (CONFIG.ChatMessage as unknown as { modes?: Record<string, { handler?: (data: Record<string, unknown>) => void }> }).modes;
+}
+
+/** The mode a message has when nobody chose one: everyone sees it. */
+export function publicMode(): string {
+  return generation() >= 14 ? 'public' : (CONST.DICE_ROLL_MODES as Record<string, string>).PUBLIC;
+}
+
+/** The mode meaning "only me": whispered to its user alone. */
+function selfMode(): string {
+  return generation() >= 14 ? 'self' : (CONST.DICE_ROLL_MODES as Record<string, string>).SELF;
+}
+
+/** The mode this client's user has chosen in the chat log. */
+export function currentMessageMode(): string {
+  return (game.settings as unknown as { get(ns: string, key: string): string }).get('core', messageModeSetting());
+}
+
+/**
+ * Chat message data shown in a mode (v13 `ChatMessage.applyRollMode`, v14
+ * `ChatMessage.applyMode`): by default this client's user's current mode.
+ * `user` is whose mode it is: core's "self" whispers to the running user, so
+ * a card written for another user's request in that user's self mode is
+ * whispered to that user.
+ */
+export function applyMessageMode(data: Record<string, unknown>, mode: string = currentMessageMode(), user: User.Implementation | null = game.user ?? null): Record<string, unknown> {
   const cls = ChatMessage as unknown as {
     applyRollMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
     applyMode?: (d: Record<string, unknown>, m: string) => Record<string, unknown>;
   };
-  if (generation() >= 14) return cls.applyMode ? cls.applyMode(data, mode) ?? data : data;
-  return cls.applyRollMode ? cls.applyRollMode(data, mode) ?? data : data;
+  let shown = data;
+  if (generation() < 14) shown = cls.applyRollMode?.call(cls, data, mode) ?? data;
+  else if (cls.applyMode) shown = cls.applyMode.call(cls, data, mode) ?? data;
+  // A v14 client without the static helper: the mode's own handler (CONFIG.ChatMessage.modes, v14 API).
+  else configuredModes()?.[mode]?.handler?.(data);
+  if (mode === selfMode() && user && user.id !== game.user?.id) shown.whisper = [user.id];
+  return shown;
+}
+
+/**
+ * The round a combatant joined its combat (v14 `Combatant#roundJoined`: the
+ * combat's round when it was created, 1 before the combat starts); null
+ * under v13, which does not record it.
+ */
+export function roundJoinedOf(combatant: Combatant.Implementation): number | null {
+  if (generation() < 14) return null;
+  const round = combatant.roundJoined;
+  return typeof round === 'number' && Number.isInteger(round) && round >= 1 ? round : null;
 }

@@ -16,29 +16,28 @@ import { authorize, isActiveGM } from './permissions';
 import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
 import { SYNC_OPTION } from './sync';
-
-interface HealthData {
-  hp?: { value?: number };
-  individual?: { stress?: { value?: number; max?: number }; wounds?: { value?: number; max?: number } };
-}
+import { storedActor } from './stored';
+import { actorData } from '../data/systems';
+import { postCard, type CardMode } from './chat';
 
 /** Does this actor count Stress and Wound Points (individual-speed) rather than hp? */
 function usesStressAndWounds(actor: Actor.Implementation): boolean {
-  const ind = (actor.system as unknown as HealthData).individual;
-  return !!ind && ((ind.stress?.max ?? 0) > 0 || (ind.wounds?.max ?? 0) > 0);
+  const ind = actorData(actor)?.individual;
+  return !!ind && (ind.stress.max > 0 || ind.wounds.max > 0);
 }
 
 /** An actor's total health as combat counts it: hp, or Stress plus Wound Points where used. */
 export function healthOf(actor: Actor.Implementation): number {
-  const sys = actor.system as unknown as HealthData;
-  if (usesStressAndWounds(actor)) return (sys.individual?.stress?.value ?? 0) + (sys.individual?.wounds?.value ?? 0);
-  return sys.hp?.value ?? 0;
+  const sys = actorData(actor);
+  if (!sys) return 0;
+  if (usesStressAndWounds(actor)) return sys.individual.stress.value + sys.individual.wounds.value;
+  return sys.hp.value;
 }
 
 /** Current Stress, or null where the actor has none. */
 function stressOf(actor: Actor.Implementation): number | null {
   if (!usesStressAndWounds(actor)) return null;
-  return (actor.system as unknown as HealthData).individual?.stress?.value ?? 0;
+  return actorData(actor)?.individual.stress.value ?? 0;
 }
 
 /** Is this combatant's actor the actor that changed? Unlinked tokens of one actor are different actors (compare by uuid). */
@@ -47,8 +46,8 @@ function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementat
   return !!own && (own === actor || own.uuid === actor.uuid);
 }
 
-/** Chat card for an interrupted or prevented casting, with the GM's undo button. */
-export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }): Promise<void> {
+/** Chat card for an interrupted or prevented casting, with the GM's undo button; shown as the attack that caused it was (`shown`), else in the active GM's own mode. */
+export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }, shown?: CardMode): Promise<void> {
   const combatant = combat.combatants.get(i.caster);
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/interruption.hbs`, {
     caster: combatant?.name ?? i.caster,
@@ -59,11 +58,14 @@ export async function postInterruptionCard(combat: TenSegmentsCombat, state: Flo
     casting: i.casting,
     combat: combat.id,
   });
-  await ChatMessage.create({
-    content,
-    speaker: ChatMessage.getSpeaker({ actor: combatant?.actor ?? undefined }),
-    flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
-  } as never);
+  await postCard(
+    {
+      content,
+      speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
+      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
+    },
+    shown,
+  );
 }
 
 /** Stress and Wound Points count where the procedure counts them (individual-speed) and the actor has them; hp everywhere else. */
@@ -73,7 +75,7 @@ function countsStress(actor: Actor.Implementation, state: FlowState): boolean {
 
 /** The health the flow last recorded for a combatant, and the actor's now, counted the same way. */
 function healthPair(actor: Actor.Implementation, state: FlowState, recorded: CombatantState): [number, number] {
-  if (!countsStress(actor, state)) return [recorded.hp, (actor.system as unknown as HealthData).hp?.value ?? 0];
+  if (!countsStress(actor, state)) return [recorded.hp, actorData(actor)?.hp.value ?? 0];
   return [(recorded.stress ?? 0) + (recorded.woundPoints ?? 0), healthOf(actor)];
 }
 

@@ -5,10 +5,11 @@
  */
 import type { Combatant as EngineCombatant, Problem, Side } from '../rules/model';
 import type { Encounter } from '../rules/procedure';
+import { combatantData, groupData } from '../data/systems';
 import { toEngineCombatant, type ActorView, type ItemView } from '../data/engine-view';
 
 export function sideOf(group: CombatantGroup.Implementation): Side {
-  const system = group.system as unknown as { alerted?: boolean; surprised?: boolean } | undefined;
+  const system = groupData(group);
   const side: Side = { id: group.id as string, name: group.name || (group.id as string) };
   if (system?.alerted) side.alerted = true;
   if (system?.surprised) side.surprised = true;
@@ -22,8 +23,7 @@ export function actorView(actor: Actor.Implementation): ActorView {
 
 /** The group id a combatant belongs to (v13 stores the id in `group`). */
 export function groupIdOf(combatant: Combatant.Implementation): string | null {
-  const g = (combatant as unknown as { _source: { group?: string | null } })._source.group;
-  return g ?? null;
+  return combatant._source.group ?? null;
 }
 
 /** The engine's view of one combatant: its actor's stats, its document id, its side. */
@@ -31,7 +31,7 @@ export function engineCombatant(combatant: Combatant.Implementation, sideId: str
   const actor = combatant.actor;
   if (!actor) return { problem: { key: 'CombatantWithoutActor', data: { name: combatant.name ?? '' } } };
   // Monsters sharing one initiative roll (individual-speed) carry the same group on their combatants.
-  const group = (combatant.system as unknown as { initiativeGroup?: string } | undefined)?.initiativeGroup?.trim();
+  const group = combatantData(combatant)?.initiativeGroup.trim();
   const parsed = toEngineCombatant(actorView(actor), {
     id: combatant.id as string,
     side: sideId,

@@ -14,11 +14,11 @@ interface TokenLike {
 }
 
 function gridOf(token: TokenLike): { size: number; distance: number; measure?: (a: { x: number; y: number }, b: { x: number; y: number }) => number } {
-  const scene = token.parent as unknown as { grid?: { size?: number; distance?: number; measurePath?: (w: { x: number; y: number }[]) => { distance: number } } } | null;
-  const grid = scene?.grid;
+  // What the system reads of a scene's grid (core's BaseGrid; v14's typings merge the grid classes' measurePath into one that takes nothing).
+  const grid: { size: number; distance: number; measurePath?(waypoints: { x: number; y: number }[], options: object): { distance: number } } | undefined = token.parent?.grid;
   const size = grid?.size ?? 100;
   const distance = grid?.distance ?? 5;
-  const measure = grid?.measurePath ? (a: { x: number; y: number }, b: { x: number; y: number }) => grid.measurePath!([a, b]).distance : undefined;
+  const measure = grid?.measurePath ? (a: { x: number; y: number }, b: { x: number; y: number }) => grid.measurePath!([a, b], {}).distance : undefined;
   return { size, distance, measure };
 }
 

@@ -109,7 +109,7 @@ const MIGRATIONS: Migration[] = [
       const system = isRecord(source.system) ? source.system : {};
       if (!('flow' in system) && !('history' in system)) return source;
       const { flow, history, ...rest } = system;
-      return { ...source, system: { ...rest, schema: COMBAT_SCHEMA, log: logFromSchema1(flow, history) } };
+      return { ...source, system: { ...rest, version: COMBAT_SCHEMA, log: logFromSchema1(flow, history) } };
     },
     Combatant: (source) => withoutSystemKeys(source, ['routinesUsed', 'spellsExpended']),
     CombatantGroup: (source) => withoutSystemKeys(source, ['surpriseRoll', 'initiativeRoll']),
@@ -126,6 +126,20 @@ const MIGRATIONS: Migration[] = [
       const declaration = requestOfDeclaration(system.declaration, source.actorId);
       if (declaration === system.declaration) return source;
       return { ...source, system: { ...system, declaration } };
+    },
+  },
+  {
+    /**
+     * Version 4: a combat's stored-data version is `system.version`; it was
+     * `system.schema`, the name of a DataModel getter that core's data model
+     * cannot assign.
+     */
+    version: 4,
+    Combat: (source) => {
+      const system = isRecord(source.system) ? source.system : {};
+      if (!('schema' in system)) return source;
+      const { schema, ...rest } = system;
+      return { ...source, system: { ...rest, version: rest.version ?? schema } };
     },
   },
 ];
@@ -379,7 +393,7 @@ async function runMigration(from: number): Promise<MigrationReport> {
   const run = new Run(from);
   const report = run.report;
   // The stored sources, as they were before the data models read them.
-  const raw = (game as unknown as { data?: RawWorld }).data;
+  const raw: RawWorld | undefined = game.data;
   if (!raw) {
     report.failed.push({ documentName: null, id: '', name: '', reason: 'NoStoredData', message: text('NoStoredData') });
     return report;

@@ -13,12 +13,10 @@ export type CombatAction = 'declare' | 'changeStep' | 'rollInitiative' | 'applyD
 
 export const COMBAT_ACTIONS: readonly CombatAction[] = ['declare', 'changeStep', 'rollInitiative', 'applyDamage', 'undoInterruption'];
 
-const OWNER = 3; // CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER
-
 export function ownsCombatant(user: User.Implementation, combatant: Combatant.Implementation): boolean {
   const actor = combatant.actor;
-  if (actor) return actor.testUserPermission(user, OWNER as never);
-  return combatant.testUserPermission(user, OWNER as never);
+  if (actor) return actor.testUserPermission(user, 'OWNER');
+  return combatant.testUserPermission(user, 'OWNER');
 }
 
 /**

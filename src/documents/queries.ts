@@ -21,10 +21,11 @@ import { RulesError } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { authorize, type CombatAction } from './permissions';
 import type { TenSegmentsCombat } from './combat';
-import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import { declarationFromRequest, type DeclarationOverride, type DeclarationRequest } from './declarations';
 import { engineCombatant, groupIdOf } from './encounter';
 import { handleAttack } from './attack';
 import { answer, askGM, handleRequests, serialize, type QueryAnswer } from './requests';
+import { combatantData } from '../data/systems';
 import type { RequestedCombatAction } from './request-schema';
 
 export { serialize, whenIdle, type QueryAnswer } from './requests';
@@ -67,8 +68,8 @@ async function checkBeforeStart(combatant: Combatant.Implementation, declaration
     if (err instanceof RulesError) return err.problem;
     throw err;
   }
-  const all = (game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {}) as Record<string, Record<string, unknown>>;
-  const { options } = resolveOptions(procedure, (all[procedure.id] ?? {}) as never);
+  const all = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
+  const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
   const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
   if ('problem' in built) return built.problem;
   return procedure.validateDeclaration({ ...declaration, combatant: built.combatant.id }, built.combatant, options);
@@ -84,17 +85,23 @@ function lookup(combatId: string, combatantId: string, sender: User.Implementati
   return denied ? { problem: denied } : { combat, combatant };
 }
 
+const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
+
+/** The optional fields of a request and of its override: every one a form may leave blank. */
+const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
+const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space'] as const satisfies readonly (keyof DeclarationOverride)[];
+
 /** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
 function cleaned(request: DeclarationRequest): DeclarationRequest {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(request)) {
-    if (v === null || v === undefined || v === '') continue;
-    if (k === 'override') {
-      const o = cleaned(v as DeclarationRequest);
-      if (Object.keys(o).length > 0) out[k] = o;
-    } else out[k] = v;
+  const { override, ...rest } = request;
+  const out: DeclarationRequest = { ...rest };
+  for (const k of REQUEST_FIELDS) if (blank(out[k])) delete out[k];
+  if (override && typeof override === 'object') {
+    const o: DeclarationOverride = { ...override };
+    for (const k of OVERRIDE_FIELDS) if (blank(o[k])) delete o[k];
+    if (Object.keys(o).length > 0) out.override = o;
   }
-  return out as unknown as DeclarationRequest;
+  return out;
 }
 
 /**
@@ -113,16 +120,16 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     const built = declarationFromRequest(combatant, request);
     if ('problem' in built) return answer(built.problem);
     const id = combatant.id as string;
-    const stored = (combatant.system as unknown as { declaration?: unknown }).declaration;
+    const stored = combatantData(combatant)?.declaration;
     if (!combat.flowState) {
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
       // An earlier request waiting on the combatant goes (an update would merge the new one into it).
-      if (stored) await combatant.update({ 'system.declaration': null } as never);
+      if (stored) await combatant.update({ system: { declaration: null } });
       // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
       if (sender.isGM && (combat.holdsFor(id) || request.override)) return answer(await combat.recordDeclaration(id, built.declaration, { hold: true }));
       // Otherwise the request waits on the combatant, and is checked again when the combat starts.
-      await combatant.update({ 'system.declaration': request } as never);
+      await combatant.update({ system: { declaration: { ...request } } });
       await combat.dropHeld(id);
       return answer(null);
     }
@@ -141,7 +148,7 @@ export async function handleWithdraw(data: WithdrawRequest, sender: User.Impleme
     const { combat, combatant } = found;
     if (combat.madeBy(q)) return answer(null);
     if (!combat.flowState) {
-      if ((combatant.system as unknown as { declaration?: unknown }).declaration) await combatant.update({ 'system.declaration': null } as never);
+      if (combatantData(combatant)?.declaration) await combatant.update({ system: { declaration: null } });
       return answer(null);
     }
     return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
@@ -174,10 +181,10 @@ export async function handleCombatAction(data: CombatActionRequest, sender: User
 /* ----------------------------------------------------------- register */
 
 export function registerHandlers(): void {
-  handleRequests('declare', handleDeclare as never);
-  handleRequests('withdraw', handleWithdraw as never);
-  handleRequests('attack', handleAttack as never);
-  handleRequests('combat', handleCombatAction as never);
+  handleRequests('declare', handleDeclare);
+  handleRequests('withdraw', handleWithdraw);
+  handleRequests('attack', handleAttack);
+  handleRequests('combat', handleCombatAction);
 }
 
 /* ------------------------------------------------------- client side */

@@ -16,6 +16,8 @@
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS } from '../rules/model';
 import { LIMITS } from '../data/shapes';
+import type { DeclarationRequest } from './declarations';
+import { messageModes } from './compat';
 
 export const MAX_DEPTH = 6;
 export const MAX_NODES = 200;
@@ -28,6 +30,8 @@ type Spec =
   | { t: 'int'; min: number; max: number }
   | { t: 'num'; min: number; max: number }
   | { t: 'enum'; values: readonly string[] }
+  /** A chat message mode of the running generation (compat.ts messageModes). */
+  | { t: 'mode' }
   | { t: 'object'; fields: Record<string, Field> };
 
 interface Field {
@@ -91,6 +95,8 @@ export const REQUEST_SPECS = {
       weaponId: opt(ID),
       routine: opt({ t: 'int', min: 0, max: LIMITS.routines.max }),
       attack: opt({ t: 'int', min: 0, max: 100 }),
+      /** The requesting user's message mode for the card. */
+      mode: opt({ t: 'mode' }),
     },
   },
   combat: {
@@ -172,6 +178,10 @@ function valueProblem(spec: Spec, value: unknown, path: string): Problem | null 
       return typeof value === 'number' && Number.isFinite(value) && value >= spec.min && value <= spec.max ? null : invalid;
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value) ? null : invalid;
+    case 'mode': {
+      const modes = messageModes();
+      return typeof value === 'string' && modes.includes(value) ? null : { key: 'RequestModeInvalid', data: { field: path, modes: modes.join(', ') } };
+    }
     case 'object': {
       if (!isPlainObject(value)) return invalid;
       for (const key of Object.keys(value)) {
@@ -207,6 +217,11 @@ export function envelopeProblem(data: unknown): Problem | null {
 /** Null when `body` is a well-formed request of `kind`: within bounds, known keys, values in range. */
 export function requestProblem(kind: RequestKind, body: unknown): Problem | null {
   return boundsProblem(body) ?? valueProblem(REQUEST_SPECS[kind], body, '');
+}
+
+/** A value the declaration schema passed is a declaration request: the schema is the check, this the type it gives. */
+export function isDeclarationRequest(value: unknown): value is DeclarationRequest {
+  return declarationRequestProblem(value) === null;
 }
 
 /** Null when a declaration request kept on a combatant (written at its creation, by anyone) is well formed; checked like a request. */

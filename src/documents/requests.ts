@@ -32,6 +32,8 @@ import { localizeProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { clientState } from './client-state';
 import { envelopeProblem, requestProblem, type RequestKind } from './request-schema';
+import type { CombatActionRequest, DeclareRequest, WithdrawRequest } from './queries';
+import type { AttackRequest } from './attack';
 
 /** The socket event of the system. */
 export const CHANNEL = `system.${SYSTEM_ID}`;
@@ -45,8 +47,16 @@ export const ANSWERS_KEPT = 500;
 export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
 type Refusal = { ok: false; key: string; message: string };
 
+/** The body of each kind of request, once its schema (request-schema.ts) has passed it. */
+export interface RequestBodies {
+  declare: DeclareRequest;
+  withdraw: WithdrawRequest;
+  attack: AttackRequest;
+  combat: CombatActionRequest;
+}
+
 /** A handler of one kind of request, on the active GM's client; `q` is the request's key ("sender:id") for what it writes. */
-export type RequestHandler = (body: never, sender: User.Implementation, q: string) => Promise<{ ok: boolean }>;
+export type RequestHandler<K extends RequestKind> = (body: RequestBodies[K], sender: User.Implementation, q: string) => Promise<{ ok: boolean }>;
 
 interface RequestMessage {
   k: 'req';
@@ -97,22 +107,28 @@ export function answer(problem: Problem | null): QueryAnswer {
 
 /* ------------------------------------------------------------ GM side */
 
-const handlers = new Map<RequestKind, RequestHandler>();
+type Handlers = { [K in RequestKind]: RequestHandler<K> | null };
+const handlers: Handlers = { declare: null, withdraw: null, attack: null, combat: null };
 /** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
 const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
 
-export function handleRequests(kind: RequestKind, handler: RequestHandler): void {
-  handlers.set(kind, handler);
+export function handleRequests<K extends RequestKind>(kind: K, handler: Handlers[K]): void {
+  handlers[kind] = handler;
+}
+
+/** A body the schema of its kind passed (`problem` null) is that kind's body: the schema is the check, this the type it gives. */
+function passedSchema<K extends RequestKind>(_kind: K, _body: unknown, problem: null): _body is RequestBodies[K] {
+  return problem === null;
 }
 
 /** Check a request's body, then hand it to its handler. */
-async function run(kind: RequestKind, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
+async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
   const problem = requestProblem(kind, body);
   if (problem) return refusal(problem);
-  const handler = handlers.get(kind);
-  if (!handler) return refusal({ key: 'MalformedRequest' });
+  const handler = handlers[kind];
+  if (!handler || !passedSchema(kind, body, problem)) return refusal({ key: 'MalformedRequest' });
   try {
-    return await handler(body as never, sender, q);
+    return await handler(body, sender, q);
   } catch (err) {
     console.error('Ten Segments | request', kind, err);
     return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
@@ -126,7 +142,7 @@ function remember(key: string, pending: Promise<unknown>): void {
 }
 
 function emit(message: RequestMessage | AnswerMessage): void {
-  (game.socket as unknown as { emit(event: string, data: unknown): void } | null)?.emit(CHANNEL, message);
+  game.socket?.emit(CHANNEL, message);
 }
 
 /** The active GM's side of a request message from `senderId` (the server's word). */
@@ -237,8 +253,7 @@ export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: 
 
 /** Listen on the system's socket (every client) and follow changes of the active GM. */
 export function registerRequests(): void {
-  const socket = game.socket as unknown as { on(event: string, fn: (data: unknown, senderId: string) => void): void } | null;
-  socket?.on(CHANNEL, (data, senderId) => {
+  game.socket?.on(CHANNEL, (data: unknown, senderId: unknown) => {
     if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof senderId !== 'string') return;
     const message = data as Record<string, unknown>;
     if (message.k === 'req') void serve(message, senderId);

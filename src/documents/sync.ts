@@ -9,6 +9,7 @@
  */
 import type { CombatantState } from '../rules/model';
 import type { FlowState } from '../rules/flow';
+import { spellData } from '../data/systems';
 
 /** Update option marking this client's own copies of the flow onto actors (damage.ts). */
 export const SYNC_OPTION = 'tensegSync';
@@ -73,16 +74,17 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
     for (const [name, delta] of Object.entries(spellChanges)) {
       const item = actor.items.find((i) => i.type === 'spell' && i.name === name);
       if (!item) continue;
-      const sys = item.system as unknown as { memorized: number; expended: number };
+      const sys = spellData(item);
+      if (!sys) continue;
       const expended = Math.max(0, Math.min(sys.memorized, sys.expended + delta));
       if (expended !== sys.expended) itemUpdates.push({ _id: item.id, 'system.expended': expended });
     }
-    if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates as never);
+    if (itemUpdates.length > 0) await actor.updateEmbeddedDocuments('Item', itemUpdates);
     const health = plan.health[id];
     if (health && Object.keys(health).length > 0) {
       const data: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(health)) data[HEALTH_PATHS[key as keyof typeof HEALTH_PATHS]] = value as number;
-      if (actor.isToken) await actor.update(data as never, { [SYNC_OPTION]: true } as never);
+      if (actor.isToken) await actor.update(data, { [SYNC_OPTION]: true });
       else worldHealth.push({ _id: actor.id, ...data });
     }
   }
@@ -90,10 +92,10 @@ export async function applySync(combat: Combat.Implementation, plan: SyncPlan): 
     // One actor fighting as two combatants (linked tokens) gets one update: the last value wins, as it would.
     const byActor = new Map<string, Record<string, unknown>>();
     for (const u of worldHealth) byActor.set(u._id as string, { ...(byActor.get(u._id as string) ?? {}), ...u });
-    await (Actor as unknown as { updateDocuments(u: object[], o: object): Promise<unknown> }).updateDocuments([...byActor.values()], { [SYNC_OPTION]: true });
+    await Actor.updateDocuments([...byActor.values()], { [SYNC_OPTION]: true });
   }
   const defeated = Object.entries(plan.defeated).filter(([id]) => combat.combatants.has(id));
   if (defeated.length > 0) {
-    await combat.updateEmbeddedDocuments('Combatant', defeated.map(([id, d]) => ({ _id: id, defeated: d })) as never);
+    await combat.updateEmbeddedDocuments('Combatant', defeated.map(([id, d]) => ({ _id: id, defeated: d })));
   }
 }

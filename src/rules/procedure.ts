@@ -352,7 +352,7 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
 /** Options merged over a procedure's defaults, checked against its specs. */
 export function resolveOptions<O extends ProcedureOptions>(
   procedure: Procedure<O>,
-  given: Partial<ProcedureOptions> = {},
+  given: Readonly<Record<string, unknown>> = {},
 ): { options: O; problems: Problem[] } {
   const problems: Problem[] = [];
   const options = { ...procedure.defaults } as O;

@@ -1,11 +1,17 @@
 /**
- * Every typing repair of Ten Segments for fvtt-types (13.345.x) lives here.
+ * Every typing repair of Ten Segments for fvtt-types (13.345.1 and 14.366) lives in src/types; these are the registrations.
  *
  * 1. The system's data models are registered in `fvtt-types/configuration`
  *    so `actor.system`, `item.system`, `combat.system`, `combatant.system`
  *    and `group.system` have their real types.
- * 2. The system's document classes are registered there too, so
- *    `Combat.Implementation` is the Ten Segments Combat.
+ * 2. The system's document classes are registered there too, in both ways
+ *    the typings read: `DocumentClassConfig` (the class in CONFIG) and
+ *    `ConfiguredCombat`/`ConfiguredCombatant`/`ConfiguredCombatantGroup`
+ *    (the instance), so `Combat.Implementation` and the stored documents
+ *    v14's typings hand back (`Combatant.Stored`, `combat.turns`,
+ *    `combat.groups`) are the Ten Segments classes.
+ * 3. The flags of the system's chat cards (`FlagConfig`), and the one
+ *    update option the system adds (`tensegSync`, below).
  */
 import type { CharacterData, MonsterData } from '../data/actor-models';
 import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
@@ -19,6 +25,35 @@ declare module 'fvtt-types/configuration' {
     Combat: typeof TenSegmentsCombat;
     Combatant: typeof TenSegmentsCombatant;
     CombatantGroup: typeof TenSegmentsCombatantGroup;
+  }
+
+  interface ConfiguredCombat<SubType extends Combat.SubType> {
+    document: TenSegmentsCombat;
+  }
+  interface ConfiguredCombatant<SubType extends Combatant.SubType> {
+    document: TenSegmentsCombatant;
+  }
+  interface ConfiguredCombatantGroup<SubType extends CombatantGroup.SubType> {
+    document: TenSegmentsCombatantGroup;
+  }
+
+  /** What the system's chat cards carry (chat.ts, attack.ts, damage.ts): an attack card its request and answer, for a retry. */
+  interface FlagConfig {
+    ChatMessage: {
+      'ten-segments': {
+        kind?: string;
+        combat?: string | null;
+        round?: number;
+        casting?: string;
+        attacker?: string | null;
+        target?: string | null;
+        request?: string;
+        hit?: boolean;
+        natural?: number;
+        needed?: number;
+        damage?: number;
+      };
+    };
   }
 
   interface DataModelConfig {
@@ -41,5 +76,21 @@ declare module 'fvtt-types/configuration' {
     CombatantGroup: {
       base: typeof CombatantGroupData;
     };
+  }
+}
+
+declare global {
+  namespace Actor.Database {
+    /**
+     * `tensegSync` (sync.ts SYNC_OPTION): the update is the combat's own
+     * health sync, which the damage hooks trust only from this client. v13
+     * reads an update's options from `Update`, v14 from `UpdateOperation`.
+     */
+    interface Update {
+      tensegSync?: boolean;
+    }
+    interface UpdateOperation {
+      tensegSync?: boolean;
+    }
   }
 }

@@ -88,10 +88,10 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
     it('every choice of a select is a label key in the fragment', () => {
       const choices = [
-        data.CharacterData.schema.fields.attack.fields.mode,
-        data.WeaponData.schema.fields.kind,
-        data.SpellData.schema.fields.castingTime.fields.unit,
-        data.ArmorData.schema.fields.bulk,
+        data.CharacterData.defineSchema().attack.fields.mode,
+        data.WeaponData.defineSchema().kind,
+        data.SpellData.defineSchema().castingTime.fields.unit,
+        data.ArmorData.defineSchema().bulk,
       ] as any[];
       for (const field of choices) for (const key of Object.values(field.choices) as string[]) expect(lang[key], key).toBeTypeOf('string');
     });
@@ -232,7 +232,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
 
     it('a combat starts with an empty log, of the schema this build writes', () => {
       const c = make(data.CombatData);
-      expect(c.schema).toBe(2);
+      expect(c.version).toBe(2);
       expect(c.log).toEqual({});
     });
 
@@ -275,7 +275,7 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
       });
       const history = ['[{"path":["round"],"value":1}]'];
       const c = make(data.CombatData, { flow, history });
-      expect(c.schema).toBe(1);
+      expect(c.version).toBe(1);
       expect(c.log).toEqual({});
       // What the migration writes (src/data/combat-log-v1.ts, loaded with it): the oldest state kept, then each transition.
       const log = logFromSchema1(flow, history);

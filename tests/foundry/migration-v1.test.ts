@@ -90,8 +90,8 @@ describe.each([13, 14] as const)('running combats stored by schema 1, generation
     for (const source of STORED.combats as any[]) {
       const stored = db.find('combats', source._id);
       // Stored now: the schema and the log, nothing of the old text.
-      expect(Object.keys(stored.system).sort()).toEqual(['log', 'schema']);
-      expect(stored.system.schema).toBe(2);
+      expect(Object.keys(stored.system).sort()).toEqual(['log', 'version']);
+      expect(stored.system.version).toBe(2);
       // One entry for the oldest state kept, one per transition the old history could undo.
       expect(Object.keys(stored.system.log)).toHaveLength(source.system.history.length + 1);
       const combat = g.game.combats.get(source._id);

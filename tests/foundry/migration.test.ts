@@ -53,7 +53,7 @@ function expectedAfterMigration(): StoredWorld {
   }
   // Version 2: combats are stored as their log (neither had started), and the sides' roll fields nothing wrote are gone.
   for (const c of world.combats) {
-    c.system = { schema: 2, log: {} };
+    c.system = { version: 2, log: {} };
     for (const group of c.groups) {
       delete group.system.surpriseRoll;
       delete group.system.initiativeRoll;
@@ -136,8 +136,8 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
     ]);
     expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(SCHEMA_VERSION);
     expect(foundry.notifications).toEqual([
-      { type: 'info', message: 'Migrating this world to Ten Segments data version 3. Please wait, and do not close the game until it is done.' },
-      { type: 'info', message: 'This world now uses Ten Segments data version 3.' },
+      { type: 'info', message: `Migrating this world to Ten Segments data version ${SCHEMA_VERSION}. Please wait, and do not close the game until it is done.` },
+      { type: 'info', message: `This world now uses Ten Segments data version ${SCHEMA_VERSION}.` },
     ]);
     expect(foundry.errors).toEqual([]);
     expect(foundry.deprecations).toEqual([]);

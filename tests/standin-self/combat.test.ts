@@ -288,4 +288,22 @@ describe.each([13, 14] as const)('combat, generation %i', (generation) => {
     expect(actors[1].name).toBe('Orc');
     expect(t.delta.name ?? t._source.delta.name).toBe('Wounded orc');
   });
+
+  it('v14 records the round a combatant joined (1 before the start, the round at creation after; a raw value kept); v13 has no such field', async () => {
+    const [first] = combat.combatants.contents;
+    await combat.startCombat();
+    await combat.nextRound();
+    expect(combat.round).toBe(2);
+    const [late] = await combat.createEmbeddedDocuments('Combatant', [{ actorId: actors[1].id, roundJoined: 9 }]);
+    const [forged] = await foundry.raw(foundry.users.gm).modify('create', 'Combatant', [{ actorId: actors[2].id, roundJoined: 7 }], {}, combat.uuid);
+    const stored = (id: string) => foundry.server.source(`${combat.uuid}.Combatant.${id}`);
+    if (generation >= 14) {
+      expect([first.roundJoined, late.roundJoined, combat.combatants.get(forged._id).roundJoined]).toEqual([1, 2, 7]);
+      expect(stored(late.id).roundJoined).toBe(2);
+    } else {
+      expect([first.roundJoined, late.roundJoined, combat.combatants.get(forged._id).roundJoined]).toEqual([undefined, undefined, undefined]);
+      expect(stored(late.id)).not.toHaveProperty('roundJoined');
+      expect(stored(forged._id)).not.toHaveProperty('roundJoined');
+    }
+  });
 });

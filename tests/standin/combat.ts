@@ -20,6 +20,7 @@ import {
   ForeignDocumentField,
   NumberField,
   ObjectField,
+  SchemaField,
   StringField,
   TypeDataField,
   configRef,
@@ -485,6 +486,9 @@ class GroupField extends ForeignDocumentField {
   }
 }
 
+/** Combatant schemas by class, per generation (v14 adds roundJoined). */
+const combatantSchemas = new WeakMap<object, Map<number, SchemaField>>();
+
 export class Combatant extends Document {
   static override baseTypeAlways = true;
   static override metadata = {
@@ -520,8 +524,28 @@ export class Combatant extends Document {
       defeated: new BooleanField(),
       group: new GroupField('CombatantGroup'),
       flags: new ObjectField(),
+      // v14 CombatantData.roundJoined (v14 API documentation); v13 has no such field, so v13 drops it as any unknown key.
+      ...(state.generation >= 14 ? { roundJoined: new NumberField({ required: true, nullable: false, integer: true, min: 1, initial: 1 }) } : {}),
       _stats: new DocumentStatsField(),
     };
+  }
+  /** The schema of the running generation (classes are shared by every install: one schema per class and generation). */
+  static override get schema(): SchemaField {
+    const generation = state.generation >= 14 ? 14 : 13;
+    let byGeneration = combatantSchemas.get(this);
+    if (!byGeneration) combatantSchemas.set(this, (byGeneration = new Map()));
+    let schema = byGeneration.get(generation);
+    if (!schema) byGeneration.set(generation, (schema = new SchemaField(this.defineSchema())));
+    return schema;
+  }
+  /**
+   * v14: "The round this Combatant joined Combat (i.e., was created). A Combatant created before the Combat starts is
+   * considered to have joined in round 1." Set at creation by the initiating client, from the combat's round as it sees
+   * it; the server keeps what the client sent (unconfirmed whether core's server sets it again: the stricter choice).
+   */
+  override async _preCreate(data: any, options: any, user: any): Promise<boolean | void> {
+    if (state.generation >= 14) this.updateSource({ roundJoined: Math.max(1, this.parent?.round ?? 0) });
+    return super._preCreate(data, options, user);
   }
   get combat(): any {
     return this.parent;

@@ -146,7 +146,8 @@ type SchemaContract<Combat, Combatant, Group> = All<
 export type Schemas = Assert<
   All<
     [
-      SchemaContract<SchemaKeys<typeof StandinCombat> | CombatEmbedded, SchemaKeys<typeof StandinCombatant>, SchemaKeys<typeof StandinGroup>>,
+      // roundJoined: v14's CombatantData (Foundry's API documentation) that the 14.366 typings lack; typed in src/types/v14.d.ts.
+      SchemaContract<SchemaKeys<typeof StandinCombat> | CombatEmbedded, Exclude<SchemaKeys<typeof StandinCombatant>, 'roundJoined'>, SchemaKeys<typeof StandinGroup>>,
       SameMembers<SchemaKeys<typeof StandinChatMessage>, KnownKeys<ChatMessage.Schema>>,
       Within<SchemaKeys<typeof StandinActor>, KnownKeys<Actor.Schema>>,
       Within<SchemaKeys<typeof StandinItem>, KnownKeys<Item.Schema>>,

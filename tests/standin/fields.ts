@@ -752,6 +752,9 @@ export class DataModel {
       } else if (name === '_id') {
         Object.defineProperty(this, name, { value, writable: false, configurable: true, enumerable: true });
       } else {
+        // Core assigns (`this[name] = …`, strict mode): a field named like a getter of DataModel itself (`schema`…) throws, as there.
+        const base = Object.getOwnPropertyDescriptor(DataModel.prototype, name);
+        if (base?.get && !base.set) throw new TypeError(`Cannot set property ${name} of #<${this.constructor.name}> which has only a getter`);
         Object.defineProperty(this, name, { value, writable: true, configurable: true, enumerable: true });
       }
     }
