@@ -67,6 +67,16 @@ describe.each([13, 14] as const)('Roll, generation %i', (generation) => {
     await expect(new g.Roll('1d6').toMessage({}, { [key]: other })).rejects.toThrow(/not a valid/);
   });
 
+  it('a roll message can be updated, and its rolls stay Roll instances', async () => {
+    foundry.dice.push(4);
+    const msg = await new g.Roll('1d6').toMessage({ flavor: 'Hit' });
+    await msg.update({ flavor: 'Miss' });
+    expect(msg.flavor).toBe('Miss');
+    expect(msg.rolls[0]).toBeInstanceOf(g.Roll);
+    expect(msg.rolls[0].total).toBe(4);
+    expect(foundry.errors).toEqual([]);
+  });
+
   it('"roll" as the roll mode is the user’s current mode, in toMessage and as a creation option', async () => {
     const key = generation === 13 ? 'rollMode' : 'messageMode';
     await g.game.settings.set('core', key, generation === 13 ? 'selfroll' : 'self');

@@ -1061,11 +1061,23 @@ export class ChatMessage extends Document {
       _stats: new DocumentStatsField(),
     };
   }
-  /** `rolls` are Roll instances rebuilt from the stored JSON (Roll.fromJSON set by index.ts). */
-  protected override _initialize(options: any = {}): void {
-    super._initialize(options);
-    const src = this._source;
-    Object.defineProperty(this, 'rolls', { get: () => (src.rolls ?? []).map((r: string) => rollFactory.fromJSON(r)), configurable: true, enumerable: true });
+  /**
+   * `rolls` become Roll instances rebuilt from the stored JSON (Roll.fromJSON
+   * set by index.ts), dropping one that fails, in prepareDerivedData as core
+   * does: an accessor here would break the next initialization, which
+   * assigns every field as core does.
+   */
+  override prepareDerivedData(): void {
+    super.prepareDerivedData();
+    const rolls: any[] = [];
+    for (const json of this._source.rolls ?? []) {
+      try {
+        rolls.push(rollFactory.fromJSON(json));
+      } catch (err) {
+        recordError('ChatMessage#prepareDerivedData', err);
+      }
+    }
+    this.rolls = rolls;
   }
   get isRoll(): boolean {
     return this._source.rolls.length > 0;
