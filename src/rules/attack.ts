@@ -203,3 +203,84 @@ export type CreatureSize = 'small' | 'medium' | 'large';
 export function damageColumn(size: CreatureSize | undefined): 'small' | 'large' {
   return size === 'large' ? 'large' : 'small';
 }
+
+/* ================================================ Defense and Armour (seed 003) */
+/*
+ * Seed 003, Combat Stats: "a creature has a Defense score equal to 10 plus its
+ * Agility modifier plus its Defense bonus"; "any attack must equal or exceed a
+ * creature's Defense score to hit it"; "Armour reduces the damage taken from
+ * each hit of an attack". Step 3: "when using the Full-Defense action, a
+ * character adds +4 to their Defense score". Critical Hits: "it multiplies
+ * the damage dealt according to the weapon attack critical multiplier ... x2
+ * ... x3 ... x4".
+ *
+ * The text defines neither an attack roll nor what makes a hit critical.
+ * RULING: an attack is a d20 plus the attacker's attack bonus (and any
+ * modifiers) against Defense; a natural 20 is a critical hit, so it hits
+ * whatever the total; a natural 1 is nothing special (the text gives it no
+ * meaning). Armour comes off after the critical multiplier (the multiplier is
+ * on "the damage dealt", Armour on "the damage taken") and never takes a hit
+ * below 0.
+ */
+
+export const DEFENSE_BASE = 10;
+export const FULL_DEFENSE_BONUS = 4;
+export const CRITICAL_MULTIPLIERS = [2, 3, 4] as const;
+/** RULING: a weapon (or natural attack) whose multiplier is not given doubles its damage, the least the text lists. */
+export const DEFAULT_CRITICAL_MULTIPLIER = 2;
+
+/** The critical multiplier of a weapon: x2, x3 or x4; anything else (not given) is x2. */
+export function criticalMultiplier(value: unknown): number {
+  return (CRITICAL_MULTIPLIERS as readonly unknown[]).includes(value) ? (value as number) : DEFAULT_CRITICAL_MULTIPLIER;
+}
+
+const finiteOr0 = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Defense: 10 + Agility modifier + Defense bonus, +4 while the creature takes the Full-Defense action. */
+export function defenseScore(target: { agilityModifier?: number; defenseBonus?: number }, fullDefense = false): number {
+  return DEFENSE_BASE + finiteOr0(target.agilityModifier) + finiteOr0(target.defenseBonus) + (fullDefense ? FULL_DEFENSE_BONUS : 0);
+}
+
+export interface DefenseAttackInput {
+  /** The attacker's attack bonus. */
+  attackBonus: number;
+  /** The target's Defense score (defenseScore). */
+  defense: number;
+  modifiers?: readonly AttackModifier[];
+}
+
+export interface DefenseAttackResult {
+  natural: number;
+  /** Attack bonus plus modifiers. */
+  modifier: number;
+  total: number;
+  /** The Defense the total had to equal or exceed. */
+  defense: number;
+  hit: boolean;
+  critical: boolean;
+  reason: 'natural-20' | 'total';
+}
+
+/** Does this natural d20 hit Defense, and is it a critical hit? Bad input is a Problem, never a throw. */
+export function resolveDefenseAttack(input: DefenseAttackInput, natural: number): Parsed<DefenseAttackResult> {
+  if (!Number.isInteger(natural) || natural < 1 || natural > 20) {
+    return { ok: false, problem: { key: 'AttackRollInvalid', data: { value: String(natural) } } };
+  }
+  if (!Number.isFinite(input.defense) || !Number.isFinite(input.attackBonus)) {
+    return { ok: false, problem: { key: 'AttackRollInvalid', data: { value: `${input.attackBonus} / ${input.defense}` } } };
+  }
+  const modifier = input.attackBonus + totalModifier(input.modifiers ?? []);
+  const total = natural + modifier;
+  const critical = natural === 20;
+  return { ok: true, value: { natural, modifier, total, defense: input.defense, hit: critical || total >= input.defense, critical, reason: critical ? 'natural-20' : 'total' } };
+}
+
+/**
+ * The damage of one hit: rolled, multiplied on a critical hit ("dealt"), less
+ * the target's Armour ("taken"), never below 0.
+ */
+export function damageTaken(rolled: number, hit: { critical?: boolean; multiplier?: number; armour?: number }): { dealt: number; taken: number } {
+  const base = Math.max(0, finiteOr0(rolled));
+  const dealt = hit.critical ? base * criticalMultiplier(hit.multiplier) : base;
+  return { dealt, taken: Math.max(0, dealt - Math.max(0, finiteOr0(hit.armour))) };
+}

@@ -10,6 +10,7 @@ export type DiePurpose =
   | 'morale'
   | 'attack'
   | 'damage'
+  | 'injury' // individual-speed: a Combat Injury's d%, its table's d20 and what the row rolls
   | 'other';
 
 export interface DieRequest {

@@ -63,6 +63,20 @@ export interface WeaponStats {
   missile?: boolean;
   /** Missiles per routine (rate of fire). */
   rate?: number;
+  /** individual-speed: the weapon attack critical multiplier (x2, x3 or x4). */
+  critical?: number;
+  /** individual-speed: the damage types the weapon deals (the Combat Injury tables it may roll on). */
+  damageTypes?: DamageType[];
+}
+
+/**
+ * Damage types (seed 003, the Combat Injury tables: one table per type).
+ */
+export const DAMAGE_TYPES = ['blunt', 'piercing', 'slashing', 'chopping', 'fire', 'cold', 'electric', 'sonic', 'acid', 'holy', 'unholy'] as const;
+export type DamageType = (typeof DAMAGE_TYPES)[number];
+
+export function isDamageType(value: unknown): value is DamageType {
+  return typeof value === 'string' && (DAMAGE_TYPES as readonly string[]).includes(value);
 }
 
 /**
@@ -164,6 +178,12 @@ export interface Combatant {
   maxStress?: number;
   woundPoints?: number;
   maxWoundPoints?: number;
+  /** individual-speed: Defense bonus (Defense = 10 + Agility modifier + Defense bonus), armour's included. */
+  defenseBonus?: number;
+  /** individual-speed: Armour score, "the sum of Armour Bonuses": taken off the damage of each hit. */
+  armour?: number;
+  /** individual-speed: added to the d20 of an attack roll against Defense. */
+  attackBonus?: number;
   /** Morale score (monsters). */
   morale?: number;
   /** Movement in feet per round, and when charging. */
@@ -192,6 +212,33 @@ export interface CombatantState {
   delayed?: boolean;
   /** Morale: has broken. */
   routed?: boolean;
+  /** individual-speed: stabilized by a Heal check (no Wound Point lost at the end of the round). */
+  stabilized?: boolean;
+  /** individual-speed: each instance of Wound Point damage, "marked as an injury including its damage type and the amount". */
+  wounds?: Wound[];
+  /** individual-speed: Combat Injuries received from critical hits. */
+  injuries?: CombatInjury[];
+}
+
+/** One instance of Wound Point damage (individual-speed). */
+export interface Wound {
+  amount: number;
+  type?: DamageType;
+}
+
+/** A Combat Injury (individual-speed): a row of the table of its damage type, or the GM's own entry. */
+export interface CombatInjury {
+  round: number;
+  /** The table rolled on; absent when the damage type was not known (the GM picks). */
+  type?: DamageType;
+  /** The d20 row, where the text gives the table (blunt). */
+  row?: number;
+  /** Rows that strike an arm or a hand: the main or the off side (d4: 1-2 main, 3-4 off). */
+  side?: 'main' | 'off';
+  /** The ability damage the row gives, rolled: the abilities it names each lose `amount`. */
+  abilityDamage?: { abilities: string[]; amount: number };
+  /** The GM's own entry, where the text's table is empty. */
+  text?: string;
 }
 
 /** A problem with input: a localization key under TENSEG.Error plus data. */

@@ -6,7 +6,7 @@
  * goes in and reads back what the flow made of it.
  */
 import type { Dice } from './dice';
-import type { Combatant, CombatantState, Declaration, Problem } from './model';
+import type { Combatant, CombatantState, DamageType, Declaration, Problem } from './model';
 import { RulesError } from './model';
 import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry, SurpriseResult } from './procedure';
 import { copyState } from './round';
@@ -24,6 +24,8 @@ import {
   type InputEntry,
   type LogEntry,
   type MoraleRequest,
+  type WoundDetail,
+  type WoundInput,
 } from './flow';
 import { openStep } from './flow/step';
 import { fallenBy } from './flow/read';
@@ -40,8 +42,10 @@ export interface DamageEvent {
   routine?: number;
   /** Dealt by the spell of `by` when it goes off. */
   spell?: boolean;
-  /** A critical hit (individual-speed: bypasses Stress). */
+  /** A critical hit (individual-speed: bypasses Stress, and may give a Combat Injury). */
   critical?: boolean;
+  /** Its damage type (individual-speed: marked on the wound; the Combat Injury table of a critical hit). */
+  type?: DamageType;
   /** Or at a fixed place in the round: a step index, or the first step at a segment or count. */
   step?: number;
   segment?: number;
@@ -64,6 +68,23 @@ export interface CombatScript {
   joins?: { round: number; step: number; combatant: Combatant; declaration?: Declaration }[];
   /** Castings their casters elect not to complete: a casting by id, or every casting of a combatant that round. */
   cancelled?: { round: number; casting?: string; combatant?: string }[];
+  /** individual-speed: Heal checks and Combat Injuries the GM enters (flow/wounds.ts). */
+  wounds?: ScriptedWound[];
+}
+
+/**
+ * A Heal check or a Combat Injury the GM enters in a round: with the damage
+ * of the step `step`, or of the first step at `count` or later; with neither,
+ * after the round's last step (before its end: a Dying creature stabilized
+ * then does not lose its Wound Point).
+ */
+export interface ScriptedWound {
+  round: number;
+  step?: number;
+  count?: number;
+  input: WoundInput;
+  /** Where the script wrote it, for a refusal's path (`heal[0]`). */
+  path?: string;
 }
 
 export interface StepLog {
@@ -72,7 +93,8 @@ export interface StepLog {
   segment?: number;
   count?: number;
   entries: { entry: StepEntry; outcome: EntryOutcome }[];
-  damage: { target: string; amount: number; wounds: number; by?: string }[];
+  /** `strain`: the Wound Point a hurt combatant paid for acting (individual-speed), not a blow. */
+  damage: { target: string; amount: number; wounds: number; by?: string; strain?: boolean }[];
   interruptions: { casting: string; caster: string; spell: string; outcome: 'interrupted' | 'prevented'; expended: boolean }[];
   fallen: { combatant: string; condition: CombatantState['condition'] }[];
 }
@@ -94,6 +116,8 @@ export interface RoundLog {
   view: TimelineView;
   /** Last round's declarations "same as last round" did not carry into this one though their combatant can still act (a spell with no copy left). */
   notCarried: { combatant: string; declaration: Declaration }[];
+  /** individual-speed: the Heal checks and injuries the GM entered this round, each after the step it came with (null: after the last step). */
+  wounds?: { step: number | null; combatant: string; detail: WoundDetail }[];
 }
 
 export interface CombatLog {
@@ -127,7 +151,11 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
       index: k,
       phase: step.phase,
       entries: step.entries.map((entry, i) => ({ entry, outcome: s.outcomes[k]?.[i] ?? 'cannot-act' })),
-      damage: hits.map((h) => (h.by === undefined ? { target: h.target, amount: h.amount, wounds: h.wounds } : { target: h.target, amount: h.amount, wounds: h.wounds, by: h.by })),
+      damage: hits.map((h) => {
+        const d: StepLog['damage'][number] = h.by === undefined ? { target: h.target, amount: h.amount, wounds: h.wounds } : { target: h.target, amount: h.amount, wounds: h.wounds, by: h.by };
+        if (h.strain) d.strain = true;
+        return d;
+      }),
       interruptions: s.interruptions
         .filter((i) => i.step === k)
         .map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
@@ -164,8 +192,11 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled'>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'wounds'>,
   ) {}
+
+  /** The Heal checks and injuries entered in the round being played. */
+  woundsDone: NonNullable<RoundLog['wounds']> = [];
 
   /** Every input carried out, with the dice it rolled: the combat's log after its start entry. */
   readonly entries: InputEntry[] = [];
@@ -277,18 +308,43 @@ class Player {
       });
       for (const j of landing) {
         const ev = events[j];
-        this.give({ t: 'hit', target: ev.target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}) });
+        this.give({ t: 'hit', target: ev.target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}), ...(ev.type !== undefined ? { type: ev.type } : {}) });
       }
+      // The GM's Heal checks and injuries of this step.
+      woundsLeft.forEach((w, j) => {
+        if (woundsUsed.has(j) || (w.step === undefined && w.count === undefined)) return;
+        if (w.step !== undefined ? w.step !== k : !(step.count !== undefined && step.count >= (w.count as number))) return;
+        woundsUsed.add(j);
+        this.enter(w, k);
+      });
     };
+    const woundsLeft = (this.script.wounds ?? []).filter((w) => w.round === round);
+    const woundsUsed = new Set<number>();
     this.cancelNow(round);
     for (;;) {
       landAt(state.step);
       // Joiners due before the next step, or, after the last one, every joiner left.
       joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
+      if (state.step + 1 >= (state.schedule as Schedule).steps.length) {
+        // After the last step: the GM's entries without a moment, and those whose moment never came.
+        woundsLeft.forEach((w, j) => !woundsUsed.has(j) && this.enter(w, null));
+        woundsUsed.clear();
+        woundsLeft.length = 0;
+      }
       if (state.step + 1 >= (state.schedule as Schedule).steps.length && !end) return events.filter((_, j) => !used.has(j));
       this.must({ t: 'next' }, `round ${round}`);
       if (state.stage !== 'resolve') return events.filter((_, j) => !used.has(j));
     }
+  }
+
+  /** A Heal check or injury the GM enters: one the flow refuses stops the play, naming the script's entry. */
+  enter(w: ScriptedWound, step: number | null): void {
+    const done = this.give(w.input);
+    if (!done.ok) throw new RulesError({ ...done.problem, path: done.problem.path ?? w.path ?? `round ${w.round}` });
+    const detail: WoundDetail = {};
+    if (done.detail?.heal) detail.heal = done.detail.heal;
+    if (done.detail?.injury) detail.injury = done.detail.injury;
+    this.woundsDone.push({ step, combatant: w.input.c, detail });
   }
 
   /** On to the next round's declarations, noting what "same as last round" could not carry on. */
@@ -304,9 +360,11 @@ class Player {
 
   /** The round being played, to its end, as a log. */
   round(round: number): RoundLog {
+    this.woundsDone = [];
     const log = roundLog(this.state, this.playSteps(round, true));
     log.notCarried = this.notCarried;
     this.notCarried = [];
+    if (this.woundsDone.length > 0) log.wounds = this.woundsDone;
     return log;
   }
 }

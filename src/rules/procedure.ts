@@ -7,7 +7,9 @@ import type { Dice } from './dice';
 import type {
   ActionKind,
   Combatant,
+  CombatInjury,
   CombatantState,
+  DamageType,
   Declaration,
   Problem,
   ProcedureId,
@@ -274,6 +276,55 @@ export interface AttackRules {
   outOfTurn?(query: OutOfTurnQuery): OutOfTurnAnswer;
 }
 
+/* ------------------------------------------------------------------ wounds */
+
+/** What a critical hit's Combat Injury check did: the d% against the Wound Points the hit dealt, and the injury received, if any. */
+export interface InjuryCheck {
+  roll: number;
+  wounds: number;
+  injury?: CombatInjury;
+}
+
+/** An injury the GM enters: a row of a table the text gives, or their own words where it gives none. */
+export interface InjuryEntry {
+  type?: DamageType;
+  row?: number;
+  side?: 'main' | 'off';
+  text?: string;
+}
+
+/** An action being taken (an entry of the step being opened), for its cost. */
+export interface ActionTaken {
+  combatant: Combatant;
+  /** The combatant's state as the step opens. */
+  state: CombatantState;
+  entry: StepEntry;
+  /** The entry's outcome (flow EntryOutcome). */
+  outcome: string;
+  /** Actions this combatant took earlier in this round (counted only when asked). */
+  earlier(): number;
+}
+
+/**
+ * Wound Point rules the flow applies through the procedure (individual-speed,
+ * seed 003 "Wound Points" and "Critical Hits and Injuries"): the cost of
+ * acting while hurt, the Combat Injury check of a critical hit, the GM's Heal
+ * check and the injuries the GM enters (flow/wounds.ts). Each refuses by
+ * throwing a RulesError.
+ */
+export interface WoundRules<O extends ProcedureOptions = ProcedureOptions> {
+  /** Is this entry, with this outcome, an action taken? */
+  isAction(entry: StepEntry, outcome: string): boolean;
+  /** What taking this action costs: the new state and the Wound Points lost, or null when it costs nothing. */
+  actionCost(action: ActionTaken, options: O): DamageResult | null;
+  /** A critical hit dealt `wounds` Wound Points: the Combat Injury check, or null where none is made. */
+  criticalHit(combatant: Combatant, state: CombatantState, hit: { wounds: number; type?: DamageType }, dice: Dice, round: number, options: O): { state: CombatantState; check: InjuryCheck } | null;
+  /** The GM's Heal check total: its TN and whether it stabilized the combatant. */
+  heal(combatant: Combatant, state: CombatantState, total: number, options: O): { state: CombatantState; tn: number; passed: boolean };
+  /** The GM enters a Combat Injury (completing one a check left for the GM to pick). */
+  enterInjury(combatant: Combatant, state: CombatantState, entry: InjuryEntry, dice: Dice, round: number, options: O): { state: CombatantState; injury: CombatInjury };
+}
+
 /* ---------------------------------------------------------------- interface */
 
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
@@ -295,6 +346,8 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly declarationsFinal?: boolean;
   /** Attacks beyond one per attack entry of the current step (held actions, attacks out of turn); absent: none. */
   readonly attackRules?: AttackRules;
+  /** Wound Point rules the flow applies (individual-speed); absent: none. */
+  readonly wounds?: WoundRules<O>;
 
   /** null if legal, else the reason (key under TENSEG.Error). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;
@@ -325,7 +378,7 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
     state: CombatantState,
     amount: number,
     options: O,
-    detail?: { critical?: boolean },
+    detail?: { critical?: boolean; type?: DamageType },
   ): DamageResult;
   /** Can a combatant in this state act? */
   canAct(state: CombatantState): boolean;

@@ -11,8 +11,8 @@
  * once it goes off; nothing of hidden combatants (not even a step they alone
  * acted in, or who struck a blow).
  */
-import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
-import type { Casting, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
+import type { ActionKind, CombatantState, CombatInjury, Condition, DamageType, Declaration, ProcedureId, Side } from './model';
+import type { Casting, EndEvent, EntryKind, InitiativeResult, InjuryCheck, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
 import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
@@ -62,7 +62,7 @@ export interface CombatantView {
   routed: boolean;
   delayed: boolean;
   /** Exact health: the GM's view, or a player's own side. */
-  health?: { hp: number; maxHp?: number; stress?: number; woundPoints?: number };
+  health?: { hp: number; maxHp?: number; stress?: number; woundPoints?: number; stabilized?: boolean; injuries?: CombatInjury[] };
   /** Surprise: segments (segment procedures) or 1 for a lost round; 0 = not surprised. */
   surprised: number;
   /** Still surprised at this moment (cannot act yet because of surprise). */
@@ -99,7 +99,7 @@ export interface StepView {
   /** Played, being played, or to come. */
   when: 'done' | 'current' | 'next';
   entries: EntryView[];
-  damage: { target: string; amount: number; wounds: number; by?: string; critical?: boolean }[];
+  damage: { target: string; amount: number; wounds: number; by?: string; critical?: boolean; type?: DamageType; strain?: boolean; injury?: InjuryCheck }[];
   interruptions: { casting: string; caster: string; spell: string; outcome: 'interrupted' | 'prevented'; expended: boolean }[];
   fallen: { combatant: string; condition: Condition }[];
   /** Combatants who joined just before this step was played. */
@@ -218,6 +218,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
       if (c.maxHp !== undefined) v.health.maxHp = c.maxHp;
       if (s.stress !== undefined) v.health.stress = s.stress;
       if (s.woundPoints !== undefined) v.health.woundPoints = s.woundPoints;
+      if (s.stabilized) v.health.stabilized = true;
+      if (s.injuries && s.injuries.length > 0) v.health.injuries = copyJson(s.injuries);
     }
     if (decl && mine(c.id)) v.declaration = copyJson(decl);
     if (state.surprise.rolls[c.id] !== undefined) v.surpriseRoll = state.surprise.rolls[c.id];
@@ -258,6 +260,9 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         const d: StepView['damage'][number] = { target: h.target, amount: h.amount, wounds: h.wounds };
         if (h.by !== undefined && shown(h.by)) d.by = h.by;
         if (h.critical) d.critical = true;
+        if (h.type !== undefined) d.type = h.type;
+        if (h.strain) d.strain = true;
+        if (h.injury) d.injury = copyJson(h.injury);
         return d;
       }),
       interruptions: breaks.map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),

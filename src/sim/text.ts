@@ -4,7 +4,8 @@
  * model of each round (src/rules/timeline.ts) plus what only the runner
  * knows (its notes, the damage whose moment never came, the dice it rolled).
  */
-import type { CombatantState } from '../rules/model';
+import type { CombatantState, CombatInjury } from '../rules/model';
+import { injuryText } from '../rules/injury-text';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
 import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../rules/timeline';
@@ -41,6 +42,8 @@ export interface TimelineStep {
   damage: (StepView['damage'][number] & { text: string })[];
   interruptions: (StepView['interruptions'][number] & { text: string })[];
   fallen: (StepView['fallen'][number] & { text: string })[];
+  /** individual-speed: the Heal checks and injuries the GM entered with this step. */
+  wounds?: TimelineText[];
 }
 
 export interface TimelineRound {
@@ -55,6 +58,8 @@ export interface TimelineRound {
   carryOut: { casting: string; caster: string; spell: string; remaining: number; text: string }[];
   /** Last round's declarations "same as last round" could not carry into this one (a spell with no copy left). */
   notCarried: TimelineText[];
+  /** individual-speed: the Heal checks and injuries the GM entered after the last step. */
+  wounds?: TimelineText[];
   end: (EndEvent & { text: string })[];
   standing: TimelineText[];
   states: Record<string, CombatantState>;
@@ -147,10 +152,29 @@ function standingOf(w: Writer, view: TimelineView): TimelineText[] {
     const marks: string[] = [];
     if (c.condition !== 'ok') marks.push(t.format(`TENSEG.Sim.Condition.${c.condition}`));
     if (c.routed) marks.push(t.format('TENSEG.Sim.Condition.routed'));
+    if (h.stabilized) marks.push(t.format('TENSEG.Sim.Condition.stabilized'));
     if (marks.length > 0) one = t.format('TENSEG.Sim.StandingCondition', { text: one, condition: marks.join(', ') });
     bySide.set(c.side, [...(bySide.get(c.side) ?? []), one]);
   }
   return view.sides.filter((s) => bySide.has(s.id)).map((s) => w.txt('TENSEG.Sim.Standing', { side: s.name, list: (bySide.get(s.id) as string[]).join(', ') }));
+}
+
+/** Everyone's Combat Injuries (individual-speed), one line each. */
+function injuriesOf(w: Writer, view: TimelineView): TimelineText[] {
+  const out: TimelineText[] = [];
+  for (const c of view.combatants) for (const i of c.health?.injuries ?? []) out.push(w.txt('TENSEG.Sim.Injured', { name: c.name, injury: describe(w, i) }));
+  return out;
+}
+
+function describe(w: Writer, injury: CombatInjury): string {
+  return injuryText((key, data) => w.t.format(key, data), (key) => w.t.has(key), injury);
+}
+
+/** A Heal check or an injury the GM entered, as a line. */
+function woundText(w: Writer, x: NonNullable<RoundLog['wounds']>[number], nameOf: (id: string | undefined) => string): TimelineText {
+  const name = nameOf(x.combatant);
+  if (x.detail.heal) return w.txt(x.detail.heal.passed ? 'TENSEG.Sim.HealCheck' : 'TENSEG.Sim.HealCheckFails', { name, total: x.detail.heal.total, tn: x.detail.heal.tn });
+  return w.txt('TENSEG.Sim.InjuryEntered', { name, injury: x.detail.injury ? describe(w, x.detail.injury) : '' });
 }
 
 /** The surprise lines: each side's roll, who is surprised and for how long. */
@@ -249,7 +273,9 @@ function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => 
   return text;
 }
 
-function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, showPhase: boolean): TimelineStep {
+function stepOf(
+  w: Writer, st: StepView, view: TimelineView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, showPhase: boolean, wounds?: RoundLog['wounds'],
+): TimelineStep {
   const { t } = w;
   const phase = t.maybe(`TENSEG.Phase.${st.phase}`, st.phase);
   const only = showPhase ? '' : 'Only';
@@ -273,8 +299,12 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
   const damage = st.damage.map((d) => {
     const data: Data = { target: nameOf(d.target), amount: d.amount, by: nameOf(d.by), wounds: d.wounds, stress: d.amount - d.wounds };
     const split = d.wounds !== d.amount;
-    const key = split ? (d.by !== undefined ? 'TENSEG.Sim.DamageSplit' : 'TENSEG.Sim.DamageSplitNoSource') : d.by !== undefined ? 'TENSEG.Sim.Damage' : 'TENSEG.Sim.DamageNoSource';
-    return { ...d, text: w.say(3, t.format(key, data)) };
+    const key = d.strain ? 'TENSEG.Sim.Strain' : split ? (d.by !== undefined ? 'TENSEG.Sim.DamageSplit' : 'TENSEG.Sim.DamageSplitNoSource') : d.by !== undefined ? 'TENSEG.Sim.Damage' : 'TENSEG.Sim.DamageNoSource';
+    const text = w.say(3, t.format(key, data));
+    if (!d.injury) return { ...d, text };
+    const check = { name: nameOf(d.target), roll: d.injury.roll, wounds: d.injury.wounds };
+    const line = d.injury.injury ? t.format('TENSEG.Sim.InjuryCheck', { ...check, injury: describe(w, d.injury.injury) }) : t.format('TENSEG.Sim.InjuryCheckNone', check);
+    return { ...d, text: `${text} ${w.say(3, line)}` };
   });
   const interruptions = st.interruptions.map((x) => {
     const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell') };
@@ -283,6 +313,9 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
   });
   const fallen = st.fallen.map((f) => ({ ...f, text: w.say(3, t.format(`TENSEG.Sim.Falls.${f.condition}`, { name: nameOf(f.combatant) })) }));
   const step: TimelineStep = { index: st.index, phase: st.phase, heading, entries, damage, interruptions, fallen };
+  const gm = (wounds ?? []).filter((x) => x.step === st.index).map((x) => woundText(w, x, nameOf));
+  for (const x of gm) w.say(3, x.text);
+  if (gm.length > 0) step.wounds = gm;
   if (st.segment !== undefined) step.segment = st.segment;
   if (st.count !== undefined) step.count = st.count;
   return step;
@@ -309,7 +342,9 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   for (const st of view.steps) for (const e of st.entries) if (e.routine !== undefined) routines.set(e.combatant, (routines.get(e.combatant) ?? 0) + 1);
   // The phase is named only where it tells something: when the round's steps are in more than one phase.
   const showPhase = new Set(view.steps.map((st) => st.phase)).size > 1;
-  const steps = view.steps.map((st) => stepOf(w, st, view, nameOf, routines, showPhase));
+  const steps = view.steps.map((st) => stepOf(w, st, view, nameOf, routines, showPhase, log.wounds));
+  const afterSteps = (log.wounds ?? []).filter((x) => x.step === null).map((x) => woundText(w, x, nameOf));
+  for (const x of afterSteps) w.say(1, x.text);
   const unapplied = log.unapplied.map((d) => {
     const data = { amount: d.amount, target: nameOf(d.target), by: nameOf(d.by) };
     return { ...d, text: w.say(1, t.format(d.by !== undefined ? 'TENSEG.Sim.Unapplied' : 'TENSEG.Sim.UnappliedPlaced', data)) };
@@ -327,7 +362,10 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   w.say(1, t.format('TENSEG.Sim.EndOfRound'));
   for (const e of end) w.say(2, e.text);
   for (const x of standing) w.say(2, x.text);
-  return { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+  for (const x of injuriesOf(w, view)) w.say(2, x.text);
+  const round: TimelineRound = { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+  if (afterSteps.length > 0) round.wounds = afterSteps;
+  return round;
 }
 
 /** Build the timeline (JSON form) and, in the same pass, the lines a GM reads. */

@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { initialStates } from '../../src/rules/round';
-import { RandomDice, ScriptedDice, SequenceDice } from '../../src/rules/dice';
+import { RandomDice, ScriptedDice, SequenceDice, type ScriptedRoll } from '../../src/rules/dice';
+import { attackProblem, currentEntries } from '../../src/rules/flow';
+import { base, d, encounter, expectRefused, finishRound, give, melee, start, surprise } from './flow-helpers';
 import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '../../src/rules/model';
 import { RulesError } from '../../src/rules/model';
 import type { Casting, Encounter, RoundInput, Schedule } from '../../src/rules/procedure';
@@ -650,6 +652,204 @@ describe('Stress and Wound Points (seed 003, Combat Stats)', () => {
   });
 });
 
+/* =================================== Wound Points, Heal checks (option woundRules) */
+
+describe('Wound Points: injuries marked, acting while hurt, stabilizing (seed 003, Combat Stats; option woundRules)', () => {
+  const fighter = (extra: Partial<Combatant> = {}): Combatant => ({ id: 'f', name: 'Fighter', side: 'party', kind: 'character', hp: 10, stress: 0, woundPoints: 4, strength: 6, ...extra });
+  const orc = (extra: Partial<Combatant> = {}): Combatant => ({ id: 'o', name: 'Orc', side: 'orcs', kind: 'monster', hp: 10, woundPoints: 10, strength: 10, hitDice: '1', ...extra });
+  /** The orc (d12 1) strikes first, the fighter (d12 2) acts after. */
+  const fight = (options: Record<string, boolean> = {}, f: Partial<Combatant> = {}) => start('individual-speed', encounter(fighter(f), orc()), [base('f', 2), base('o', 1)], { automaticMorale: false, ...options });
+
+  it('"each such instance of damage should be marked as an injury including its damage type and the amount of damage taken in that injury": only what reached Wound Points', () => {
+    const c = fighter({ stress: 3 });
+    const first = P.applyDamage(c, initialStates({ sides: [], combatants: [c] }).f, 8, D, { type: 'blunt' });
+    expect(first.state).toMatchObject({ stress: 0, woundPoints: -1, wounds: [{ amount: 5, type: 'blunt' }] });
+    const second = P.applyDamage(c, first.state, 2, D);
+    expect(second.state.wounds).toEqual([{ amount: 5, type: 'blunt' }, { amount: 2 }]);
+    // A combat started before the option existed (none in its frozen options) marks nothing, as it did then.
+    const { woundRules: _, ...old } = D;
+    expect(P.applyDamage(c, initialStates({ sides: [], combatants: [c] }).f, 8, old as IndividualSpeedOptions, { type: 'blunt' }).state.wounds).toBeUndefined();
+  });
+
+  it('"the Incapacitated creature can crawl ... and any other action it takes causes it to take 1 Wound Point of damage": charged as its action acts', () => {
+    const { state, dice } = fight();
+    give(state, { t: 'declare', d: melee('o', 'f') });
+    give(state, { t: 'declare', d: melee('f', 'o') });
+    give(state, { t: 'begin' }, dice);
+    give(state, { t: 'hit', target: 'f', amount: 4, by: 'o' }); // count 1: 0 Wound Points, Incapacitated
+    expect(state.states.f).toMatchObject({ woundPoints: 0, condition: 'incapacitated' });
+    give(state, { t: 'next' }); // count 2: the fighter still strikes ("conscious"), and pays for it
+    expect(currentEntries(state).find((e) => e.entry.combatant === 'f')?.outcome).toBe('acts');
+    expect(state.states.f).toMatchObject({ woundPoints: -1, condition: 'dying', wounds: [{ amount: 4 }, { amount: 1 }] });
+    expect(state.hits.at(-1)).toMatchObject({ target: 'f', by: 'f', amount: 1, wounds: 1, strain: true, before: 'incapacitated', after: 'dying' });
+    // Its blow still lands: the Wound Point is taken after everyone of the step acted.
+    expect(attackProblem(state, { t: 'attack', c: 'f', target: 'o' })).toBeNull();
+  });
+
+  it('crawling (a declared move) costs nothing; with woundRules off the GM applies the cost, as before', () => {
+    for (const [options, action, wp] of [[{}, 'move', 0], [{ woundRules: false }, 'melee', 0]] as const) {
+      const { state, dice } = fight(options);
+      give(state, { t: 'declare', d: melee('o', 'f') });
+      give(state, { t: 'declare', d: action === 'move' ? d('f', 'move') : melee('f', 'o') });
+      give(state, { t: 'begin' }, dice);
+      give(state, { t: 'hit', target: 'f', amount: 4, by: 'o' });
+      give(state, { t: 'next' });
+      expect(state.states.f.woundPoints).toBe(wp);
+      expect(state.hits.some((h) => h.strain)).toBe(false);
+    }
+  });
+
+  it('"a Dying creature continues to function as an Incapacitated creature": its one action costs 1 Wound Point, and the end of the round 1 more', () => {
+    const { state, dice } = fight({}, { woundPoints: 2 });
+    give(state, { t: 'hit', target: 'f', amount: 3 }); // -1: Dying before the round
+    give(state, { t: 'declare', d: melee('f', 'o', { routines: 2 }) });
+    give(state, { t: 'begin' }, dice);
+    finishRound(state);
+    // One routine only ("can only take 1 action"), one Wound Point for it, one at the end of the round.
+    expect(state.schedule!.steps.flatMap((s) => s.entries).filter((e) => e.combatant === 'f')).toHaveLength(1);
+    expect(state.states.f).toMatchObject({ woundPoints: -3, condition: 'dying' });
+    expect(state.end).toEqual([{ kind: 'bleed', combatant: 'f', amount: 1 }]);
+  });
+
+  it('"a Stabilized creature ... can take up to 1 action without taking damage. however, it takes 1 Wound Point damage for every action beyond the first it takes in a round"', () => {
+    const c = fighter();
+    const hurt: CombatantState = { hp: 10, stress: 0, woundPoints: 0, condition: 'incapacitated', expended: [] };
+    const entry = { combatant: 'f', kind: 'action' as const, action: 'melee' as const };
+    const cost = (state: CombatantState, earlier: number) => P.wounds!.actionCost({ combatant: c, state, entry, outcome: 'acts', earlier: () => earlier }, D);
+    expect(cost(hurt, 0)).toMatchObject({ wounds: 1, state: { woundPoints: -1 } });
+    expect(cost({ ...hurt, stabilized: true }, 0)).toBeNull();
+    expect(cost({ ...hurt, stabilized: true }, 1)).toMatchObject({ wounds: 1, state: { woundPoints: -1, stabilized: true } });
+    expect(cost({ ...hurt, condition: 'ok', woundPoints: 3 }, 0)).toBeNull();
+  });
+
+  it('a Stabilized late joiner acting twice in a round (the Ghoul\'s owed action, then its own) pays for the second only', () => {
+    const ghoul: Combatant = { id: 'gh', name: 'Ghoul', side: 'orcs', kind: 'monster', hp: 10, stress: 0, woundPoints: 5, strength: 10, hitDice: '2' };
+    const { state, dice } = start('individual-speed', encounter(fighter({ woundPoints: 10 }), orc()), [base('f', 12), base('o', 12), base('gh', 3)], { automaticMorale: false });
+    give(state, { t: 'declare', d: melee('f', 'o') });
+    give(state, { t: 'begin' }, dice);
+    // Count 12 is being played: the ghoul's 3 has passed, so it acts next round at 3 - 12 and at 3.
+    give(state, { t: 'join', c: ghoul, d: melee('gh', 'f') }, dice);
+    give(state, { t: 'hit', target: 'gh', amount: 5 });
+    give(state, { t: 'heal', c: 'gh', total: 15 });
+    finishRound(state);
+    give(state, { t: 'next' });
+    give(state, { t: 'begin' }, dice);
+    expect(state.schedule!.steps.map((st) => st.count)).toEqual([-9, 3, 12]);
+    expect(state.states.gh).toMatchObject({ woundPoints: 0, stabilized: true });
+    give(state, { t: 'next' }); // count 3: its second action of the round
+    expect(state.states.gh).toMatchObject({ woundPoints: -1, condition: 'dying', stabilized: true });
+  });
+
+  it('"stabilized with a Heal check at a TN of 10 + the highest damage value of wounds it has": the GM enters the total; a Stabilized Dying creature stops losing Wound Points', () => {
+    const { state, dice } = fight({}, { woundPoints: 6, strength: 9 });
+    give(state, { t: 'hit', target: 'f', amount: 5, type: 'slashing' });
+    give(state, { t: 'hit', target: 'f', amount: 3 }); // -2: Dying; wounds 5 and 3
+    expect(give(state, { t: 'heal', c: 'f', total: 14 })).toEqual({ heal: { tn: 15, total: 14, passed: false } });
+    expect(state.states.f.stabilized).toBeUndefined();
+    expect(give(state, { t: 'heal', c: 'f', total: 15 })).toEqual({ heal: { tn: 15, total: 15, passed: true } });
+    expect(state.states.f).toMatchObject({ woundPoints: -2, condition: 'dying', stabilized: true });
+    give(state, { t: 'declare', d: melee('o', 'f') });
+    give(state, { t: 'begin' }, dice);
+    finishRound(state);
+    // The Dying creature is stabilized: no Wound Point at the end of the round.
+    expect(state.states.f.woundPoints).toBe(-2);
+    expect(state.end).toEqual([]);
+  });
+
+  it('RULING: a new wound from a hit ends the stabilizing: the creature bleeds again', () => {
+    const { state, dice } = fight({}, { woundPoints: 1 });
+    give(state, { t: 'hit', target: 'f', amount: 2 });
+    give(state, { t: 'heal', c: 'f', total: 20 });
+    give(state, { t: 'hit', target: 'f', amount: 1 });
+    expect(state.states.f).toMatchObject({ woundPoints: -2 });
+    expect(state.states.f.stabilized).toBeUndefined();
+    give(state, { t: 'begin' }, dice);
+    finishRound(state);
+    expect(state.states.f.woundPoints).toBe(-3);
+  });
+
+  it('a Heal check the rules cannot take is refused and changes nothing', () => {
+    const { state } = fight();
+    expectRefused(state, { t: 'heal', c: 'f', total: 30 }, 'HealNotNeeded');
+    give(state, { t: 'hit', target: 'f', amount: 4 });
+    expectRefused(state, { t: 'heal', c: 'f', total: 12.5 }, 'NumberInvalid');
+    expectRefused(state, { t: 'heal', c: 'nobody', total: 12 }, 'UnknownCombatant');
+    give(state, { t: 'heal', c: 'f', total: 30 });
+    expectRefused(state, { t: 'heal', c: 'f', total: 30 }, 'AlreadyStabilized');
+    const off = fight({ woundRules: false }).state;
+    give(off, { t: 'hit', target: 'f', amount: 4 });
+    expectRefused(off, { t: 'heal', c: 'f', total: 30 }, 'WoundRulesOff');
+    const other = start('segment-d6', encounter(fighter(), orc()), [surprise('party', 6), surprise('orcs', 6)]).state;
+    expectRefused(other, { t: 'heal', c: 'f', total: 30 }, 'WoundRulesNotInProcedure');
+  });
+});
+
+/* ============================================= Critical Hits and Injuries */
+
+describe('Critical Hits and Injuries (seed 003)', () => {
+  const ogre = (): Combatant => ({ id: 'g', name: 'Ogre', side: 'ogres', kind: 'monster', hp: 30, stress: 20, woundPoints: 30, strength: 30, hitDice: '4' });
+  const hero = (): Combatant => ({ id: 'h', name: 'Hero', side: 'party', kind: 'character', hp: 12, stress: 12, woundPoints: 12, strength: 12 });
+  const injury = (result: number, round = 1) => ({ purpose: 'injury' as const, combatant: 'g', round, result });
+  const fight = (rolls: ScriptedRoll[] = [], options: Record<string, boolean> = {}) => start('individual-speed', encounter(hero(), ogre()), [base('h', 1), base('g', 5), ...rolls], options);
+
+  it('"the Referee rolls a d%. if the result is equal to or lower than the damage dealt by the Critical Hit, the creature struck receives a Combat Injury": blunt, d20 17, Broken Nose with its 1d10 Perception damage', () => {
+    const { state, dice } = fight([injury(9), injury(17), injury(6)]);
+    // "all the weapon damage is dealt to the opponent's Wound Points even if the struck opponent has Stress remaining": 9.
+    const done = give(state, { t: 'hit', target: 'g', amount: 9, by: 'h', critical: true, type: 'blunt' }, dice);
+    expect(state.states.g).toMatchObject({ stress: 20, woundPoints: 21, wounds: [{ amount: 9, type: 'blunt' }] });
+    const broken = { round: 1, type: 'blunt', row: 17, abilityDamage: { abilities: ['perception'], amount: 6 } };
+    expect(done.hit?.injury).toEqual({ roll: 9, wounds: 9, injury: broken });
+    expect(state.states.g.injuries).toEqual([broken]);
+    expect(lang['TENSEG.Injury.blunt.17.Name']).toBe('Broken nose');
+  });
+
+  it('a d% above the damage dealt gives no injury; a hit that is not critical rolls nothing', () => {
+    const { state, dice } = fight([injury(10)]);
+    const done = give(state, { t: 'hit', target: 'g', amount: 9, critical: true, type: 'blunt' }, dice);
+    expect(done.hit?.injury).toEqual({ roll: 10, wounds: 9 });
+    expect(state.states.g.injuries).toBeUndefined();
+    give(state, { t: 'hit', target: 'g', amount: 25, type: 'blunt' }); // NO_DICE: nothing asked
+    expect(state.states.g.injuries).toBeUndefined();
+  });
+
+  it('an arm or hand row: "roll d4. 1 or 2 is the main hand arm. 3 or 4 is the offhand arm"', () => {
+    const { state, dice } = fight([injury(3), injury(9), injury(4), injury(7)]);
+    give(state, { t: 'hit', target: 'g', amount: 5, critical: true, type: 'blunt' }, dice);
+    expect(state.states.g.injuries).toEqual([{ round: 1, type: 'blunt', row: 9, side: 'off', abilityDamage: { abilities: ['strength'], amount: 7 } }]);
+  });
+
+  it('the piercing, slashing ... unholy tables are empty in the text: the injury waits for the GM, who enters it (their words, or a row of a table the text gives)', () => {
+    const { state, dice } = fight([injury(2), injury(1), injury(3, 1)]);
+    const done = give(state, { t: 'hit', target: 'g', amount: 4, critical: true, type: 'piercing' }, dice);
+    expect(done.hit?.injury).toEqual({ roll: 2, wounds: 4, injury: { round: 1, type: 'piercing' } });
+    expect(give(state, { t: 'injury', c: 'g', type: 'piercing', text: 'Pierced lung' })).toEqual({ injury: { round: 1, type: 'piercing', text: 'Pierced lung' } });
+    expect(state.states.g.injuries).toEqual([{ round: 1, type: 'piercing', text: 'Pierced lung' }]);
+    // A critical hit of no known type: the GM picks the table too (here a blunt row: its dice are rolled).
+    give(state, { t: 'hit', target: 'g', amount: 3, critical: true }, dice);
+    expect(state.states.g.injuries?.[1]).toEqual({ round: 1 });
+    give(state, { t: 'injury', c: 'g', type: 'blunt', row: 1 }, dice);
+    expect(state.states.g.injuries).toEqual([{ round: 1, type: 'piercing', text: 'Pierced lung' }, { round: 1, type: 'blunt', row: 1 }]);
+  });
+
+  it('an injury the GM enters that no table can hold is refused and changes nothing', () => {
+    const { state, dice } = fight();
+    expectRefused(state, { t: 'injury', c: 'g', type: 'fire', row: 3 }, 'InjuryTableEmpty', dice);
+    expectRefused(state, { t: 'injury', c: 'g', type: 'blunt', row: 21 }, 'InjuryRowInvalid', dice);
+    expectRefused(state, { t: 'injury', c: 'g', type: 'blunt' }, 'InjuryEntryInvalid', dice);
+    expectRefused(state, { t: 'injury', c: 'g', row: 3 }, 'InjuryEntryInvalid', dice);
+    expectRefused(state, { t: 'injury', c: 'g', type: 'laser', text: 'burnt' }, 'InjuryEntryInvalid', dice);
+    expectRefused(state, { t: 'injury', c: 'g', text: 'x'.repeat(201) }, 'InjuryEntryInvalid', dice);
+    expectRefused(state, { t: 'hit', target: 'g', amount: 3, type: 'laser' }, 'DamageTypeUnknown', dice);
+  });
+
+  it('with woundRules off (a combat started before it existed) a critical hit rolls no injury', () => {
+    const { state } = fight([], { woundRules: false });
+    give(state, { t: 'hit', target: 'g', amount: 9, critical: true, type: 'blunt' });
+    expect(state.states.g).toMatchObject({ woundPoints: 21 });
+    expect(state.states.g.injuries).toBeUndefined();
+  });
+});
+
 /* ========================================================= Step 4 Monster Morale */
 
 describe('Step 4: Monster Morale Check (seed 003)', () => {
@@ -968,7 +1168,8 @@ describe('properties over random encounters', () => {
           // Every scripted blow of an attacker that acted lands, even if the attacker fell in that same step.
           for (const [id, n] of attacks) {
             const scripted = damage.filter((d) => d.round === r.round && d.by === id && (d.routine ?? 1) <= n).length;
-            const landed = r.steps.flatMap((s) => s.damage).filter((d) => d.by === id).length;
+            // (Not the Wound Point a hurt attacker pays for acting: no blow.)
+            const landed = r.steps.flatMap((s) => s.damage).filter((d) => d.by === id && !d.strain).length;
             expect(landed).toBe(scripted);
           }
         }

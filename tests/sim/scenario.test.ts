@@ -266,6 +266,45 @@ describe('validateScenario: each kind of error names its field', () => {
     ]);
   });
 
+  it('individual-speed entries: a damage type, Heal checks and Combat Injuries name their field when wrong', () => {
+    const raw = base();
+    raw.procedure = 'individual-speed';
+    raw.damage = [{ round: 1, target: 'x', amount: 2, by: 'y', critical: true, type: 'laser' }];
+    raw.heal = [
+      { round: 1, combatant: 'x', total: 15, step: 1, count: 4 },
+      { round: 1, combatant: 'zed', total: 15 },
+      { round: 1, combatant: 'x' },
+    ];
+    raw.injuries = [
+      { round: 1, combatant: 'x', type: 'blunt' },
+      { round: 1, combatant: 'x', type: 'blunt', row: 3, side: 'left' },
+    ];
+    raw.combatants = [{ id: 'x', side: 'a', hp: 8, weapon: { name: 'mace', critical: 5, damageTypes: ['blunt', 'blunt'] } }, { id: 'y', side: 'b', hp: 5, armour: -1 }];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['NumberTooLarge', 'combatants[0].weapon.critical'],
+      ['DuplicateValue', 'combatants[0].weapon.damageTypes[1]'],
+      ['NumberTooSmall', 'combatants[1].armour'],
+      ['UnknownValue', 'damage[0].type'],
+      ['DamagePlacementConflict', 'heal[0]'],
+      ['UnknownCombatant', 'heal[1].combatant'],
+      ['FieldMissing', 'heal[2].total'],
+      ['InjuryNeedsRowOrText', 'injuries[0]'],
+      ['UnknownValue', 'injuries[1].side'],
+    ]);
+  });
+
+  it('a Heal check the flow refuses stops the run at its entry, with the flow\'s reason', () => {
+    const raw = base();
+    raw.procedure = 'individual-speed';
+    (raw.declarations as Record<string, unknown>)['1'] = [];
+    raw.heal = [{ round: 1, combatant: 'y', total: 15 }];
+    const v = validateScenario(raw, PROCEDURES);
+    if (!v.ok) throw new Error(JSON.stringify(v.problems));
+    const run = runScenario(v.scenario, new RandomDice(1));
+    expect(run.ok).toBe(false);
+    if (!run.ok) expect(run.problems).toEqual([{ key: 'HealNotNeeded', data: { name: 'Why' }, path: 'heal[0]' }]);
+  });
+
   it('a late joiner cannot declare in regular declarations before it has joined', () => {
     const raw = base();
     raw.joins = [{ round: 2, step: 0, combatant: { id: 'z', side: 'b', hp: 4 }, declaration: { action: 'melee', target: 'x' } }];
@@ -416,6 +455,22 @@ describe('--procedure (override)', () => {
       'TENSEG.Sim.Note.ProcedureSwitched',
       'TENSEG.Sim.Note.OptionsDropped',
       'TENSEG.Sim.Note.DiceDropped',
+    ]);
+  });
+
+  it('Heal checks and injuries go only to a procedure with Wound Point rules: dropped with a note under another', () => {
+    const raw = base();
+    raw.procedure = 'individual-speed';
+    raw.heal = [{ round: 1, combatant: 'x', total: 15 }];
+    raw.injuries = [{ round: 1, combatant: 'x', text: 'Sprained wrist' }];
+    const r = validateScenario(raw, PROCEDURES, { procedure: 'addict' });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.wounds).toEqual([]);
+    expect(r.scenario.notes).toContainEqual(expect.objectContaining({ key: 'TENSEG.Sim.Note.WoundsDropped', data: { count: 2, from: 'individual-speed', to: 'addict' } }));
+    const kept = validateScenario(raw, PROCEDURES);
+    expect(kept.ok && kept.scenario.wounds.map((w) => w.input)).toEqual([
+      { t: 'heal', c: 'x', total: 15 },
+      { t: 'injury', c: 'x', text: 'Sprained wrist' },
     ]);
   });
 

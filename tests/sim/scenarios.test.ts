@@ -225,10 +225,27 @@ describe('individual-speed.yaml (seed 003)', () => {
     const wolf = r1.end.find((e) => e.kind === 'morale' && e.combatant === 'wolf');
     expect(wolf).toMatchObject({ roll: 10, total: 10 + 1 + 2 + 3, target: 15, passed: true });
   });
-  it('morale: more than half its Wound Points in a single hit; TN "11 plus the number of opponents"', () => {
+  it('morale: more than half its Wound Points in a single hit; TN "11 plus the number of opponents" (the Dying Sefa no longer counts)', () => {
     const h2 = r2.end.find((e) => e.kind === 'morale' && e.combatant === 'h2');
-    expect(h2).toMatchObject({ roll: 4, total: 4 + 0 + 1 + 3, target: 11 + 4, passed: false });
+    expect(h2).toMatchObject({ roll: 4, total: 4 + 0 + 1 + 3, target: 11 + 3, passed: false });
     expect(r2.states.h2.routed).toBe(true);
+  });
+  it('"the Referee rolls a d%. if the result is equal to or lower than the damage dealt by the Critical Hit ... a Combat Injury": the blunt table\'s row, its ability damage rolled', () => {
+    const hit = stepOf(r2, 'bram').damage.find((d) => d.target === 'h1');
+    expect(hit).toMatchObject({ amount: 5, wounds: 5, critical: true, type: 'blunt' });
+    expect(hit?.injury).toEqual({ roll: 3, wounds: 5, injury: { round: 2, type: 'blunt', row: 17, abilityDamage: { abilities: ['perception'], amount: 4 } } });
+    expect(r2.states.h1).toMatchObject({ stress: 0, woundPoints: 2, wounds: [{ amount: 3 }, { amount: 5, type: 'blunt' }] });
+    expect(t.lines).toContain('      Combat Injury check for Hobgoblin 1: d% 3 against 5 Wound Points: Broken nose (Blunt 17). Perception −4. No sense of smell.');
+  });
+  it('the slashing table is empty in the text: the injury waits for the GM, whose words complete it', () => {
+    expect(stepOf(r2, 'kestrel').damage[0].injury).toEqual({ roll: 5, wounds: 7, injury: { round: 2, type: 'slashing' } });
+    expect(r2.states.h2.injuries).toEqual([{ round: 2, type: 'slashing', text: 'Deep cut across the sword arm' }]);
+    expect(r2.wounds?.map((x) => x.text)).toEqual(["Heal check for Sefa: 21 against TN 20: stabilized.", "The GM enters Hobgoblin 2's Combat Injury: Deep cut across the sword arm (Slashing)."]);
+  });
+  it('a Heal check "at a TN of 10 + the highest damage value of wounds it has" stabilizes Sefa: no Wound Point lost at the end of the round', () => {
+    expect(stepOf(r2, 'wolf').damage).toEqual([expect.objectContaining({ target: 'sefa', amount: 15, wounds: 10 })]);
+    expect(r2.states.sefa).toMatchObject({ woundPoints: -1, condition: 'dying', stabilized: true });
+    expect(r2.end.filter((e) => e.kind === 'bleed')).toEqual([]);
   });
 });
 

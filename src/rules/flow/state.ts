@@ -8,8 +8,8 @@
  * round's declarations. Round 0 is the surprise segments (or surprise round)
  * where the procedure has them.
  */
-import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from '../model';
-import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
+import type { Combatant, CombatantState, Condition, DamageType, Declaration, Problem, ProcedureId } from '../model';
+import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
@@ -45,6 +45,12 @@ export interface FlowHit {
   wounds: number;
   by?: string;
   critical?: boolean;
+  /** The damage type of the hit (individual-speed: marked on the wound, and the Combat Injury table a critical hit rolls on). */
+  type?: DamageType;
+  /** individual-speed: the Combat Injury check of a critical hit. */
+  injury?: InjuryCheck;
+  /** The Wound Point a hurt combatant pays for acting (individual-speed; `by` is itself). */
+  strain?: boolean;
   /** The target's condition before and after. */
   before: Condition;
   after: Condition;

@@ -4,8 +4,9 @@
  * landing a hit (the procedure's damage, then the casting rules each Casting
  * carries). Both change the flow's states and statuses in place.
  */
-import type { Combatant } from '../model';
-import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
+import type { Combatant, DamageType } from '../model';
+import type { Dice } from '../dice';
+import type { Procedure, ProcedureOptions, Schedule, StepEntry, WoundRules } from '../procedure';
 import type { CastingStatus, EntryOutcome, FlowHit, FlowInterruption, FlowState } from './state';
 
 const castingIndex = new WeakMap<Schedule, Map<string, Schedule['castings'][number]>>();
@@ -56,7 +57,52 @@ export function openStep(procedure: Procedure<ProcedureOptions>, state: FlowStat
     }
     out[i] = outcome;
   }
+  if (procedure.wounds) chargeActions(procedure.wounds, state, k, out);
   return out;
+}
+
+const combatantIndex = new WeakMap<readonly Combatant[], Map<string, Combatant>>();
+
+/** The encounter's combatant by id (indexed once per list of combatants). */
+function combatantById(list: readonly Combatant[], id: string): Combatant | undefined {
+  let index = combatantIndex.get(list);
+  if (!index) {
+    index = new Map(list.map((c) => [c.id, c]));
+    combatantIndex.set(list, index);
+  }
+  return index.get(id);
+}
+
+/**
+ * What the actions taken in step k cost (WoundRules.actionCost, decided from
+ * the states as the step opened): the cost lands as a hit the combatant deals
+ * itself, after every entry's outcome is decided (so it does not stop
+ * anything of this step) and without interrupting castings.
+ */
+function chargeActions(wounds: WoundRules, state: FlowState, k: number, out: EntryOutcome[]): void {
+  const schedule = state.schedule as Schedule;
+  const entries = schedule.steps[k].entries;
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (!wounds.isAction(entry, out[i])) continue;
+    const id = entry.combatant;
+    const combatant = combatantById(state.encounter.combatants, id);
+    const now = state.states[id];
+    if (!combatant || !now) continue;
+    const earlier = () => {
+      let n = 0;
+      for (let j = 0; j < k; j++) {
+        const outcomes = state.outcomes[j] ?? [];
+        schedule.steps[j].entries.forEach((e, x) => e.combatant === id && wounds.isAction(e, outcomes[x]) && n++);
+      }
+      for (let x = 0; x < i; x++) if (entries[x].combatant === id && wounds.isAction(entries[x], out[x])) n++;
+      return n;
+    };
+    const cost = wounds.actionCost({ combatant, state: now, entry, outcome: out[i], earlier }, state.options);
+    if (!cost) continue;
+    state.states[id] = cost.state;
+    state.hits.push({ step: k, target: id, amount: cost.wounds, wounds: cost.wounds, by: id, strain: true, before: now.condition, after: cost.state.condition });
+  }
 }
 
 /**
@@ -71,12 +117,17 @@ export function landHit(
   schedule: Schedule,
   k: number,
   target: Combatant,
-  hit: { amount: number; by?: string; critical?: boolean },
+  hit: { amount: number; by?: string; critical?: boolean; type?: DamageType },
+  dice?: Dice,
 ): { hit: FlowHit; interruptions: FlowInterruption[] } {
   const { states, status } = state;
   const before = states[target.id].condition;
-  const result = procedure.applyDamage(target, states[target.id], hit.amount, state.options, hit.critical ? { critical: true } : undefined);
+  const detail = hit.critical || hit.type !== undefined ? { ...(hit.critical ? { critical: true } : {}), ...(hit.type !== undefined ? { type: hit.type } : {}) } : undefined;
+  const result = procedure.applyDamage(target, states[target.id], hit.amount, state.options, detail);
   states[target.id] = result.state;
+  // individual-speed: "whenever a creature is hit by a Critical Hit there is a chance that the creature receives a Combat Injury".
+  const check = hit.critical && result.wounds > 0 && dice && procedure.wounds ? procedure.wounds.criticalHit(target, result.state, { wounds: result.wounds, type: hit.type }, dice, state.round, state.options) : null;
+  if (check) states[target.id] = check.state;
   const interruptions: FlowInterruption[] = [];
   if (hit.amount > 0) {
     for (const casting of schedule.castings) {
@@ -96,5 +147,7 @@ export function landHit(
   const out: FlowHit = { step: k, target: target.id, amount: hit.amount, wounds: result.wounds, before, after: states[target.id].condition };
   if (hit.by !== undefined) out.by = hit.by;
   if (hit.critical) out.critical = true;
+  if (hit.type !== undefined) out.type = hit.type;
+  if (check) out.injury = check.check;
   return { hit: out, interruptions };
 }

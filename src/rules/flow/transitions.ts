@@ -14,14 +14,15 @@
  * state, so a refusal never leaves half a change behind.
  */
 import type { Dice } from '../dice';
-import type { Combatant, Declaration, Problem, Side } from '../model';
-import { RulesError } from '../model';
+import type { Combatant, DamageType, Declaration, Problem, Side } from '../model';
+import { isDamageType, RulesError } from '../model';
 import type { Casting, Encounter, LateJoinResult, Procedure, ProcedureOptions, RoundInput, Schedule } from '../procedure';
 import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
+import { applyWoundInput, type WoundDetail, type WoundInput } from './wounds';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -47,8 +48,8 @@ export type FlowInput =
   | { t: 'begin'; d?: Record<string, Declaration | null> }
   /** On: the round's plan (while declaring), the next step, the end of the round, the next round. */
   | { t: 'next' }
-  /** Damage (a negative amount heals) now. */
-  | { t: 'hit'; target: string; amount: number; by?: string; critical?: boolean }
+  /** Damage (a negative amount heals) now; `type`: its damage type (individual-speed). */
+  | { t: 'hit'; target: string; amount: number; by?: string; critical?: boolean; type?: DamageType }
   /** A caster elects not to complete a casting. */
   | { t: 'cancel'; casting: string }
   /** The GM undoes an interruption: the casting goes on, the spell is restored. */
@@ -65,13 +66,18 @@ export type FlowInput =
   /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
   | { t: 'morale'; requests: MoraleRequest[] }
   /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
-  | AttackInput;
+  | AttackInput
+  /** individual-speed: a Heal check to stabilize, a Combat Injury the GM enters (wounds.ts). */
+  | WoundInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
   interruptions?: FlowInterruption[];
   /** The attack recorded (attack), with what allowed it. */
   attack?: FlowAttack;
+  /** A Heal check's TN and result (heal), an injury entered (injury). */
+  heal?: WoundDetail['heal'];
+  injury?: WoundDetail['injury'];
 }
 
 export type Applied = { ok: true; detail?: AppliedDetail } | { ok: false; problem: Problem };
@@ -383,10 +389,11 @@ function next(state: FlowState, dice: Dice, procedure: P): Applied {
  * round is planned it threatens only castings carried over from the last
  * round; after the last step it lands after every step.
  */
-function hit(state: FlowState, input: Extract<FlowInput, { t: 'hit' }>, procedure: P): Applied {
+function hit(state: FlowState, input: Extract<FlowInput, { t: 'hit' }>, procedure: P, dice: Dice): Applied {
   const target = typeof input.target === 'string' ? combatantOf(state, input.target) : undefined;
   if (!target || !state.states[target.id]) return refuse('UnknownCombatant', { id: String(input.target) });
   if (typeof input.amount !== 'number' || !Number.isFinite(input.amount)) return refuse('NumberInvalid', { name: target.name, field: 'amount' });
+  if (input.type !== undefined && !isDamageType(input.type)) return refuse('DamageTypeUnknown', { name: target.name, type: String(input.type) });
   let schedule: Schedule;
   let k: number;
   if (state.stage === 'declare' || !state.schedule) {
@@ -404,7 +411,7 @@ function hit(state: FlowState, input: Extract<FlowInput, { t: 'hit' }>, procedur
     schedule = state.schedule;
     k = state.stage === 'resolve' ? state.step : schedule.steps.length;
   }
-  const landed = landHit(procedure, state, schedule, k, target, input);
+  const landed = landHit(procedure, state, schedule, k, target, input, dice);
   // Healing keeps the engine's health in step with the actor; it is no hit.
   if (input.amount >= 0) state.hits.push(landed.hit);
   for (const i of landed.interruptions) state.interruptions.push(i);
@@ -667,7 +674,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'next':
       return next(state, dice, procedure);
     case 'hit':
-      return hit(state, input, procedure);
+      return hit(state, input, procedure, dice);
     case 'cancel':
       return cancel(state, input.casting);
     case 'restore':
@@ -685,6 +692,9 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       if (!granted.ok) return granted;
       return { ok: true, detail: recordAttack(state, input, granted) };
     }
+    case 'heal':
+    case 'injury':
+      return applyWoundInput(state, input, dice, procedure);
     default:
       return refuse('MalformedRequest');
   }

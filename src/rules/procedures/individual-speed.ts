@@ -9,14 +9,15 @@
  *
  * Sections follow the order of the seed text: Step 1 Surprise, Step 2
  * Initiative (with late joiners), Step 3 Declare Actions, Step 4 Monster
- * Morale Check, Step 5 Ending Combat, then Combat Stats (Stress, Wound Points).
+ * Morale Check, Step 5 Ending Combat, then Combat Stats (Stress, Wound
+ * Points, Defense, Armour) and Critical Hits and Injuries.
  * Choices made where the text is silent are marked RULING and listed in
  * README.md, Rules notes.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, CombatInjury, Condition, DamageType, Declaration, Problem, Wound } from '../model';
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
-import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput } from '../procedure';
+import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, InjuryEntry, LateJoinInput, WoundRules } from '../procedure';
 import type { AttackRules, LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
 import type { From, Key, Placed, PlannedCasting, Where } from '../round';
@@ -33,13 +34,29 @@ export interface IndividualSpeedOptions extends ProcedureOptions {
   /** Check the automatic morale triggers (more than half the Wound Points in
    * one hit, outnumbered). When off, only checks the GM asks for are rolled. */
   automaticMorale: boolean;
+  /**
+   * The engine applies the Wound Points rules of Combat Stats and the Combat
+   * Injuries of a critical hit: each Wound Point injury marked with its
+   * damage and type, 1 Wound Point for each action of an Incapacitated or
+   * Dying creature, Heal checks that stabilize, the d% and the table of a
+   * critical hit. Off: the GM applies them (the engine keeps Stress, Wound
+   * Points, conditions and the Dying creature's end-of-round loss). A combat
+   * started before this option existed has none in its frozen options: off.
+   */
+  woundRules: boolean;
 }
 
-const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true };
+const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true, woundRules: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'sharedRolls', type: 'boolean' }, { key: 'interruptCasting', type: 'boolean' }, { key: 'automaticMorale', type: 'boolean' },
+  { key: 'woundRules', type: 'boolean' },
 ];
+
+/** Are the Wound Points rules the engine's in this combat? (Absent from a combat's frozen options: no.) */
+function woundRulesOn(options: IndividualSpeedOptions): boolean {
+  return options.woundRules === true;
+}
 
 /** Phase ids, in round order (TENSEG.Phase.<id>). */
 const PHASE_CASTING = 'speed-casting'; // spells declared at the start of the round are being cast
@@ -446,9 +463,10 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
   const end = new RoundEnd(input); // states copied only if someone bleeds or routs
 
   // Wound Points: "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round".
+  // RULING: unless it is Stabilized (a Heal check): that is what stabilizing it means.
   for (const c of encounter.combatants) {
     const s = end.states[c.id];
-    if (s && s.condition === 'dying') end.bleed(c.id, 1, bleed(c, s));
+    if (s && s.condition === 'dying' && !s.stabilized) end.bleed(c.id, 1, bleed(c, s, options));
   }
 
   // Who can still fight, per side (counted once).
@@ -461,7 +479,11 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
   }
 
   const biggestHit = new Map<string, number>();
-  for (const h of input.hits) biggestHit.set(h.target, Math.max(biggestHit.get(h.target) ?? 0, h.wounds));
+  for (const h of input.hits) {
+    // RULING: the Wound Point a creature pays for acting (woundRules) is no hit it took.
+    if (woundRulesOn(options) && h.by === h.target) continue;
+    biggestHit.set(h.target, Math.max(biggestHit.get(h.target) ?? 0, h.wounds));
+  }
   const requests = requestsByCombatant(input.moraleRequests);
 
   for (const c of encounter.combatants) {
@@ -534,7 +556,7 @@ function conditionAt(c: Combatant, value: number, current: Condition): Condition
 }
 
 function applyDamage(
-  combatant: Combatant, state: CombatantState, amount: number, _options: IndividualSpeedOptions, detail?: { critical?: boolean },
+  combatant: Combatant, state: CombatantState, amount: number, options: IndividualSpeedOptions, detail?: { critical?: boolean; type?: DamageType },
 ): DamageResult {
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return { state: { ...state }, wounds: 0 };
   let rest = amount;
@@ -545,23 +567,39 @@ function applyDamage(
     rest -= absorbed;
   }
   if (rest > 0) {
-    const value = woundsOf(combatant, state) - rest;
-    next = withWounds(combatant, next, value);
-    next.condition = conditionAt(combatant, value, state.condition);
+    next = woundedBy(combatant, next, rest, options, detail?.type);
+    // RULING: a new wound from a hit undoes a Heal check's stabilizing (the creature bleeds again).
+    if (woundRulesOn(options)) delete next.stabilized;
   }
   return { state: next, wounds: rest };
 }
 
+/**
+ * `amount` Wound Points lost. "each such instance of damage should be marked
+ * as an injury including its damage type and the amount of damage taken in
+ * that injury" (with woundRules: the Heal check's TN reads them).
+ */
+function woundedBy(c: Combatant, s: CombatantState, amount: number, options: IndividualSpeedOptions, type?: DamageType): CombatantState {
+  const value = woundsOf(c, s) - amount;
+  const next = { ...withWounds(c, s, value), condition: conditionAt(c, value, s.condition) };
+  if (woundRulesOn(options)) {
+    const wound: Wound = type === undefined ? { amount } : { amount, type };
+    next.wounds = [...(s.wounds ?? []), wound];
+  }
+  return next;
+}
+
 /** The end-of-round Wound Point a Dying creature loses. */
-function bleed(c: Combatant, s: CombatantState): CombatantState {
-  const value = woundsOf(c, s) - 1;
-  return { ...withWounds(c, s, value), condition: conditionAt(c, value, s.condition) };
+function bleed(c: Combatant, s: CombatantState, options: IndividualSpeedOptions): CombatantState {
+  return woundedBy(c, s, 1, options);
 }
 
 /**
- * RULING: an Incapacitated creature "is conscious" and may act (at the risk of
- * 1 Wound Point, which the GM applies); a Dying one "continues to function as
- * an Incapacitated creature" with one action. Dead and fled creatures do not act.
+ * An Incapacitated creature "is conscious" and may act: "any other action it
+ * takes causes it to take 1 Wound Point of damage" (with woundRules, the
+ * engine charges it: see the Wound Point rules below); a Dying one
+ * "continues to function as an Incapacitated creature" with one action. Dead
+ * and fled creatures do not act.
  */
 function canAct(state: CombatantState): boolean {
   return state.condition === 'ok' || state.condition === 'incapacitated' || state.condition === 'dying';
@@ -589,6 +627,198 @@ const attackRules: AttackRules = {
   },
 };
 
+/* ==================================================== Wound Points (woundRules) */
+/* "the Incapacitated creature can crawl at a rate of 1 yard per turn, and any
+ * other action it takes causes it to take 1 Wound Point of damage"; "a Dying
+ * creature continues to function as an Incapacitated creature, but can only
+ * take 1 action"; "a Dying or Incapacitated creature can be stabilized with a
+ * Heal check at a TN of 10 + the highest damage value of wounds it has. a
+ * Stabilized creature ... can take up to 1 action without taking damage.
+ * however, it takes 1 Wound Point damage for every action beyond the first it
+ * takes in a round."
+ *
+ * RULING (how the engine sees an action taken): an entry of the schedule that
+ * acts as the creature's declared action (its first attack routine, a late
+ * joiner's action) or a spell or device that goes off; further attack
+ * routines are part of that action, and a spell is charged once, when it goes
+ * off (so the Wound Point does not interrupt the spell it pays for). A
+ * declared `move` is the crawl: no charge. The Wound Point goes straight to
+ * Wound Points (it is "Wound Point damage"), is marked as a wound, and shows
+ * as a hit the creature deals itself as its step opens. */
+
+/** Is this entry, with this outcome, an action the creature takes? */
+function isAction(entry: StepEntry, outcome: string): boolean {
+  if (outcome === 'goes-off') return entry.kind === 'cast-complete';
+  return outcome === 'acts' && (entry.kind === 'action' || entry.kind === 'late-join') && entry.action !== 'move';
+}
+
+function hurt(state: CombatantState): boolean {
+  return state.condition === 'incapacitated' || state.condition === 'dying';
+}
+
+const woundRules: WoundRules<IndividualSpeedOptions> = {
+  isAction,
+
+  actionCost({ combatant, state, earlier }, options) {
+    if (!woundRulesOn(options) || !hurt(state)) return null;
+    if (state.stabilized && earlier() === 0) return null; // "up to 1 action without taking damage"
+    return { state: woundedBy(combatant, state, 1, options), wounds: 1 };
+  },
+
+  heal(c, state, total, options) {
+    if (!woundRulesOn(options)) throw new RulesError({ key: 'WoundRulesOff', data: { name: c.name } });
+    if (!hurt(state)) throw new RulesError({ key: 'HealNotNeeded', data: { name: c.name } });
+    if (state.stabilized) throw new RulesError({ key: 'AlreadyStabilized', data: { name: c.name } });
+    // "10 + the highest damage value of wounds it has" (none marked: 10). Meeting the TN passes (as morale's).
+    const tn = 10 + (state.wounds ?? []).reduce((most, w) => Math.max(most, w.amount), 0);
+    const passed = total >= tn;
+    return { state: passed ? { ...state, stabilized: true } : { ...state }, tn, passed };
+  },
+
+  criticalHit: (c, state, hit, dice, round, options) => criticalInjury(c, state, hit, dice, round, options),
+  enterInjury: (c, state, entry, dice, round, options) => enteredInjury(c, state, entry, dice, round, options),
+};
+
+/* ====================================== Defense and Armour (Combat Stats) */
+/* "a creature has a Defense score equal to 10 plus its Agility modifier plus
+ * its Defense bonus"; "any attack must equal or exceed a creature's Defense
+ * score to hit it"; Full-Defense "adds +4 to their Defense score"; "Armour
+ * reduces the damage taken from each hit of an attack". The engine does not
+ * roll attacks (the table does, and sends the damage as a hit): the roll
+ * against Defense, the critical multiplier and Armour are in ../attack.ts
+ * (defenseScore, resolveDefenseAttack, damageTaken), which the Foundry attack
+ * path uses under this procedure. */
+
+/* ======================================= Critical Hits and Injuries */
+/* "when an attack scores a critical hit, it multiplies the damage dealt
+ * according to the weapon attack critical multiplier" (../attack.ts
+ * damageTaken); "all the weapon damage is dealt to the opponent's Wound
+ * Points even if the struck opponent has Stress remaining" (applyDamage,
+ * `critical`). "the Referee rolls a d%. if the result is equal to or lower
+ * than the damage dealt by the Critical Hit, the creature struck receives a
+ * Combat Injury. the Referee then rolls on the Combat Injury table that
+ * corresponds with the type of damage the Critical Hit attack did".
+ *
+ * RULING: "the damage dealt by the Critical Hit" is the Wound Points it took
+ * (after Armour: what was "dealt to the opponent's Wound Points"). The hit
+ * names its damage type ("if there was more than one damage type, the player
+ * whose character made the attack chooses", the Referee for monsters). Only
+ * the blunt table has rows in the text; the piercing, slashing, chopping,
+ * fire, cold, electric, sonic, acid, holy and unholy tables are empty: an
+ * injury of those types (or of a type not known) is marked for the GM to
+ * pick (the `injury` input). A row naming an arm or hand rolls a d4 ("1 or 2
+ * is the main hand arm. 3 or 4 is the offhand arm"); its ability damage is
+ * rolled once and lost by each ability it names. The effects (half speed,
+ * prone, cannot attack with that arm …) are shown with the injury for the GM:
+ * the engine has no arms, senses or skill checks to apply them to. */
+
+/** One row of a Combat Injury table: its name and effect are localized (TENSEG.Injury.<type>.<row>.Name / .Effect). */
+interface InjuryRow {
+  /** The row names an arm or a hand: roll a d4 for the side. */
+  side?: true;
+  /** Ability damage: `count` d `faces`, lost by each ability named. */
+  damage?: { count: number; faces: number; abilities: readonly string[] };
+  /** The row has an effect besides its ability damage (TENSEG.Injury.<type>.<row>.Effect). */
+  effect: boolean;
+}
+
+const AGI = ['agility'] as const;
+const STR = ['strength'] as const;
+const DEX = ['dexterity'] as const;
+const PER = ['perception'] as const;
+
+/** The Blunt Combat Injuries table, d20 rows 1 to 20. */
+export const BLUNT_INJURIES: readonly InjuryRow[] = [
+  { effect: true }, // 1 crushed foot: -5 to Balance checks
+  { damage: { count: 1, faces: 8, abilities: AGI }, effect: true }, // 2 broken shin: half speed
+  { damage: { count: 1, faces: 12, abilities: AGI }, effect: true }, // 3 shattered kneecap: prone until healed
+  { damage: { count: 1, faces: 10, abilities: AGI }, effect: false }, // 4 broken femur
+  { damage: { count: 4, faces: 4, abilities: AGI }, effect: false }, // 5 shattered hip
+  { damage: { count: 2, faces: 4, abilities: STR }, effect: true }, // 6 broken rib: 1 action per 2 turns
+  { damage: { count: 3, faces: 4, abilities: STR }, effect: false }, // 7 broken collarbone
+  { side: true, damage: { count: 2, faces: 8, abilities: ['strength', 'dexterity'] }, effect: true }, // 8 crushed shoulder
+  { side: true, damage: { count: 1, faces: 10, abilities: STR }, effect: true }, // 9 broken upper arm
+  { side: true, damage: { count: 1, faces: 12, abilities: DEX }, effect: true }, // 10 shattered elbow
+  { side: true, damage: { count: 1, faces: 10, abilities: ['strength', 'dexterity'] }, effect: true }, // 11 broken forearm
+  { side: true, damage: { count: 4, faces: 4, abilities: DEX }, effect: true }, // 12 shattered hand
+  { damage: { count: 1, faces: 8, abilities: DEX }, effect: false }, // 13 broken finger
+  { effect: true }, // 14 broken neck: paralysed
+  { effect: true }, // 15 crushed windpipe
+  { effect: true }, // 16 broken jaw
+  { damage: { count: 1, faces: 10, abilities: PER }, effect: true }, // 17 broken nose
+  { damage: { count: 2, faces: 8, abilities: PER }, effect: true }, // 18 eye swollen shut
+  { damage: { count: 1, faces: 12, abilities: PER }, effect: true }, // 19 cauliflower ear
+  { damage: { count: 1, faces: 8, abilities: ['memory', 'perception'] }, effect: true }, // 20 cracked skull: concussed
+];
+
+/** The tables by damage type: only blunt has rows in the text. */
+export const INJURY_TABLES: Readonly<Partial<Record<DamageType, readonly InjuryRow[]>>> = { blunt: BLUNT_INJURIES };
+
+/** Row `row` (1-based) of a type's table, its d4 side and ability damage rolled. */
+function injuryAt(c: Combatant, type: DamageType, row: number, side: 'main' | 'off' | undefined, dice: Dice, round: number): CombatInjury {
+  const data = (INJURY_TABLES[type] ?? [])[row - 1];
+  const injury: CombatInjury = { round, type, row };
+  if (data?.side) injury.side = side ?? (dice.roll({ purpose: 'injury', count: 1, faces: 4, combatant: c.id, round }) <= 2 ? 'main' : 'off');
+  if (data?.damage) {
+    const { count, faces, abilities } = data.damage;
+    injury.abilityDamage = { abilities: [...abilities], amount: dice.roll({ purpose: 'injury', count, faces, combatant: c.id, round }) };
+  }
+  return injury;
+}
+
+function withInjury(state: CombatantState, injury: CombatInjury): CombatantState {
+  return { ...state, injuries: [...(state.injuries ?? []), injury] };
+}
+
+function criticalInjury(
+  c: Combatant, state: CombatantState, hit: { wounds: number; type?: DamageType }, dice: Dice, round: number, options: IndividualSpeedOptions,
+): { state: CombatantState; check: { roll: number; wounds: number; injury?: CombatInjury } } | null {
+  if (!woundRulesOn(options)) return null;
+  const roll = dice.roll({ purpose: 'injury', count: 1, faces: 100, combatant: c.id, round });
+  if (roll > hit.wounds) return { state, check: { roll, wounds: hit.wounds } };
+  const table = hit.type !== undefined ? INJURY_TABLES[hit.type] : undefined;
+  let injury: CombatInjury;
+  if (hit.type !== undefined && table) {
+    injury = injuryAt(c, hit.type, dice.roll({ purpose: 'injury', count: 1, faces: table.length, combatant: c.id, round }), undefined, dice, round);
+  } else {
+    // The text's table is empty (or the type is not known): marked for the GM to pick.
+    injury = hit.type !== undefined ? { round, type: hit.type } : { round };
+  }
+  return { state: withInjury(state, injury), check: { roll, wounds: hit.wounds, injury } };
+}
+
+/** An injury a check left for the GM to pick: neither a row nor the GM's words yet. */
+const pending = (i: CombatInjury): boolean => i.row === undefined && i.text === undefined;
+
+function enteredInjury(
+  c: Combatant, state: CombatantState, entry: InjuryEntry, dice: Dice, round: number, options: IndividualSpeedOptions,
+): { state: CombatantState; injury: CombatInjury } {
+  const name = c.name;
+  if (!woundRulesOn(options)) throw new RulesError({ key: 'WoundRulesOff', data: { name } });
+  if (entry.row !== undefined) {
+    const table = entry.type !== undefined ? INJURY_TABLES[entry.type] : undefined;
+    if (entry.type === undefined) throw new RulesError({ key: 'InjuryEntryInvalid', data: { name } });
+    if (!table) throw new RulesError({ key: 'InjuryTableEmpty', data: { name, type: entry.type } });
+    if (entry.row < 1 || entry.row > table.length) throw new RulesError({ key: 'InjuryRowInvalid', data: { name, row: entry.row, rows: table.length } });
+  }
+  const list = state.injuries ?? [];
+  // The latest injury left to pick, of this type (or of a type not known, or any when the entry names none), is the one completed.
+  const fits = (i: CombatInjury) => pending(i) && (entry.type === undefined || i.type === undefined || i.type === entry.type);
+  let at = -1;
+  for (let i = list.length - 1; i >= 0 && at < 0; i--) if (fits(list[i])) at = i;
+  const when = at >= 0 ? list[at].round : round;
+  const type = entry.type ?? (at >= 0 ? list[at].type : undefined);
+  let injury: CombatInjury;
+  if (entry.row !== undefined && type !== undefined) injury = injuryAt(c, type, entry.row, entry.side, dice, when);
+  else {
+    injury = type !== undefined ? { round: when, type } : { round: when };
+    if (entry.text !== undefined) injury.text = entry.text;
+  }
+  if (entry.row !== undefined && entry.text !== undefined) injury.text = entry.text;
+  const injuries = at >= 0 ? list.map((x, i) => (i === at ? injury : x)) : [...list, injury];
+  return { state: { ...state, injuries }, injury };
+}
+
 /* ---------------------------------------------------------------- procedure */
 
 export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
@@ -599,6 +829,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   timing: 'counts',
   actions: ACTIONS,
   attackRules,
+  wounds: woundRules,
   validateDeclaration,
   rollSurprise: (encounter) => rollSurprise(encounter),
   planSurprise: () => null,

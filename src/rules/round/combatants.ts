@@ -4,6 +4,7 @@
  * not have are absent; those it has must be what the engine reads.
  */
 import type { Combatant, Problem } from '../model';
+import { isDamageType } from '../model';
 
 const NUMBERS = [
   'maxHp',
@@ -27,9 +28,12 @@ const NUMBERS = [
   'morale',
   'movement',
   'chargeMovement',
+  'defenseBonus',
+  'armour',
+  'attackBonus',
 ] as const satisfies readonly (keyof Combatant)[];
 const TEXTS = ['className', 'hitDice', 'initiativeGroup'] as const satisfies readonly (keyof Combatant)[];
-const WEAPON_NUMBERS = ['speed', 'length', 'space', 'rate'] as const;
+const WEAPON_NUMBERS = ['speed', 'length', 'space', 'rate', 'critical'] as const;
 
 const isNumber = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
 const isText = (v: unknown): v is string => typeof v === 'string';
@@ -54,6 +58,7 @@ export function combatantProblem(value: unknown): Problem | null {
     for (const f of WEAPON_NUMBERS) if (w[f] !== undefined && !isNumber(w[f])) return bad(`weapon.${f}`);
     if (w.name !== undefined && !isText(w.name)) return bad('weapon.name');
     if (w.missile !== undefined && typeof w.missile !== 'boolean') return bad('weapon.missile');
+    if (w.damageTypes !== undefined && !(Array.isArray(w.damageTypes) && w.damageTypes.every(isDamageType))) return bad('weapon.damageTypes');
   }
   return null;
 }

@@ -30,6 +30,10 @@ export function copyState(s: CombatantState): CombatantState {
   if (s.woundPoints !== undefined) c.woundPoints = s.woundPoints;
   if (s.delayed !== undefined) c.delayed = s.delayed;
   if (s.routed !== undefined) c.routed = s.routed;
+  if (s.stabilized !== undefined) c.stabilized = s.stabilized;
+  // Wounds and injuries are never changed in place: a copy of the list is enough.
+  if (s.wounds !== undefined) c.wounds = s.wounds.slice();
+  if (s.injuries !== undefined) c.injuries = s.injuries.slice();
   return c;
 }
 

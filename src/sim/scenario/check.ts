@@ -195,6 +195,17 @@ export function checkValue(value: unknown, spec: Spec, path: string, field: stri
         return undefined;
       }
       return value;
+    case 'enums': {
+      if (!Array.isArray(value)) return out.add('ExpectedList', path, { field }), undefined;
+      const list: string[] = [];
+      value.forEach((v, i) => {
+        const one = checkValue(v, { t: 'enum', values: spec.values }, join(path, i), field, out);
+        if (typeof one !== 'string') return;
+        if (list.includes(one)) out.add('DuplicateValue', join(path, i), { field, value: one });
+        else list.push(one);
+      });
+      return list.length === value.length ? list : undefined;
+    }
     case 'hitDice': {
       const s = typeof value === 'number' ? String(value) : value;
       if (typeof s !== 'string' || !/^\s*\d+(\/\d+)?\s*([+-]\s*\d+)?\s*$/.test(s)) return out.add('HitDiceInvalid', path, { field, value: show(value) }), undefined;

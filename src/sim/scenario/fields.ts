@@ -1,7 +1,7 @@
 /** The fields a scenario file may have, section by section, and the dice the seed texts fix. */
 import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
-import { ACTION_KINDS } from '../../rules/model';
+import { ACTION_KINDS, DAMAGE_TYPES } from '../../rules/model';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
@@ -11,6 +11,8 @@ export type Spec =
   | { t: 'boolean'; required?: boolean }
   | { t: 'strings'; required?: boolean }
   | { t: 'enum'; values: readonly string[]; required?: boolean }
+  /** A list of values of an enum, each once. */
+  | { t: 'enums'; values: readonly string[]; required?: boolean }
   | { t: 'hitDice'; required?: boolean }
   | { t: 'weapon'; required?: boolean };
 
@@ -22,7 +24,7 @@ export const bool: Spec = { t: 'boolean' };
 export const int = (min?: number, max?: number, required = false): Spec => ({ t: 'number', int: true, min, max, required });
 export const num = (min?: number, max?: number): Spec => ({ t: 'number', min, max });
 
-export const DIE_PURPOSES: readonly DiePurpose[] = ['surprise', 'initiative', 'morale', 'attack', 'damage', 'other'];
+export const DIE_PURPOSES: readonly DiePurpose[] = ['surprise', 'initiative', 'morale', 'attack', 'damage', 'injury', 'other'];
 
 export const WEAPON_FIELDS: Record<string, Spec> = {
   name: str,
@@ -31,6 +33,8 @@ export const WEAPON_FIELDS: Record<string, Spec> = {
   space: num(0, 100),
   missile: bool,
   rate: num(0.01, 20),
+  critical: int(2, 4),
+  damageTypes: { t: 'enums', values: DAMAGE_TYPES },
 };
 
 export const COMBATANT_FIELDS: Record<string, Spec> = {
@@ -65,6 +69,9 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   weapon: { t: 'weapon' },
   spells: { t: 'strings' },
   initiativeGroup: str,
+  defenseBonus: int(-20, 50),
+  armour: int(0, 50),
+  attackBonus: int(-20, 50),
 };
 
 export const DECLARATION_FIELDS: Record<string, Spec> = {
@@ -93,8 +100,30 @@ export const DAMAGE_FIELDS: Record<string, Spec> = {
   routine: int(1, 20),
   spell: bool,
   critical: bool,
+  type: { t: 'enum', values: DAMAGE_TYPES },
   step: int(0, 1000000),
   segment: int(1, 100),
+  count: num(-1000, 1000),
+};
+
+/** individual-speed: a Heal check to stabilize (the check's total), at a step or count, or after the round's last step. */
+export const HEAL_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  combatant: req,
+  total: int(-1000, 1000, true),
+  step: int(0, 1000000),
+  count: num(-1000, 1000),
+};
+
+/** individual-speed: a Combat Injury the GM enters: a row of its type's table, or their own words. */
+export const INJURY_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  combatant: req,
+  type: { t: 'enum', values: DAMAGE_TYPES },
+  row: int(1, 100),
+  side: { t: 'enum', values: ['main', 'off'] },
+  text: str,
+  step: int(0, 1000000),
   count: num(-1000, 1000),
 };
 
@@ -117,7 +146,7 @@ export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, t
 
 export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
 
-export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel'];
+export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'heal', 'injuries'];
 
 /**
  * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group

@@ -33,6 +33,7 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     moraleRequests: scenario.morale.map((m) => ({ ...m })),
     joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
     cancelled: scenario.cancels.map((c) => ({ ...c })),
+    wounds: scenario.wounds.map((w) => ({ ...w, input: { ...w.input } })),
   };
 }
 
@@ -104,7 +105,7 @@ export function undeliveredDamage(scenario: ValidScenario, log: CombatLog): { in
   for (const [n, r] of byRound) {
     left.set(n, {
       unapplied: r.unapplied.map((d) => JSON.stringify(d)),
-      hits: r.steps.flatMap((st) => st.damage.map((h) => sig(h.target, h.amount, h.by))),
+      hits: r.steps.flatMap((st) => st.damage.filter((h) => !h.strain).map((h) => sig(h.target, h.amount, h.by))),
     });
   }
   const take = (list: string[], item: string): boolean => {

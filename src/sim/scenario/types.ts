@@ -2,7 +2,7 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
-import type { DamageEvent } from '../../rules/play';
+import type { DamageEvent, ScriptedWound } from '../../rules/play';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -60,6 +60,8 @@ export interface ValidScenario {
   joins: ScenarioJoin[];
   morale: ScenarioMorale[];
   cancels: ScenarioCancel[];
+  /** individual-speed: Heal checks (`heal`) and Combat Injuries (`injuries`) the GM enters. */
+  wounds: ScriptedWound[];
   notes: ScenarioNote[];
 }
 

@@ -9,7 +9,7 @@
  *   sides: [{ id, name?, alerted?, surprised? }]
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
- *   dice?, damage?, joins?, morale?, cancel?
+ *   dice?, damage?, joins?, morale?, cancel?, heal?, injuries?
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
@@ -17,7 +17,8 @@ import type { Combatant, Declaration, Problem, ProcedureId, Side } from '../../r
 import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
-import type { DamageEvent } from '../../rules/play';
+import type { DamageEvent, ScriptedWound } from '../../rules/play';
+import type { WoundInput } from '../../rules/flow/wounds';
 import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
   CANCEL_FIELDS,
@@ -25,6 +26,8 @@ import {
   DAMAGE_FIELDS,
   DECLARATION_FIELDS,
   DIE_FIELDS,
+  HEAL_FIELDS,
+  INJURY_FIELDS,
   int,
   JOIN_FIELDS,
   KNOWN_DICE,
@@ -414,6 +417,37 @@ class ScenarioReader {
     });
   }
 
+  /* ------------------------------------ Heal checks and injuries (individual-speed) */
+
+  /** A moment in the round (`step` or `count`, not both); false when both are given. */
+  private moment(o: Record<string, unknown>, path: string): { step?: number; count?: number } | false {
+    if (o.step !== undefined && o.count !== undefined) return void this.out.add('DamagePlacementConflict', path, { fields: 'step, count' }), false;
+    return o.step !== undefined ? { step: o.step as number } : o.count !== undefined ? { count: o.count as number } : {};
+  }
+
+  readWounds(): ScriptedWound[] {
+    const heals = this.readList('heal', HEAL_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedWound | undefined => {
+      const at = this.moment(o, path);
+      if (at === false) return undefined;
+      return { round: o.round as number, ...at, input: { t: 'heal', c: o.combatant as string, total: o.total as number }, path };
+    });
+    const injuries = this.readList('injuries', INJURY_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedWound | undefined => {
+      const at = this.moment(o, path);
+      if (at === false) return undefined;
+      if (o.row === undefined && o.text === undefined) return void this.out.add('InjuryNeedsRowOrText', path, {});
+      const input: WoundInput = { t: 'injury', c: o.combatant as string };
+      for (const k of ['type', 'row', 'side', 'text'] as const) if (o[k] !== undefined) Object.assign(input, { [k]: o[k] });
+      return { round: o.round as number, ...at, input, path };
+    });
+    const all = [...heals, ...injuries];
+    // Under --procedure, a procedure without Wound Point rules cannot take them.
+    if (this.switched && all.length > 0 && !this.procedure?.wounds) {
+      this.notes.push({ key: 'TENSEG.Sim.Note.WoundsDropped', data: { count: all.length, from: this.originalId as string, to: this.procedure?.id ?? '' } });
+      return [];
+    }
+    return all;
+  }
+
   /* -------------------------------------- legality under the procedure played */
 
   checkLegality(): void {
@@ -459,6 +493,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const damage = r.readDamage();
   const morale = r.readMorale();
   const cancels = r.readCancels();
+  const wounds = r.readWounds();
   r.checkLegality();
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
@@ -477,6 +512,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       joins,
       morale,
       cancels,
+      wounds,
       notes: r.notes,
     },
   };
