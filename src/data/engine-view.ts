@@ -16,15 +16,22 @@
  *  - Spells listed for the engine are one entry per memorized, unexpended copy.
  *  - Surprise ranges of 0 mean "the procedure's standard range" and are not
  *    passed; Stress and Wound Points are passed only when their maximum is set.
+ *  - individual-speed: the Defense bonus and the Armour are the actor's own
+ *    plus those of its equipped armour ("most pieces of armour grant a bonus
+ *    to Defense and/or Armour when worn"; Armour is "the sum of Armour
+ *    Bonuses"); they, the attack bonus, a weapon's critical multiplier (other
+ *    than the x2 default) and damage types are passed when given.
  */
 import type { ActionKind, Combatant, Declaration, Problem, WeaponStats } from '../rules/model';
-import { isActionKind } from '../rules/model';
+import { isActionKind, isDamageType } from '../rules/model';
+import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/attack';
 import { parseHitDice, type Parsed } from '../rules/hit-dice';
 import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
 import type {
   ArmorSystem,
   CharacterSystem,
   GearSystem,
+  IndividualSpeedData,
   MonsterSystem,
   SpellSystem,
   SurpriseData,
@@ -98,7 +105,23 @@ export function weaponStats(item: ItemView): WeaponStats | null {
     stats.missile = true;
     stats.rate = finite(w.rate) && w.rate > 0 ? w.rate : 1;
   }
+  if (finite(w.critical) && w.critical !== DEFAULT_CRITICAL_MULTIPLIER && (CRITICAL_MULTIPLIERS as readonly number[]).includes(w.critical)) stats.critical = w.critical;
+  const types = Array.isArray(w.damageTypes) ? w.damageTypes.filter(isDamageType) : [];
+  if (types.length > 0) stats.damageTypes = [...new Set(types)];
   return stats;
+}
+
+/** Defense and Armour bonuses of the armour worn (equipped armour items). */
+export function wornArmour(items: Iterable<ItemView>): { defense: number; armour: number } {
+  let defense = 0;
+  let armour = 0;
+  for (const item of items) {
+    const a = armorOf(item);
+    if (!a?.equipped) continue;
+    if (finite(a.defense)) defense += a.defense;
+    if (finite(a.armour)) armour += a.armour;
+  }
+  return { defense, armour };
 }
 
 /** Total carried weight in pounds: gear × quantity, weapons and armor. */
@@ -154,11 +177,15 @@ function applySurprise(c: Combatant, s: SurpriseData | undefined): void {
   if (s.neverSurprised) c.neverSurprised = true;
 }
 
-function applyIndividual(
-  c: Combatant,
-  ind: { agility: number; insight: number; stress: { value: number; max: number }; wounds: { value: number; max: number } } | undefined,
-): void {
+function applyIndividual(c: Combatant, ind: Partial<IndividualSpeedData> | undefined, items: ItemView[]): void {
+  // Defense and Armour: the actor's own bonuses and its worn armour's.
+  const worn = wornArmour(items);
+  const defense = worn.defense + (finite(ind?.defense) ? ind.defense : 0);
+  const armour = worn.armour + (finite(ind?.armour) ? ind.armour : 0);
+  if (defense !== 0) c.defenseBonus = defense;
+  if (armour !== 0) c.armour = armour;
   if (!ind) return;
+  if (finite(ind.attackBonus) && ind.attackBonus !== 0) c.attackBonus = ind.attackBonus;
   if (finite(ind.agility) && ind.agility !== 0) c.agilityModifier = ind.agility;
   if (finite(ind.insight) && ind.insight !== 0) c.insightModifier = ind.insight;
   if (ind.stress && finite(ind.stress.max) && ind.stress.max > 0) {
@@ -195,7 +222,7 @@ function characterCombatant(actor: ActorView, sys: CharacterSystem, items: ItemV
     if (typeof sys.details.className === 'string' && sys.details.className.trim() !== '') c.className = sys.details.className.trim();
     if (finite(sys.details.level)) c.level = sys.details.level;
   }
-  applyIndividual(c, sys.individual);
+  applyIndividual(c, sys.individual, items);
   if (sys.abilities && finite(sys.abilities.str)) c.strength = sys.abilities.str;
   if (sys.movement && finite(sys.movement.base)) {
     c.movement = effectiveMovement(sys.movement.base, items);
@@ -228,7 +255,7 @@ function monsterCombatant(actor: ActorView, sys: MonsterSystem, items: ItemView[
   if (listed.ok && listed.value.length > 0) c.attackRoutines = listed.value.length;
   if (finite(sys.morale) && sys.morale > 0) c.morale = sys.morale;
   applySurprise(c, sys.surprise);
-  applyIndividual(c, sys.individual);
+  applyIndividual(c, sys.individual, items);
   if (sys.individual && finite(sys.individual.strength) && sys.individual.strength > 0) c.strength = sys.individual.strength;
   if (sys.movement && finite(sys.movement.base)) {
     c.movement = effectiveMovement(sys.movement.base, items);

@@ -123,5 +123,8 @@ export function individualFields() {
     insight: intField(LIMITS.smallModifier, 0),
     stress: valueMaxField(LIMITS.stressWounds, 0),
     wounds: valueMaxField(LIMITS.stressWounds, 0),
+    defense: intField(LIMITS.defenseBonus, 0),
+    armour: intField(LIMITS.armour, 0),
+    attackBonus: intField(LIMITS.attackBonus, 0),
   };
 }

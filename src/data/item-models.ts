@@ -3,6 +3,8 @@
  */
 import { castingSegments, LIMITS } from './shapes';
 import { boolField, checkedBy, fields, localizedProblem, htmlField, intField, numField, textField } from './fields';
+import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/attack';
+import { DAMAGE_TYPES } from '../rules/model';
 
 /** A damage entry: a dice formula ("1d8", "2d4+1"), a number or a range ("2-8"). */
 export const DAMAGE_PATTERN = /^\s*(?:\d*d\d+(?:\s*[+-]\s*\d+)?|\d+(?:\s*-\s*\d+)?)\s*$/i;
@@ -20,7 +22,7 @@ function damageField(initial: string) {
 }
 
 function weaponSchema() {
-  const { SchemaField, StringField } = fields();
+  const { ArrayField, NumberField, SchemaField, StringField } = fields();
   return {
     damage: new SchemaField({ small: damageField('1d6'), large: damageField('1d6') }),
     speed: intField(LIMITS.weaponSpeed, 0),
@@ -34,6 +36,20 @@ function weaponSchema() {
       long: numField(LIMITS.rangeFeet, 0),
     }),
     missileBonus: intField(LIMITS.smallModifier, 0),
+    // individual-speed (seed 003): "the weapon attack critical multiplier ... x2 ... x3 ... x4".
+    critical: new NumberField({
+      required: true,
+      nullable: false,
+      integer: true,
+      initial: DEFAULT_CRITICAL_MULTIPLIER,
+      choices: Object.fromEntries(CRITICAL_MULTIPLIERS.map((m) => [m, `TENSEG.Item.Critical.x${m}`])),
+    }),
+    // The Combat Injury tables a critical hit may roll on ("if there was more than one damage type, the player ... chooses").
+    // (Each type once: validateJoint.)
+    damageTypes: new ArrayField(new StringField({ required: true, blank: false, choices: Object.fromEntries(DAMAGE_TYPES.map((t) => [t, `TENSEG.DamageType.${t}`])) }), {
+      required: true,
+      initial: [],
+    }),
     equipped: boolField(false),
     weight: numField(LIMITS.weight, 0),
     description: htmlField(),
@@ -50,6 +66,8 @@ export class WeaponData extends foundry.abstract.TypeDataModel<WeaponSchema, Ite
   }
 
   static override validateJoint(data: WeaponData['_source']): void {
+    const types = data.damageTypes;
+    if (Array.isArray(types) && new Set(types).size !== types.length) throw new Error(localizedProblem({ key: 'DamageTypesRepeated' }));
     const range = data.range;
     if (range && range.short > 0) {
       const { short: s, medium: m, long: l } = range;
@@ -114,6 +132,9 @@ function armorSchema() {
   return {
     ac: intField(LIMITS.ac, 10),
     bonus: intField(LIMITS.smallModifier, 0),
+    // individual-speed (seed 003): "most pieces of armour grant a bonus to Defense and/or Armour when worn".
+    defense: intField(LIMITS.defenseBonus, 0),
+    armour: intField(LIMITS.armour, 0),
     bulk: new StringField({ required: true, blank: false, initial: 'none', choices: { none: 'TENSEG.Item.Bulk.none', fairly: 'TENSEG.Item.Bulk.fairly', bulky: 'TENSEG.Item.Bulk.bulky' } }),
     movement: numField(LIMITS.movement, 0),
     equipped: boolField(false),

@@ -7,7 +7,7 @@
  * Pure: no Foundry global.
  */
 import { AC_MAX, AC_MIN } from '../rules/attack';
-import { SEGMENTS_PER_ROUND } from '../rules/model';
+import { SEGMENTS_PER_ROUND, type DamageType } from '../rules/model';
 
 export const ACTOR_TYPES = ['character', 'monster'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
@@ -46,6 +46,10 @@ export const LIMITS = {
   stressWounds: { min: -100, max: 9999 },
   strength: { min: 0, max: 30 },
   weight: { min: 0, max: 100000 },
+  /** individual-speed: Defense and attack bonuses, Armour bonuses. */
+  defenseBonus: { min: -10, max: 30 },
+  attackBonus: { min: -10, max: 30 },
+  armour: { min: 0, max: 30 },
 } as const;
 
 /** Seed 002: 12" of movement; this system stores feet per round (1" = 10 ft). */
@@ -82,6 +86,12 @@ export interface IndividualSpeedData {
   insight: number;
   stress: ValueMax;
   wounds: ValueMax;
+  /** Defense bonus from other sources than worn armour (Defense = 10 + Agility + Defense bonus). */
+  defense: number;
+  /** Armour bonus from other sources than worn armour (Armour is "the sum of Armour Bonuses"). */
+  armour: number;
+  /** Added to the d20 of an attack against Defense. */
+  attackBonus: number;
 }
 
 /** Creature sizes: small and man-sized take a weapon's small column of damage, large ones its large column. */
@@ -138,6 +148,10 @@ export interface WeaponSystem {
   rate: number;
   range: { short: number; medium: number; long: number };
   missileBonus: number;
+  /** individual-speed: the critical multiplier, 2, 3 or 4. */
+  critical: number;
+  /** individual-speed: the damage types the weapon deals (empty: not given). */
+  damageTypes: DamageType[];
   equipped: boolean;
   weight: number;
   description: string;
@@ -162,6 +176,9 @@ export type ArmorBulk = 'none' | 'fairly' | 'bulky';
 export interface ArmorSystem {
   ac: number;
   bonus: number;
+  /** individual-speed: "most pieces of armour grant a bonus to Defense and/or Armour when worn". */
+  defense: number;
+  armour: number;
   bulk: ArmorBulk;
   /** Movement allowed while worn, feet per round; 0 = no limit. */
   movement: number;

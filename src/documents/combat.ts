@@ -31,7 +31,7 @@
  * (`exclusive`), so a declaration arriving while the GM presses Next cannot
  * overwrite it.
  */
-import type { Declaration, Problem } from '../rules/model';
+import type { DamageType, Declaration, Problem } from '../rules/model';
 import { RulesError } from '../rules/model';
 import {
   applyInput,
@@ -720,13 +720,19 @@ export class TenSegmentsCombat extends Combat {
    * An attack the engine accepted, and the damage it did, as one write; the
    * target's health then follows from the flow (sync). The caller holds the queue.
    */
-  async recordAttack(attack: FlowInput & { t: 'attack' }, damage: number, q: string): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
+  async recordAttack(
+    attack: FlowInput & { t: 'attack' },
+    damage: number,
+    q: string,
+    hit: { critical?: boolean; type?: DamageType } = {},
+  ): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
     const done = await this.transact(
       (_, give) => {
         const a = give(attack);
         if ('key' in a) return a as Problem;
         if (damage <= 0) return null;
-        const h = give({ t: 'hit', target: attack.target, amount: damage, by: attack.c });
+        // individual-speed: a critical hit goes past Stress, and its damage type picks the Combat Injury table.
+        const h = give({ t: 'hit', target: attack.target, amount: damage, by: attack.c, ...(hit.critical ? { critical: true } : {}), ...(hit.type !== undefined ? { type: hit.type } : {}) });
         return 'key' in h ? (h as Problem) : null;
       },
       { q },

@@ -16,6 +16,7 @@ import { authorize, isActiveGM } from './permissions';
 import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
 import { SYNC_OPTION } from './sync';
+import { MIGRATION_OPTION } from './schema-version';
 import { storedActor } from './stored';
 import { actorData } from '../data/systems';
 import { postCard, type CardMode } from './chat';
@@ -107,6 +108,8 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
   if (!isActiveGM()) return;
   // This client's own copy of the flow onto actors (sync.ts) is no damage; the mark is believed from this client only.
   if (options[SYNC_OPTION] && userId === game.user?.id) return;
+  // Nor is this client's world migration (migration.ts), which writes new fields and converts shapes, never health.
+  if (options[MIGRATION_OPTION] !== undefined && userId === game.user?.id) return;
   // Every task is queued now, so whoever waits for the combat (whenIdle) waits for all of them.
   const tasks: Promise<void>[] = [];
   for (const combat of (game.combats?.contents ?? []) as TenSegmentsCombat[]) {

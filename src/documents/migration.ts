@@ -25,7 +25,7 @@ import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
 import { deletionUpdate } from './compat';
 
-import { SCHEMA_VERSION } from './schema-version';
+import { MIGRATION_OPTION, SCHEMA_VERSION } from './schema-version';
 
 export { SCHEMA_VERSION };
 
@@ -142,7 +142,43 @@ const MIGRATIONS: Migration[] = [
       return { ...source, system: { ...rest, version: rest.version ?? schema } };
     },
   },
+  {
+    /**
+     * Version 5: the fields individual-speed's Defense, Armour, critical hits
+     * and Combat Injuries read (seed 003). Nothing stored says what they are
+     * (no text converts an Armor Class or a weapon's name into them), so
+     * every actor and item gets the rules' defaults where it has none: an
+     * actor's Defense bonus, Armour bonus and attack bonus 0; a weapon's
+     * critical multiplier x2 and no damage type; an armour's Defense and
+     * Armour bonuses 0. A value already there is kept.
+     */
+    version: 5,
+    Actor: (source) => (source.type === 'character' || source.type === 'monster' ? withDefaults(source, ['individual'], ACTOR_DEFAULTS_V5) : source),
+    Item: (source) =>
+      source.type === 'weapon' ? withDefaults(source, [], WEAPON_DEFAULTS_V5) : source.type === 'armor' ? withDefaults(source, [], ARMOR_DEFAULTS_V5) : source,
+  },
 ];
+
+const ACTOR_DEFAULTS_V5 = { defense: 0, armour: 0, attackBonus: 0 };
+const WEAPON_DEFAULTS_V5 = { critical: 2, damageTypes: [] as string[] };
+const ARMOR_DEFAULTS_V5 = { defense: 0, armour: 0 };
+
+/** The source with `defaults` set in `system.<path>` where they are missing; the same source when none is. */
+function withDefaults(source: Source, path: string[], defaults: Record<string, unknown>): Source {
+  const system = isRecord(source.system) ? source.system : {};
+  let at: unknown = system;
+  for (const key of path) at = isRecord(at) ? at[key] : undefined;
+  const here = isRecord(at) ? at : {};
+  const missing = Object.keys(defaults).filter((k) => !Object.hasOwn(here, k));
+  if (missing.length === 0) return source;
+  const filled = { ...here, ...Object.fromEntries(missing.map((k) => [k, structuredClone(defaults[k])])) };
+  const out = structuredClone(system);
+  let parent: Source = out;
+  for (const key of path.slice(0, -1)) parent = (parent[key] = isRecord(parent[key]) ? parent[key] : {}) as Source;
+  if (path.length === 0) return { ...source, system: { ...out, ...filled } };
+  parent[path[path.length - 1]] = filled;
+  return { ...source, system: out };
+}
 
 function withoutSystemKeys(source: Source, keys: readonly string[]): Source {
   const system = isRecord(source.system) ? source.system : null;
@@ -344,7 +380,7 @@ class Run {
   /** Send planned updates as one batch; a document left out of the result was refused. Returns how many were written. */
   async send(kind: MigratedKind, planned: Planned[], updateMany: UpdateMany, parent?: Source): Promise<number> {
     if (planned.length === 0) return 0;
-    const options = { diff: false, [`${SYSTEM_ID}Migration`]: SCHEMA_VERSION };
+    const options = { diff: false, [MIGRATION_OPTION]: SCHEMA_VERSION };
     let done: Set<string>;
     try {
       const updated = (await updateMany(planned.map((p) => p.update), options)) ?? [];

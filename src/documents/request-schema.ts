@@ -14,7 +14,7 @@
  * echoes a value back.
  */
 import type { Problem } from '../rules/model';
-import { ACTION_KINDS } from '../rules/model';
+import { ACTION_KINDS, DAMAGE_TYPES } from '../rules/model';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
 import { messageModes } from './compat';
@@ -97,6 +97,8 @@ export const REQUEST_SPECS = {
       attack: opt({ t: 'int', min: 0, max: 100 }),
       /** The requesting user's message mode for the card. */
       mode: opt({ t: 'mode' }),
+      /** individual-speed: the damage type the attacker chooses among its weapon's (seed 003). */
+      damageType: opt({ t: 'enum', values: DAMAGE_TYPES }),
     },
   },
   combat: {

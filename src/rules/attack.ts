@@ -21,6 +21,7 @@
  */
 import type { Dice } from './dice';
 import type { Problem } from './model';
+import type { Schedule } from './procedure';
 import type { Parsed } from './hit-dice';
 
 export const AC_MIN = -10;
@@ -235,6 +236,17 @@ export function criticalMultiplier(value: unknown): number {
 }
 
 const finiteOr0 = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/**
+ * Is the combatant taking the Full-Defense action this round? RULING: its
+ * declared full defense is planned in the round being played (a surprised
+ * creature, which does not act, has none); the +4 holds for the whole round
+ * it was declared for, from the start (a defensive posture, declared before
+ * anyone acts), not only from its count.
+ */
+export function fullDefenseIn(schedule: Schedule | null | undefined, id: string): boolean {
+  return !!schedule?.steps.some((s) => s.entries.some((e) => e.combatant === id && e.action === 'full-defense'));
+}
 
 /** Defense: 10 + Agility modifier + Defense bonus, +4 while the creature takes the Full-Defense action. */
 export function defenseScore(target: { agilityModifier?: number; defenseBonus?: number }, fullDefense = false): number {

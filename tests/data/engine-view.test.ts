@@ -9,7 +9,7 @@ import {
   weaponStats,
   type ItemView,
 } from '../../src/data/engine-view';
-import type { CharacterSystem, MonsterSystem, WeaponSystem } from '../../src/data/shapes';
+import type { ArmorSystem, CharacterSystem, MonsterSystem, WeaponSystem } from '../../src/data/shapes';
 import { castingSegments } from '../../src/data/shapes';
 import { commonDeclarationProblem } from '../../src/rules/round';
 import { ACTION_KINDS } from '../../src/rules/model';
@@ -26,7 +26,7 @@ function character(over: Partial<CharacterSystem> = {}): CharacterSystem {
     details: { className: 'Fighter', level: 3 },
     surprise: { surprisedOn: 0, surprisesOn: 0, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
     combat: { reactionAdjustment: 1, missileBonus: 1, initiativeAdjustment: -1, routines: 1 },
-    individual: { agility: 0, insight: 0, stress: { value: 0, max: 0 }, wounds: { value: 0, max: 0 } },
+    individual: { agility: 0, insight: 0, stress: { value: 0, max: 0 }, wounds: { value: 0, max: 0 }, defense: 0, armour: 0, attackBonus: 0 },
     biography: '',
     ...over,
   };
@@ -44,7 +44,7 @@ function monster(over: Partial<MonsterSystem> = {}): MonsterSystem {
     routines: 1,
     surprise: { surprisedOn: 0, surprisesOn: 3, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
     morale: 8,
-    individual: { agility: 1, insight: -1, strength: 14, stress: { value: 20, max: 20 }, wounds: { value: 14, max: 14 } },
+    individual: { agility: 1, insight: -1, strength: 14, stress: { value: 20, max: 20 }, wounds: { value: 14, max: 14 }, defense: 0, armour: 0, attackBonus: 0 },
     notes: '',
     ...over,
   };
@@ -60,12 +60,19 @@ function weapon(id: string, name: string, over: Partial<WeaponSystem> = {}): Ite
     rate: 1,
     range: { short: 0, medium: 0, long: 0 },
     missileBonus: 0,
+    critical: 2,
+    damageTypes: [],
     equipped: false,
     weight: 4,
     description: '',
     ...over,
   };
   return { id, name, type: 'weapon', system };
+}
+
+function armour(id: string, name: string, over: Partial<ArmorSystem> = {}): ItemView {
+  const system: ArmorSystem = { ac: 5, bonus: 0, defense: 0, armour: 0, bulk: 'fairly', movement: 0, equipped: true, weight: 30, description: '', ...over };
+  return { id, name, type: 'armor', system };
 }
 
 function spell(id: string, name: string, memorized: number, expended: number, value = 3, unit: 'segments' | 'rounds' = 'segments', castingTN = 0): ItemView {
@@ -148,12 +155,31 @@ describe('a character as an engine combatant', () => {
         id: 'a1',
         name: 'Leonin',
         type: 'character',
-        system: character({ individual: { agility: 2, insight: 1, stress: { value: 41, max: 41 }, wounds: { value: 15, max: 15 } } }),
+        system: character({ individual: { agility: 2, insight: 1, stress: { value: 41, max: 41 }, wounds: { value: 15, max: 15 }, defense: 0, armour: 0, attackBonus: 0 } }),
         items: [],
       },
       ctx,
     );
     expect(r.ok && r.value).toMatchObject({ agilityModifier: 2, insightModifier: 1, stress: 41, maxStress: 41, woundPoints: 15, maxWoundPoints: 15 });
+  });
+
+  it('Defense bonus and Armour: the actor\'s own plus its worn armour\'s ("most pieces of armour grant a bonus to Defense and/or Armour when worn", seed 003); the attack bonus', () => {
+    const ind = { agility: 1, insight: 0, stress: { value: 0, max: 0 }, wounds: { value: 0, max: 0 }, defense: 1, armour: 1, attackBonus: 3 };
+    const items = [armour('a1', 'Mail', { defense: 1, armour: 4 }), armour('a2', 'Shield', { defense: 2 }), armour('a3', 'Spare plate', { defense: 5, armour: 8, equipped: false })];
+    const r = toEngineCombatant({ id: 'a1', name: 'Kestrel', type: 'character', system: character({ individual: ind }), items }, ctx);
+    expect(r.ok && r.value).toMatchObject({ defenseBonus: 4, armour: 5, attackBonus: 3, agilityModifier: 1 });
+    // Nothing given, nothing passed (the engine's defaults: Defense 10 + Agility, no Armour, no attack bonus).
+    const bare = toEngineCombatant({ id: 'a1', name: 'Bare', type: 'character', system: character(), items: [] }, ctx);
+    expect(bare.ok && bare.value).not.toHaveProperty('defenseBonus');
+    expect(bare.ok && bare.value).not.toHaveProperty('armour');
+    expect(bare.ok && bare.value).not.toHaveProperty('attackBonus');
+  });
+
+  it('a weapon\'s critical multiplier (x3, x4; x2 is the default) and its damage types', () => {
+    expect(weaponStats(weapon('w1', 'Pick', { critical: 4, damageTypes: ['piercing', 'blunt'] }))).toMatchObject({ critical: 4, damageTypes: ['piercing', 'blunt'] });
+    const plain = weaponStats(weapon('w2', 'Club'));
+    expect(plain).not.toHaveProperty('critical');
+    expect(plain).not.toHaveProperty('damageTypes');
   });
 
   it('bad data is a Problem, not a crash', () => {

@@ -92,6 +92,8 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
         data.WeaponData.defineSchema().kind,
         data.SpellData.defineSchema().castingTime.fields.unit,
         data.ArmorData.defineSchema().bulk,
+        data.WeaponData.defineSchema().critical,
+        (data.WeaponData.defineSchema().damageTypes as any).element,
       ] as any[];
       for (const field of choices) for (const key of Object.values(field.choices) as string[]) expect(lang[key], key).toBeTypeOf('string');
     });
@@ -212,6 +214,26 @@ describe.each([13, 14] as const)('data models, generation %i', (generation) => {
       refuses(data.SpellData, { castingTime: { value: 0 } });
       refuses(data.SpellData, { memorized: 1, expended: 2 });
       expect(make(data.SpellData, { memorized: 2, expended: 1 }).remaining).toBe(1);
+    });
+
+    it('weapon, individual-speed (seed 003): a critical multiplier "of x2 ... x3 ... x4" (x2 by default) and damage types, each once', () => {
+      expect(make(data.WeaponData)).toMatchObject({ critical: 2, damageTypes: [] });
+      expect(make(data.WeaponData, { critical: 4, damageTypes: ['piercing', 'blunt'] })).toMatchObject({ critical: 4, damageTypes: ['piercing', 'blunt'] });
+      refuses(data.WeaponData, { critical: 5 });
+      refuses(data.WeaponData, { critical: 1 });
+      refuses(data.WeaponData, { damageTypes: ['laser'] });
+      refuses(data.WeaponData, { damageTypes: ['blunt', 'blunt'] });
+    });
+
+    it('armour, individual-speed: "most pieces of armour grant a bonus to Defense and/or Armour when worn"; actors hold their own bonuses and an attack bonus', () => {
+      expect(make(data.ArmorData)).toMatchObject({ defense: 0, armour: 0 });
+      expect(make(data.ArmorData, { defense: 2, armour: 3 })).toMatchObject({ defense: 2, armour: 3 });
+      refuses(data.ArmorData, { armour: -1 });
+      for (const cls of [data.CharacterData, data.MonsterData]) {
+        expect(make(cls).individual).toMatchObject({ defense: 0, armour: 0, attackBonus: 0 });
+        refuses(cls, { individual: { armour: -2 } });
+        refuses(cls, { individual: { attackBonus: 99 } });
+      }
     });
 
     it('armor and gear', () => {

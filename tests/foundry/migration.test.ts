@@ -43,6 +43,16 @@ function expectedAfterMigration(): StoredWorld {
     const actor = world.actors.find((a) => a._id === id)!;
     for (const [path, value] of Object.entries(changes)) set(actor, path, value);
   }
+  // Version 5 (individual-speed, seed 003): every actor and item gets the new fields' defaults; nothing else changes.
+  const v5: Record<string, Record<string, unknown>> = {
+    weapon: { critical: 2, damageTypes: [] },
+    armor: { defense: 0, armour: 0 },
+  };
+  for (const actor of world.actors) {
+    actor.system.individual = { ...(actor.system.individual ?? {}), defense: 0, armour: 0, attackBonus: 0 };
+    for (const item of actor.items) Object.assign(item.system, v5[item.type] ?? {});
+  }
+  for (const item of world.items) Object.assign(item.system, v5[item.type] ?? {});
   // Declarations move from the flag into system data, as the requests they were (version 3: items by id, no numbers); the other flags stay.
   const combat = world.combats.find((c) => c._id === 'C0mbatKeep000001')!;
   for (const c of combat.combatants) {
@@ -63,7 +73,8 @@ function expectedAfterMigration(): StoredWorld {
 }
 
 const EXPECTED_WRITTEN = {
-  actors: ['Ha1va1ne00000001', 'Brand00000000002', '0rc0ne0000000004', '0rcTw00000000005', 'K0b0ld0000000006', 'G0bl1nShaman0007', '0gre000000000008'],
+  // Every actor: version 5 gives each the individual-speed bonuses (Sister Agathe had nothing else to convert).
+  actors: ['Ha1va1ne00000001', 'Brand00000000002', 'Agathe0000000003', '0rc0ne0000000004', '0rcTw00000000005', 'K0b0ld0000000006', 'G0bl1nShaman0007', '0gre000000000008'],
   combatants: ['CbtHalvaine00001', 'CbtBrand00000002', 'CbtOrcOne0000003', 'CbtOrcTwo0000004'],
 };
 
@@ -91,7 +102,8 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
 
   it('migrates every legacy value exactly and keeps everything else: names, ownership, flags, items, tokens, groups', async () => {
     const report = await migrateWorld();
-    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 7, items: 0, combats: 2, combatants: 4, groups: 2, failed: [] });
+    // Items: the seven weapons and armours of the actors, and the world's long bow and chain mail (version 5).
+    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 8, items: 9, combats: 2, combatants: 4, groups: 2, failed: [] });
 
     // The database holds the fixture with exactly the converted values changed.
     const expected = expectedAfterMigration();
@@ -128,7 +140,9 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
 
     // One batched write per collection changed, then the version.
     expect(foundry.writes.all()).toEqual([
-      expect.objectContaining({ documentName: 'Actor', action: 'update', count: 7, userId: foundry.users.gm.id }),
+      expect.objectContaining({ documentName: 'Actor', action: 'update', count: 8, userId: foundry.users.gm.id }),
+      // The embedded items, one batch per actor that has weapons or armour (Halvaine, Brand, Agathe, Orc 1, the kobold), then the world's.
+      ...[1, 3, 1, 1, 1, 2].map((count) => expect.objectContaining({ documentName: 'Item', action: 'update', count, userId: foundry.users.gm.id })),
       expect.objectContaining({ documentName: 'Combat', action: 'update', count: 2, userId: foundry.users.gm.id }),
       expect.objectContaining({ documentName: 'Combatant', action: 'update', count: 4, userId: foundry.users.gm.id }),
       expect.objectContaining({ documentName: 'CombatantGroup', action: 'update', count: 2, userId: foundry.users.gm.id }),
@@ -221,7 +235,7 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
       expect(db.find('actors', 'L0ssy00000000010')).toStrictEqual(world.actors.at(-1));
       expect(db.find('combats', 'C0mbatKeep000001').combatants.at(-1)).toStrictEqual(world.combats[0].combatants.at(-1));
       // The others are migrated; the version is not raised.
-      expect(report).toMatchObject({ actors: 7, combatants: 4 });
+      expect(report).toMatchObject({ actors: 8, combatants: 4 });
       expect(db.find('actors', 'Brand00000000002').system.movement).toEqual({ base: 90, charge: 0 });
       expect(foundry.writes.count('Setting')).toBe(0);
       expect(g.game.settings.get('ten-segments', 'schemaVersion')).toBe(0);
@@ -293,7 +307,7 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
       // The GM's client is gone; on the assistant's, the assistant is the active GM.
       expect(await foundry.client(assistant).run(() => g.game.users.activeGM?.id)).toBe(assistant.id);
       const report = await foundry.asUser(assistant, () => migrateWorld());
-      expect(report).toMatchObject({ actors: 7, combatants: 4, failed: [] });
+      expect(report).toMatchObject({ actors: 8, combatants: 4, failed: [] });
       expect(foundry.writes.count()).toBeGreaterThan(0);
       expect(foundry.writes.all().every((w) => w.userId === assistant.id)).toBe(true);
       expect(await foundry.client(assistant).run(() => g.game.settings.get('ten-segments', 'schemaVersion'))).toBe(SCHEMA_VERSION);

@@ -452,7 +452,10 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(expended(w)).toBe(2);
       expect(text(cards('interruption')[0])).toContain('Halvaine was hit while casting Sleep');
       // A critical hit rolled at the table: the GM takes 7 straight off Orc 2's Wound Points (Stress untouched).
+      // "the Referee rolls a d%" for a Combat Injury: 50, above the 7 dealt: none.
+      foundry.dice.push(50);
       await setHealth(w, actors.orc2, { 'system.individual.wounds.value': -1 });
+      expect(flowOf(combat).hits.at(-1)).toMatchObject({ critical: true, injury: { roll: 50, wounds: 7 } });
       expect(flowOf(combat).states[ids.orc2]).toMatchObject({ stress: 3, woundPoints: -1, condition: 'dying' });
       // "a Dying creature also automatically takes 1 Wound Point of damage at the end of every round"; then
       // morale: 3d6 (6) + HD 1 + no ally able to fight = 7 against 13.
@@ -464,11 +467,12 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(ends).toHaveLength(2);
       expect(text(ends[1])).toMatch(/End of round 2 .*Orc 2 bleeds and loses 1\. .*Orc 2 breaks: morale 7 against 13\./);
 
-      // Round 3: the Dying orc still acts once ("continues to function"), bleeds again; nobody checks morale.
+      // Round 3: the Dying orc still acts once ("continues to function as an Incapacitated creature", whose "any other
+      // action it takes causes it to take 1 Wound Point of damage"), bleeds again; nobody checks morale.
       await toDeclarations(combat, 3);
       await combat.rollInitiative();
       await toEndOfRound(combat);
-      expect(wounds(actors.orc2)).toBe(-3);
+      expect(wounds(actors.orc2)).toBe(-4);
       expect(defeated(w, ids.orc2)).toBe(false); // dead only at -Strength (-6)
       expect(text(cards('end-of-round')[2])).toBe('End of round 3 Orc 2 bleeds and loses 1.');
       expect(combat.round).toBe(3);

@@ -4,6 +4,10 @@ import { SequenceDice } from '../../src/rules/dice';
 import {
   aac0ForLevel,
   applyArmorClassBonus,
+  criticalMultiplier,
+  damageTaken,
+  defenseScore,
+  resolveDefenseAttack,
   armorClassProblem,
   attackTable,
   damageColumn,
@@ -186,5 +190,61 @@ describe('damageColumn: a weapon\'s damage "vs. S-M" or "vs. L"', () => {
     expect(damageColumn('medium')).toBe('small');
     expect(damageColumn(undefined)).toBe('small');
     expect(damageColumn('large')).toBe('large');
+  });
+});
+
+describe('Defense and Armour (seed 003, Combat Stats)', () => {
+  const roll = (natural: number, attackBonus: number, defense: number) => {
+    const r = resolveDefenseAttack({ attackBonus, defense }, natural);
+    if (!r.ok) throw new Error(r.problem.key);
+    return r.value;
+  };
+
+  it('"a Defense score equal to 10 plus its Agility modifier plus its Defense bonus"; Full-Defense "adds +4 to their Defense score"', () => {
+    expect(defenseScore({})).toBe(10);
+    expect(defenseScore({ agilityModifier: 2, defenseBonus: 3 })).toBe(15);
+    expect(defenseScore({ agilityModifier: -1, defenseBonus: 3 }, true)).toBe(16);
+  });
+
+  it('"any attack must equal or exceed a creature\'s Defense score to hit it": d20 + attack bonus (ruling)', () => {
+    expect(roll(12, 3, 15)).toMatchObject({ total: 15, defense: 15, hit: true, critical: false, reason: 'total' });
+    expect(roll(11, 3, 15)).toMatchObject({ total: 14, hit: false });
+    const withMods = resolveDefenseAttack({ attackBonus: 1, defense: 15, modifiers: [{ source: 'flank', value: 2 }] }, 12);
+    expect(withMods.ok && withMods.value).toMatchObject({ modifier: 3, total: 15, hit: true });
+  });
+
+  it('ruling: a natural 20 is a critical hit, and hits whatever the total; a natural 1 is nothing special', () => {
+    expect(roll(20, -5, 30)).toMatchObject({ hit: true, critical: true, reason: 'natural-20' });
+    expect(roll(1, 14, 15)).toMatchObject({ hit: true, critical: false });
+    expect(roll(19, 20, 10)).toMatchObject({ hit: true, critical: false });
+  });
+
+  it('bad rolls are a Problem, never a throw', () => {
+    for (const n of [0, 21, 2.5, Number.NaN]) expect(resolveDefenseAttack({ attackBonus: 0, defense: 10 }, n)).toMatchObject({ ok: false, problem: { key: 'AttackRollInvalid' } });
+    expect(resolveDefenseAttack({ attackBonus: 0, defense: Number.NaN }, 10)).toMatchObject({ ok: false });
+  });
+
+  it('"Armour reduces the damage taken from each hit" (never below 0); a critical hit "multiplies the damage dealt according to the weapon attack critical multiplier", Armour after it', () => {
+    expect(damageTaken(7, { armour: 3 })).toEqual({ dealt: 7, taken: 4 });
+    expect(damageTaken(2, { armour: 3 })).toEqual({ dealt: 2, taken: 0 });
+    expect(damageTaken(5, { critical: true, multiplier: 3, armour: 3 })).toEqual({ dealt: 15, taken: 12 });
+    expect(damageTaken(5, { critical: true, multiplier: 4 })).toEqual({ dealt: 20, taken: 20 });
+    // The multiplier only counts on a critical hit.
+    expect(damageTaken(5, { multiplier: 4 })).toEqual({ dealt: 5, taken: 5 });
+  });
+
+  it('"some weapon attacks have a critical multiplier of x2, some ... x3, and some ... x4": anything else (not given) is x2 (ruling)', () => {
+    expect([2, 3, 4, undefined, 5, 1, '3'].map(criticalMultiplier)).toEqual([2, 3, 4, 2, 2, 2, 2]);
+  });
+
+  it('property: more Armour never means more damage taken, and a hit never takes less than 0', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 30 }), fc.boolean(), (rolled, a, b, critical) => {
+        const lo = damageTaken(rolled, { critical, armour: Math.min(a, b) }).taken;
+        const hi = damageTaken(rolled, { critical, armour: Math.max(a, b) }).taken;
+        expect(hi).toBeLessThanOrEqual(lo);
+        expect(hi).toBeGreaterThanOrEqual(0);
+      }),
+    );
   });
 });
