@@ -80,6 +80,11 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
+  goFirst: bool,
+  delaying: bool,
+  innate: bool,
+  minorActions: int(0, 10),
+  dexterityReaction: bool,
   note: text,
 };
 
