@@ -3,9 +3,11 @@
  * silent are in README.md, Rules notes).
  *
  * The sections below follow the order of the seed text: the round and its segments, surprise, the eight steps of a
- * combat round (declare, group initiative, fast actions, multi-attack, HIGH and LOW with their ties, remaining
- * attacks, spells with concentration and invocations, end of the round), then delay and the delayed condition,
- * complex activities, and free and immediate attacks; last, where the text is silent, hit points and late joiners.
+ * combat round (declare, with the activity fields; group initiative with the Dexterity Reaction Adjustment; fast
+ * actions and Go First; multi-attack; HIGH and LOW with innate abilities first, minor actions and ties; remaining
+ * attacks; spells with concentration and invocations; end of the round), then delay and the delayed condition,
+ * complex and delaying activities, and free and immediate attacks; last, where the text is silent, hit points and
+ * late joiners.
  *
  * Time keys (round kit): [phase, a, b, c, lostTie, weaponSpeed], packed into one number at radix 256; equal keys are
  * one simultaneous step. The weapon speed, the last part (it may have a fraction), stays 0 until
