@@ -190,6 +190,34 @@ export function spellAvailable(state: FlowState, decl: Declaration): boolean {
   return have > 0;
 }
 
+/**
+ * The declarations the round is planned from. A spell declaration whose every
+ * copy left in memory is already under way in a casting carried into this
+ * round (a 1-round spell, its declaration carried on "same as last round") is
+ * that casting, not a new one: it is kept as the combatant's declaration but
+ * begins nothing, so the spell does not start again, with no copy left, once
+ * the carried casting went off. Without a spell list nothing is known, so
+ * nothing is held back (as spellAvailable).
+ */
+function roundDeclarations(state: FlowState): FlowState['declarations'] {
+  const underWay = state.carry.filter((c) => !c.device && (state.status[c.id] ?? 'pending') === 'pending');
+  if (underWay.length === 0) return state.declarations;
+  const planned: FlowState['declarations'] = {};
+  for (const id of Object.keys(state.declarations)) {
+    const decl = state.declarations[id];
+    const casting = decl.action === 'spell' && decl.spell ? underWay.filter((c) => c.caster === id && c.spell === decl.spell).length : 0;
+    const c = casting > 0 ? combatantOf(state, id) : undefined;
+    if (c?.spells) {
+      let left = -casting;
+      for (const s of c.spells) if (s === decl.spell) left++;
+      for (const s of state.states[id]?.expended ?? []) if (s === decl.spell) left--;
+      if (left <= 0) continue;
+    }
+    planned[id] = decl;
+  }
+  return planned;
+}
+
 /** Can this declaration be recorded now? Null if so. */
 export function declarationProblem(state: FlowState, decl: Declaration, procedure: P = getProcedure(state.procedure)): Problem | null {
   if (state.stage !== 'declare') return { key: 'NotDeclaring' };
@@ -250,7 +278,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
     } else {
       const input: RoundInput = {
         round,
-        declarations: state.declarations,
+        declarations: roundDeclarations(state),
         states: state.states,
         surprise: state.surprise,
         baseInitiative: state.baseInitiative,

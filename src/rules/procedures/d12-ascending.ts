@@ -648,9 +648,12 @@ function orderItems(items: Item[], p: PlanInput): void {
 function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult): Schedule {
   const casts: PendingCast[] = [];
   const items: Item[] = [];
+  // II.C "Caster is then casting for the duration of the listed casting time": a casting carried in takes its caster's
+  // whole round (it goes off last in the round, or runs on), so its declaration begins nothing new.
+  const casting = p.carryIn.length > 0 ? new Set(p.carryIn.map((x) => x.caster)) : null;
   for (const c of encounter.combatants) {
     const d = p.declarations[c.id];
-    if (!d) continue;
+    if (!d || casting?.has(c.id)) continue;
     const place = p.placeOf(c);
     if (place !== undefined) itemsFor(c, d, place, p, casts, items);
   }
