@@ -124,6 +124,14 @@ export interface FlowState {
   finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
+  /**
+   * A joiner enters in the condition the procedure's own damage rules give its
+   * hit points (Procedure.startingCondition), as the combatants at the start
+   * did (FlowStart.conditions). Absent in a combat started before the engine
+   * decided it: there a combatant at 0 hp or below entered dead, and its log
+   * replays so.
+   */
+  startingByRules?: true;
 }
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };
@@ -137,6 +145,14 @@ export interface FlowStart {
   baseInitiative: Record<string, number>;
   /** 0 when there is a surprise phase before round 1, else 1. */
   round: number;
+  /**
+   * The condition each combatant starts in where it is not 'ok': the one it
+   * was given (Combatant.condition), else the one the procedure's own damage
+   * rules give its hit points (Procedure.startingCondition: at 0 or below it
+   * may be unconscious or dying, not dead). Absent in combats started before
+   * the engine decided it: there 0 hp or below started dead.
+   */
+  conditions?: Record<string, Condition>;
 }
 
 export function refuse(key: string, data?: Problem['data']): { ok: false; problem: Problem } {

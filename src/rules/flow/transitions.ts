@@ -14,12 +14,12 @@
  * state, so a refusal never leaves half a change behind.
  */
 import type { Dice } from '../dice';
-import type { Combatant, Declaration, Problem, Side } from '../model';
+import type { Combatant, Condition, Declaration, Problem, Side } from '../model';
 import { RulesError } from '../model';
 import type { Casting, Encounter, LateJoinResult, Procedure, ProcedureOptions, RoundInput, Schedule } from '../procedure';
 import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
-import { combatantProblem, copyState, initialState, NEVER } from '../round';
+import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
 import {
@@ -103,6 +103,21 @@ function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Enc
   return procedure.planSurprise(encounter, surprise, {}, options) !== null;
 }
 
+/**
+ * The condition a combatant enters the combat in: the one it is given
+ * (Combatant.condition) where its hit points allow it, else the one the
+ * procedure's own damage rules give them (Procedure.startingCondition: at 0
+ * or below it may be unconscious or dying rather than dead); with `byRules`
+ * false (a combat started before the engine decided it), dead at 0 hp or below.
+ */
+function enteringCondition(procedure: P, c: Combatant, options: ProcedureOptions, byRules: boolean): { ok: true; value: Condition } | { ok: false; problem: Problem } {
+  const derived = asking(() => (byRules && procedure.startingCondition ? procedure.startingCondition(c, options) : plainStartingCondition(c)));
+  if (!derived.ok) return derived;
+  const problem = startingConditionProblem(c, derived.value);
+  if (problem) return { ok: false, problem };
+  return { ok: true, value: c.condition ?? derived.value };
+}
+
 /** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
 export function startCombat(
   procedureOrId: unknown,
@@ -115,10 +130,14 @@ export function startCombat(
   const procedure = found.value;
   const { options, problems } = resolveOptions(procedure, givenOptions);
   if (problems.length > 0) return { ok: false, problem: problems[0] };
+  const conditions: Record<string, Condition> = {};
   for (const c of encounter.combatants) {
     const malformed = combatantProblem(c);
     if (malformed) return { ok: false, problem: malformed };
     if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
+    const entering = enteringCondition(procedure, c, options, true);
+    if (!entering.ok) return entering;
+    if (entering.value !== 'ok') conditions[c.id] = entering.value;
   }
   const enc = copyJson(encounter);
   const rolled = asking(() => ({
@@ -128,15 +147,16 @@ export function startCombat(
   if (!rolled.ok) return rolled;
   const { surprise, baseInitiative } = rolled.value;
   const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
-  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round } };
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, conditions } };
 }
 
 /** The first state of a combat from its start. */
 export function flowFrom(start: FlowStart): FlowState {
   const encounter = copyJson(start.encounter);
   const states: FlowState['states'] = {};
-  for (const c of encounter.combatants) states[c.id] = initialState(c);
-  return {
+  const conditions = start.conditions;
+  for (const c of encounter.combatants) states[c.id] = conditions ? initialState(c, conditions[c.id] ?? 'ok') : initialState(c);
+  const state: FlowState = {
     v: FLOW_VERSION,
     procedure: start.procedure,
     options: copyJson(start.options),
@@ -164,6 +184,8 @@ export function flowFrom(start: FlowStart): FlowState {
     opening: null,
     end: null,
   };
+  if (conditions) state.startingByRules = true;
+  return state;
 }
 
 /** startCombat and flowFrom in one. */
@@ -546,6 +568,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;
+  const entering = enteringCondition(procedure, c, state.options, state.startingByRules === true);
+  if (!entering.ok) return entering;
   if (input.d) {
     if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });
     const problem = procedure.validateDeclaration(input.d, c, state.options);
@@ -573,8 +597,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   if (!decided.ok) return decided;
   const { joined, base } = decided.value;
   state.encounter = encounter;
-  state.states[c.id] = initialState(newcomer);
-  if (joined) state.roundStart[c.id] = initialState(newcomer);
+  state.states[c.id] = initialState(newcomer, entering.value);
+  if (joined) state.roundStart[c.id] = initialState(newcomer, entering.value);
   // Seed 000: "Surprise is checked only once per combat, at the beginning of an encounter": one taken over keeps its own.
   state.surprise.surprised[c.id] = was !== undefined ? (state.surprise.surprised[was] ?? 0) : 0;
   if (input.d) state.declarations[c.id] = copyJson(input.d);
@@ -589,7 +613,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   if (was !== undefined) {
     // States when the round began: the one that left's, for the end of the round (addict bleeds who began it below 0).
-    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer);
+    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer, entering.value);
     takeOver(state, was, c.id);
   }
   return OK;

@@ -20,13 +20,13 @@
  * silent are marked RULING and listed in README.md, Rules notes.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, WeaponStats } from '../model';
 import type {
   AttackRules, Casting, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
   OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
-  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, hpDamage, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
   rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -236,7 +236,7 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
   for (const c of encounter.combatants) {
     // Combatants of unknown sides are never surprised (the flow refuses them at the start anyway).
     if (surprised[c.id] === undefined) surprised[c.id] = 0;
-    if (c.hp <= 0) continue;
+    if (!isActive(initialState(c))) continue; // out of the fight as it begins (0 hp or below, or entering it fled …)
     if (surprised[c.id]) some = true;
     else all = false;
   }
@@ -262,9 +262,9 @@ function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
 function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: D12AscendingOptions): Schedule | null {
   if (!surpriseRoundHappened(surprise)) return null;
   const sideById = new Map(encounter.sides.map((s) => [s.id, s]));
-  /** Unsurprised and alive (hp above 0): 13 − its surprise die. */
+  /** Unsurprised and able to act (above 0 hp, not entering the combat out of it): 13 − its surprise die. */
   const placeOf = (c: Combatant): number | undefined => {
-    if ((surprise.surprised[c.id] ?? 0) > 0 || c.hp <= 0) return undefined;
+    if ((surprise.surprised[c.id] ?? 0) > 0 || !isActive(initialState(c))) return undefined;
     const side = sideById.get(c.side);
     let die = surprise.rolls[c.id] ?? surprise.rolls[c.side];
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
@@ -826,6 +826,11 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
   return hpDamage(state, n, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) });
 }
 
+/** Entering the combat at 0 hp or below is as damage leaves it: dying above `deathAt` (bleeding by bleedPerRound), dead at it. */
+function startingCondition(c: Combatant, options: D12AscendingOptions): Condition {
+  return conditionByHp(c.hp, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) }, 'dying');
+}
+
 /**
  * RULING: no engine morale ("no formal method is given herein for checking
  * morale"); the text has no dying rule, so the round ends with a death event
@@ -951,6 +956,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   planRound,
   applyDamage,
   canAct: isActive,
+  startingCondition,
   endOfRound: (_encounter, input, _dice, options) => endOfRound(input, options),
   lateJoin,
 };

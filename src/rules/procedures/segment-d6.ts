@@ -21,11 +21,11 @@
  * everything else in that segment has been resolved.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
 import type { AttackRules, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { actsNow, commonDeclarationProblem, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
+import { actsNow, commonDeclarationProblem, conditionByHp, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
 
@@ -507,6 +507,16 @@ const attackRules: AttackRules = {
 
 /* =================================================== damage, death, end of round */
 
+const thresholdsOf = (options: SegmentD6Options) => (options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 });
+
+/**
+ * A combatant entering the combat at 0 hp or below is as damage would leave
+ * it: dead by default, unconscious from 0 to -9 with deathRule 'minus-ten'.
+ */
+function startingCondition(c: Combatant, options: SegmentD6Options): Condition {
+  return conditionByHp(c.hp, thresholdsOf(options), 'incapacitated');
+}
+
 /**
  * "a goblin killed in the first segment of the round will be dead (and thus
  * unable to attack) by the time the fifth segment of the round arrives".
@@ -515,7 +525,7 @@ const attackRules: AttackRules = {
  */
 function applyDamage(state: CombatantState, amount: number, options: SegmentD6Options): DamageResult {
   const amt = typeof amount === 'number' && Number.isFinite(amount) ? amount : 0;
-  const thresholds = options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 };
+  const thresholds = thresholdsOf(options);
   const result = hpDamage(state, amt, thresholds);
   let condition = result.state.condition;
   // No bleeding in this procedure: below 0 is unconscious, not dying.
@@ -619,6 +629,7 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   planRound,
   applyDamage: (_combatant, state, amount, options) => applyDamage(state, amount, options),
   canAct: isActive,
+  startingCondition,
   endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
 };
