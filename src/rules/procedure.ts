@@ -164,6 +164,8 @@ export interface RoundInput {
   carryIn: Casting[];
   /** Late joiners owed an extra action this round (individual-speed), by id → count. */
   owed?: Record<string, number>;
+  /** The rules revision the combat started under (flow/state.ts, RULES_REVISION); absent: 0, the rules before. */
+  rules?: number;
 }
 
 /* ------------------------------------------------------------------ damage */

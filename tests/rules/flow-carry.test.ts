@@ -9,7 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ScriptedRoll } from '../../src/rules/dice';
-import type { FlowState } from '../../src/rules/flow';
+import { flowFrom, startCombat, type FlowState } from '../../src/rules/flow';
+import { ScriptedDice } from '../../src/rules/dice';
 import type { Combatant, ProcedureId } from '../../src/rules/model';
 import { d, encounter, finishRound, give, init, melee, start, surprise } from './flow-helpers';
 
@@ -112,5 +113,24 @@ describe.each(CASES)('$procedure: a casting carried into the next round, declara
     expect(round3.begins).toBe(c.second.round === 3 ? 1 : 0);
     // Never more spent than memorized, and no casting left under way that no copy could pay for.
     expect(state.states.mage.expended.length + state.carry.length).toBe(2);
+  });
+});
+
+describe('a combat started before this was decided (its start has no `rules`) replays as it was stored', () => {
+  // What the engine before planned (and a stored log of it recorded): segment-d6 began the spell again with its only copy
+  // spent; d12-ascending began a second copy while the first was still being cast.
+  it.each([
+    { c: CASES[0], spells: ['Web'] },
+    { c: CASES[3], spells: ['Web', 'Web'] },
+  ])('$c.procedure: round 2 is planned from its declarations as before', ({ c, spells }) => {
+    const dice = new ScriptedDice(c.dice);
+    const started = startCombat(c.procedure, {}, encounter(mage(spells), fighter, ogre), dice);
+    if (!started.ok) throw new Error(JSON.stringify(started.problem));
+    const { rules: _rules, conditions: _conditions, ...before } = started.start; // as the engine before stored it
+    const state = flowFrom(before);
+    give(state, { t: 'declare', d: d('mage', 'spell', { spell: 'Web', castingTime: c.castingTime, target: 'ogre' }) });
+    give(state, { t: 'begin', d: { ogre: melee('ogre', 'fighter') } }, dice);
+    finishRound(state, dice);
+    expect(sameAsLastRound(state, dice)).toEqual({ begins: 1, goesOff: 1 });
   });
 });

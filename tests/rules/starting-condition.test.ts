@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedDice } from '../../src/rules/dice';
 import { replay, startCombat, type FlowState, type KeyedLog, type LogEntry } from '../../src/rules/flow';
-import { entryKey, FLOW_VERSION } from '../../src/rules/flow';
+import { entryKey, FLOW_VERSION, RULES_REVISION } from '../../src/rules/flow';
 import type { Combatant, ProcedureId } from '../../src/rules/model';
 import { base, encounter, expectRefused, finishRound, give, init, melee, start, surprise } from './flow-helpers';
 
@@ -134,10 +134,10 @@ describe('a starting condition given where the hit points do not tell it (Combat
 });
 
 describe('a combat stored before starting conditions followed the procedure replays as it was', () => {
-  it('its start has no `conditions`: 0 hp or below started dead, and a joiner at -3 joins dead (addict)', () => {
+  it('its start has no `rules` (nor `conditions`): 0 hp or below started dead, and a joiner at -3 joins dead (addict)', () => {
     const people = encounter(pc('fighter'), pc('hurt', { hp: -3 }), foe('ogre'));
     const entries: LogEntry[] = [
-      // The start entry as the engine before wrote it: no `conditions`.
+      // The start entry as the engine before wrote it: no `rules`, no `conditions`.
       { t: 'start', v: FLOW_VERSION, s: { procedure: 'addict', options: {}, encounter: people, surprise: { rolls: { party: 5, foes: 5 }, surprised: { fighter: 0, hurt: 0, ogre: 0 }, unit: 'segments' }, baseInitiative: {}, round: 1 } },
       { t: 'join', c: foe('gob', { hp: -3 }) },
     ];
@@ -146,7 +146,7 @@ describe('a combat stored before starting conditions followed the procedure repl
     expect(problems).toEqual([]);
     expect(state?.states.hurt.condition).toBe('dead');
     expect(state?.states.gob.condition).toBe('dead');
-    expect(state?.startingByRules).toBeUndefined();
+    expect(state?.rules).toBeUndefined();
   });
 
   it('a combat started now records them in its start, so every client replays the same conditions', () => {
@@ -156,6 +156,6 @@ describe('a combat stored before starting conditions followed the procedure repl
     const { state } = replay({ [entryKey(0)]: { t: 'start', v: FLOW_VERSION, s: started.start } });
     expect(state?.states.hurt.condition).toBe('dying');
     expect(state?.states.away.condition).toBe('fled');
-    expect(state?.startingByRules).toBe(true);
+    expect(state?.rules).toBe(RULES_REVISION);
   });
 });

@@ -26,6 +26,7 @@ import {
   combatantOf,
   FLOW_VERSION,
   nameOf,
+  RULES_REVISION,
   refuse,
   type FlowAttack,
   type FlowHit,
@@ -82,6 +83,11 @@ type P = Procedure<ProcedureOptions>;
 
 function isProcedure(v: unknown): v is P {
   return typeof v === 'object' && v !== null && typeof (v as P).planRound === 'function';
+}
+
+/** The rules revision a combat follows (state.rules; absent: 0, a combat started before the first). */
+function revision(state: FlowState): number {
+  return state.rules ?? 0;
 }
 
 /** Runs a procedure call that may refuse by throwing a RulesError. */
@@ -147,7 +153,7 @@ export function startCombat(
   if (!rolled.ok) return rolled;
   const { surprise, baseInitiative } = rolled.value;
   const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
-  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, conditions } };
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions } };
 }
 
 /** The first state of a combat from its start. */
@@ -184,7 +190,7 @@ export function flowFrom(start: FlowStart): FlowState {
     opening: null,
     end: null,
   };
-  if (conditions) state.startingByRules = true;
+  if (start.rules !== undefined) state.rules = start.rules;
   return state;
 }
 
@@ -222,6 +228,7 @@ export function spellAvailable(state: FlowState, decl: Declaration): boolean {
  * nothing is held back (as spellAvailable).
  */
 function roundDeclarations(state: FlowState): FlowState['declarations'] {
+  if (revision(state) < 1) return state.declarations;
   const underWay = state.carry.filter((c) => !c.device && (state.status[c.id] ?? 'pending') === 'pending');
   if (underWay.length === 0) return state.declarations;
   const planned: FlowState['declarations'] = {};
@@ -307,6 +314,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
         carryIn: state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending'),
         owed: state.owed,
       };
+      if (state.rules !== undefined) input.rules = state.rules;
       initiative = procedure.rollInitiative(state.encounter, input, dice, state.options);
       schedule = procedure.planRound(state.encounter, input, initiative, state.options);
     }
@@ -568,7 +576,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;
-  const entering = enteringCondition(procedure, c, state.options, state.startingByRules === true);
+  const entering = enteringCondition(procedure, c, state.options, revision(state) >= 1);
   if (!entering.ok) return entering;
   if (input.d) {
     if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });

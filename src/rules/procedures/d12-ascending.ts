@@ -270,7 +270,7 @@ function planSurprise(encounter: Encounter, surprise: SurpriseResult, declaratio
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
     return DIE + 1 - die;
   };
-  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf, carryIn: [], phase: PHASE_SURPRISE, options });
+  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf, carryIn: [], phase: PHASE_SURPRISE, options, rules: 0 });
 }
 
 /* ============================================== II  Determine initiative */
@@ -322,7 +322,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
   // Without individual rolls, no search of an empty record per combatant (slow across thousands of ids).
   const count = options.initiativeMode === 'individual' || Object.keys(initiative.individuals).length > 0 ? initiativeCount : sideCount;
   const placeOf = (c: Combatant) => (isActive(input.states[c.id]) ? count(c, initiative, options) : undefined);
-  const p: PlanInput = { round: input.round, combatRound, declarations: input.declarations, placeOf, carryIn: input.carryIn, phase: PHASE_INITIATIVE, options };
+  const p: PlanInput = { round: input.round, combatRound, declarations: input.declarations, placeOf, carryIn: input.carryIn, phase: PHASE_INITIATIVE, options, rules: input.rules ?? 0 };
   return plan(encounter, p, initiative);
 }
 
@@ -335,6 +335,8 @@ interface PlanInput {
   /** A combatant's place (initiative count) in the ordered phase; undefined when it cannot act. */
   placeOf: (c: Combatant) => number | undefined;
   carryIn: Casting[];
+  /** The rules revision of the combat (RoundInput.rules). */
+  rules: number;
   /** The ordered phase: its steps show their count in the initiative phase, none in the surprise round. */
   phase: typeof PHASE_SURPRISE | typeof PHASE_INITIATIVE;
   options: D12AscendingOptions;
@@ -649,8 +651,9 @@ function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult)
   const casts: PendingCast[] = [];
   const items: Item[] = [];
   // II.C "Caster is then casting for the duration of the listed casting time": a casting carried in takes its caster's
-  // whole round (it goes off last in the round, or runs on), so its declaration begins nothing new.
-  const casting = p.carryIn.length > 0 ? new Set(p.carryIn.map((x) => x.caster)) : null;
+  // whole round (it goes off last in the round, or runs on), so its declaration begins nothing new (rules revision 1:
+  // a combat started before plans it as it did).
+  const casting = p.carryIn.length > 0 && p.rules >= 1 ? new Set(p.carryIn.map((x) => x.caster)) : null;
   for (const c of encounter.combatants) {
     const d = p.declarations[c.id];
     if (!d || casting?.has(c.id)) continue;
@@ -906,7 +909,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
   if (count === undefined) return { schedule };
 
   const d: Declaration = { ...decl, readied: false };
-  const p: PlanInput = { round: schedule.round, combatRound: schedule.round, declarations: { [newcomer.id]: d }, placeOf: () => count, carryIn: [], phase: PHASE_INITIATIVE, options };
+  const p: PlanInput = { round: schedule.round, combatRound: schedule.round, declarations: { [newcomer.id]: d }, placeOf: () => count, carryIn: [], phase: PHASE_INITIATIVE, options, rules: 0 };
   const casts: PendingCast[] = [];
   const items: Item[] = [];
   itemsFor(newcomer, d, count, p, casts, items);
