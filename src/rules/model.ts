@@ -196,6 +196,12 @@ export interface Combatant {
   spells?: string[];
   /** individual-speed: monsters sharing one initiative roll carry the same key. */
   initiativeGroup?: string;
+  /**
+   * The condition it enters the combat in, where its hit points do not tell
+   * (fled, unconscious but stabilized below 0 …). Absent: its hit points (Wound
+   * Points) decide, by the procedure's own damage rules (Procedure.startingCondition).
+   */
+  condition?: Condition;
 }
 
 /** Condition of a combatant during combat. */

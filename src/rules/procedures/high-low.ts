@@ -16,14 +16,14 @@
  * Pure rules: no Foundry global, no DOM, no Roll. Dice come in through Dice.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type {
   AttackRules, Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
   OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
-  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
   rollSideDice, RoundBuilder, RoundEnd, splice, surpriseRanges, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -758,6 +758,11 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
   return hpDamage(state, amount, { incapacitatedAt: 0, deathAt });
 }
 
+/** Entering the combat at 0 hp or below is as damage leaves it: dying above `deathAt` (bleeding by bleedPerRound), dead at it. */
+function startingCondition(c: Combatant, options: HighLowOptions): Condition {
+  return conditionByHp(c.hp, { incapacitatedAt: 0, deathAt: Math.min(0, finiteOr(options.deathAt, 0)) }, 'dying');
+}
+
 /* ============================== Late joiners (text silent) */
 
 /*
@@ -807,6 +812,7 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   planRound,
   applyDamage,
   canAct: isActive,
+  startingCondition,
   endOfRound,
   lateJoin,
 };
