@@ -699,6 +699,20 @@ describe('Wound Points: injuries marked, acting while hurt, stabilizing (seed 00
     }
   });
 
+  it('a Reposte is an action too: the Incapacitated defender that strikes back pays its Wound Point as it strikes', () => {
+    const { state, dice } = start('individual-speed', encounter(fighter(), orc()), [base('f', 5), base('o', 1)], { automaticMorale: false });
+    give(state, { t: 'declare', d: d('f', 'full-defense') });
+    give(state, { t: 'declare', d: melee('o', 'f') });
+    give(state, { t: 'begin' }, dice);
+    give(state, { t: 'attack', c: 'o', target: 'f' });
+    give(state, { t: 'hit', target: 'f', amount: 4, by: 'o' });
+    expect(state.states.f).toMatchObject({ woundPoints: 0, condition: 'incapacitated' });
+    // "if they are attacked they may make a Reposte as a Reaction".
+    expect(give(state, { t: 'attack', c: 'f', target: 'o' }).attack).toMatchObject({ as: 'riposte' });
+    expect(state.states.f).toMatchObject({ woundPoints: -1, condition: 'dying' });
+    expect(state.hits.at(-1)).toMatchObject({ target: 'f', by: 'f', strain: true, amount: 1 });
+  });
+
   it('"a Dying creature continues to function as an Incapacitated creature": its one action costs 1 Wound Point, and the end of the round 1 more', () => {
     const { state, dice } = fight({}, { woundPoints: 2 });
     give(state, { t: 'hit', target: 'f', amount: 3 }); // -1: Dying before the round

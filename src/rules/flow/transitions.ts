@@ -22,7 +22,7 @@ import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
-import { applyWoundInput, type WoundDetail, type WoundInput } from './wounds';
+import { applyWoundInput, chargeOutOfTurn, type WoundDetail, type WoundInput } from './wounds';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -750,7 +750,9 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'attack': {
       const granted = attackGrant(state, input, procedure);
       if (!granted.ok) return granted;
-      return { ok: true, detail: recordAttack(state, input, granted) };
+      const detail = recordAttack(state, input, granted);
+      chargeOutOfTurn(state, input, granted, procedure);
+      return { ok: true, detail };
     }
     case 'heal':
     case 'injury':

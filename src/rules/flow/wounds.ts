@@ -19,6 +19,7 @@ import type { Dice } from '../dice';
 import type { CombatInjury, DamageType, Problem } from '../model';
 import { isDamageType, RulesError } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
+import type { AttackGranted, AttackInput } from './attack';
 import { combatantOf, refuse, type FlowState } from './state';
 
 export type WoundInput =
@@ -70,4 +71,32 @@ export function applyWoundInput(state: FlowState, input: WoundInput, dice: Dice,
     if (err instanceof RulesError) return { ok: false, problem: err.problem };
     throw err;
   }
+}
+
+/**
+ * An attack out of turn (a Reposte) is an action too: what it costs the
+ * attacker (WoundRules.actionCost: an Incapacitated or Dying creature's
+ * Wound Point), taken as the attack is recorded, like the cost of an action
+ * of the schedule (step.ts). Its earlier actions this round: the schedule's
+ * up to this step and its earlier attacks out of turn.
+ */
+export function chargeOutOfTurn(state: FlowState, input: AttackInput, granted: Extract<AttackGranted, { ok: true }>, procedure: Procedure<ProcedureOptions>): void {
+  const rules = procedure.wounds;
+  const c = combatantOf(state, input.c);
+  const now = c ? state.states[c.id] : undefined;
+  if (!rules || granted.grant === 'schedule' || !c || !now) return;
+  const earlier = () => {
+    let n = 0;
+    const steps = state.schedule?.steps ?? [];
+    for (let k = 0; k <= state.step && k < steps.length; k++) {
+      const outcomes = state.outcomes[k] ?? [];
+      steps[k].entries.forEach((e, i) => e.combatant === c.id && rules.isAction(e, outcomes[i]) && n++);
+    }
+    const outOfTurn = (state.attacks ?? []).filter((a) => a.c === c.id && a.as !== 'schedule').length;
+    return n + outOfTurn - 1; // this attack is already recorded
+  };
+  const cost = rules.actionCost({ combatant: c, state: now, entry: { combatant: c.id, kind: 'action', action: 'melee' }, outcome: 'acts', earlier }, state.options);
+  if (!cost) return;
+  state.states[c.id] = cost.state;
+  state.hits.push({ step: state.step, target: c.id, amount: cost.wounds, wounds: cost.wounds, by: c.id, strain: true, before: now.condition, after: cost.state.condition });
 }

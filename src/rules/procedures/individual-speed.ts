@@ -613,28 +613,6 @@ function canAct(state: CombatantState): boolean {
   return state.condition === 'ok' || state.condition === 'incapacitated' || state.condition === 'dying';
 }
 
-/* ------------------------------------------------------------------ attacks */
-/* The flow's attack rules. "a Dying creature ... can only take 1 action of any
- * kind on its turn": one attack in a step. "when using the Full-Defense action
- * ... if they are attacked they may make a Reposte as a Reaction": at one who
- * attacked it in this step, once a round (a creature takes "1 each of a
- * Standard Action, Free Action, and Reaction"); a surprised creature does not
- * act. A Reposte drawn by "entering a creature's threat range" needs
- * positions the engine does not have: the GM's. */
-
-const attackRules: AttackRules = {
-  cap: (state) => (state.condition === 'dying' ? 1 : undefined),
-  outOfTurn(q) {
-    const { attacker, target } = q;
-    if (q.declarations[attacker.id]?.action !== 'full-defense') return null;
-    if (!q.attacks.some((a) => a.step === q.step && a.c === target.id && a.target === attacker.id)) return null;
-    const data = { name: attacker.name, target: target.name };
-    if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
-    if (q.attacks.some((a) => a.c === attacker.id && a.as === 'riposte')) return { problem: { key: 'RiposteUsed', data } };
-    return { grant: 'riposte' };
-  },
-};
-
 /* ==================================================== Wound Points (woundRules) */
 /* "the Incapacitated creature can crawl at a rate of 1 yard per turn, and any
  * other action it takes causes it to take 1 Wound Point of damage"; "a Dying
@@ -826,6 +804,28 @@ function enteredInjury(
   const injuries = at >= 0 ? list.map((x, i) => (i === at ? injury : x)) : [...list, injury];
   return { state: { ...state, injuries }, injury };
 }
+
+/* ------------------------------------------------------------------ attacks */
+/* The flow's attack rules. "a Dying creature ... can only take 1 action of any
+ * kind on its turn": one attack in a step. "when using the Full-Defense action
+ * ... if they are attacked they may make a Reposte as a Reaction": at one who
+ * attacked it in this step, once a round (a creature takes "1 each of a
+ * Standard Action, Free Action, and Reaction"); a surprised creature does not
+ * act. A Reposte drawn by "entering a creature's threat range" needs
+ * positions the engine does not have: the GM's. */
+
+const attackRules: AttackRules = {
+  cap: (state) => (state.condition === 'dying' ? 1 : undefined),
+  outOfTurn(q) {
+    const { attacker, target } = q;
+    if (q.declarations[attacker.id]?.action !== 'full-defense') return null;
+    if (!q.attacks.some((a) => a.step === q.step && a.c === target.id && a.target === attacker.id)) return null;
+    const data = { name: attacker.name, target: target.name };
+    if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
+    if (q.attacks.some((a) => a.c === attacker.id && a.as === 'riposte')) return { problem: { key: 'RiposteUsed', data } };
+    return { grant: 'riposte' };
+  },
+};
 
 /* ---------------------------------------------------------------- procedure */
 
