@@ -7,7 +7,7 @@ import type { CombatInjury } from './model';
 
 export type Format = (key: string, data?: Record<string, string | number>) => string;
 
-/** "Broken upper arm (Blunt 9, off arm). Strength −7. No attacks with that arm." `has`: is there a string for this key (a row's effect)? */
+/** "Broken upper arm (Blunt 9, off-hand side). Strength −7. No attacks with that arm." `has`: is there a string for this key (a row's effect)? */
 export function injuryText(format: Format, has: (key: string) => boolean, injury: CombatInjury): string {
   const type = injury.type !== undefined ? format(`TENSEG.DamageType.${injury.type}`) : '';
   const parts: string[] = [];

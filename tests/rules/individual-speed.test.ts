@@ -713,6 +713,34 @@ describe('Wound Points: injuries marked, acting while hurt, stabilizing (seed 00
     expect(state.hits.at(-1)).toMatchObject({ target: 'f', by: 'f', strain: true, amount: 1 });
   });
 
+  it('a Stabilized defender\'s Reposte is its first action of the round (free); its Full-Defense at its count is then the second (1 Wound Point)', () => {
+    const { state, dice } = start('individual-speed', encounter(fighter(), orc()), [base('f', 5), base('o', 1)], { automaticMorale: false });
+    give(state, { t: 'hit', target: 'f', amount: 4 });
+    give(state, { t: 'heal', c: 'f', total: 14 });
+    give(state, { t: 'declare', d: d('f', 'full-defense') });
+    give(state, { t: 'declare', d: melee('o', 'f') });
+    give(state, { t: 'begin' }, dice);
+    give(state, { t: 'attack', c: 'o', target: 'f' });
+    give(state, { t: 'attack', c: 'f', target: 'o' });
+    expect(state.states.f).toMatchObject({ woundPoints: 0, condition: 'incapacitated', stabilized: true });
+    give(state, { t: 'next' }); // count 4: its Full-Defense
+    expect(state.states.f).toMatchObject({ woundPoints: -1, condition: 'dying', stabilized: true });
+  });
+
+  it('... and a Stabilized defender whose Full-Defense came first pays for the Reposte after it ("every action beyond the first")', () => {
+    const { state, dice } = start('individual-speed', encounter(fighter(), orc()), [base('f', 1), base('o', 2)], { automaticMorale: false });
+    give(state, { t: 'hit', target: 'f', amount: 4 });
+    give(state, { t: 'heal', c: 'f', total: 14 });
+    give(state, { t: 'declare', d: d('f', 'full-defense') });
+    give(state, { t: 'declare', d: melee('o', 'f') });
+    give(state, { t: 'begin' }, dice); // count 0: the Full-Defense, free
+    expect(state.states.f.woundPoints).toBe(0);
+    give(state, { t: 'next' }); // count 2: the orc attacks, the fighter strikes back
+    give(state, { t: 'attack', c: 'o', target: 'f' });
+    give(state, { t: 'attack', c: 'f', target: 'o' });
+    expect(state.states.f).toMatchObject({ woundPoints: -1, condition: 'dying', stabilized: true });
+  });
+
   it('"a Dying creature continues to function as an Incapacitated creature": its one action costs 1 Wound Point, and the end of the round 1 more', () => {
     const { state, dice } = fight({}, { woundPoints: 2 });
     give(state, { t: 'hit', target: 'f', amount: 3 }); // -1: Dying before the round

@@ -96,6 +96,8 @@ function chargeActions(wounds: WoundRules, state: FlowState, k: number, out: Ent
         schedule.steps[j].entries.forEach((e, x) => e.combatant === id && wounds.isAction(e, outcomes[x]) && n++);
       }
       for (let x = 0; x < i; x++) if (entries[x].combatant === id && wounds.isAction(entries[x], out[x])) n++;
+      // Its attacks out of turn in earlier steps (a Reposte) were actions too.
+      for (const a of state.attacks ?? []) if (a.c === id && a.as !== 'schedule' && a.step < k) n++;
       return n;
     };
     const cost = wounds.actionCost({ combatant, state: now, entry, outcome: out[i], earlier }, state.options);
