@@ -374,6 +374,8 @@ class Player {
         this.cancelNow(round);
       }
     };
+    // A hold the script releases this round is not itself an attack: the released action is.
+    const releasing = new Set((this.script.releases ?? []).filter((x) => x.round === round).map((x) => x.combatant));
     /** The damage of step k: each attacker's n-th attack, spells going off, then what is placed at the step. */
     const landAt = (k: number) => {
       const step = (state.schedule as Schedule).steps[k];
@@ -381,7 +383,7 @@ class Player {
       const landing: number[] = [];
       step.entries.forEach((entry, i) => {
         const outcome = state.outcomes[k]?.[i];
-        if (outcome === 'acts' && isAttackEntry(entry)) {
+        if (outcome === 'acts' && isAttackEntry(entry) && !(entry.action === 'wait' && releasing.has(entry.combatant))) {
           const n = (attacks.get(entry.combatant) ?? 0) + 1;
           attacks.set(entry.combatant, n);
           events.forEach((ev, j) => {
