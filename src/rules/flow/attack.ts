@@ -11,8 +11,11 @@
  *    attack routine; a missile routine allows as many as the weapon's rate of
  *    fire), counted again from zero in every step; an entry that is the
  *    combatant's turn to choose its action (AttackRules.turn) allows one;
- *  - a held or prepared action released (AttackRules.held): once its entry
- *    has come this round, one attack in that step or any later one;
+ *  - a held or prepared action (AttackRules.held): once its entry has come
+ *    this round, one attack in that step or any later one — unless it was
+ *    released as an action (the `release` input, midround.ts): then the
+ *    released action's entries are its attacks, and its weapon the one it
+ *    names;
  *  - an attack the procedure grants out of turn (AttackRules.outOfTurn: each
  *    procedure's own text decides, in its own file).
  * It must use the weapon its declaration stands for (weaponProblem).
