@@ -392,6 +392,17 @@ describe('break: the GM breaks a casting no hit broke', () => {
     expect(give(state, { t: 'break', casting: sleep, why: 'jostled' }).interruptions?.[0]).toMatchObject({ outcome: 'interrupted', expended: true, broken: 'jostled' });
   });
 
+  it('individual-speed with interruptCasting off: what no hit breaks, no break breaks either', () => {
+    const { state } = start('individual-speed', people(), [
+      { purpose: 'initiative', combatant: 'mage', result: 2 },
+      { purpose: 'initiative', combatant: 'priest', result: 3 },
+      { purpose: 'initiative', combatant: 'orc', result: 9 },
+    ], { interruptCasting: false });
+    give(state, { t: 'declare', d: d('mage', 'spell', { spell: 'Sleep', speed: 4 }) });
+    give(state, { t: 'begin' });
+    expectRefused(state, { t: 'break', casting: state.schedule!.castings[0].id }, 'BreakNotBreakable');
+  });
+
   it('a casting carried over is broken while the next round is declared', () => {
     const { state, dice } = start('segment-d6', people(), [surprise('party', 5), surprise('foes', 5), init('party', 1, 5), init('foes', 1, 4)]);
     give(state, { t: 'declare', d: d('mage', 'spell', { spell: 'Sleep', castingTime: 10 }) });

@@ -265,6 +265,8 @@ function breakCasting(state: FlowState, input: Extract<MidRoundInput, { t: 'brea
   if (!casting || (state.status[casting.id] ?? 'pending') !== 'pending') return refuse('NoCasting');
   const data = { name: nameOf(state, casting.caster), spell: casting.spell };
   if (casting.device) return refuse('BreakDevice', data);
+  // Nothing breaks it (individual-speed with interruptCasting off): a break does what a hit would.
+  if (casting.lossFrom >= NEVER && casting.preventFrom >= NEVER) return refuse('BreakNotBreakable', data);
   if (casting.completeStep !== null && k >= casting.completeStep) return refuse('NoCasting');
   let outcome: FlowInterruption['outcome'];
   if (k >= casting.lossFrom) outcome = 'interrupted';
