@@ -9,7 +9,7 @@
  * ruling (seeds/README.md, README.md "Rules notes") it checks.
  */
 import { describe, expect, it } from 'vitest';
-import { attackProblem, currentEntries, entryKey, replay, type FlowState, type KeyedLog } from '../../src/rules/flow';
+import { attackProblem, currentEntries, entryKey, midRoundProblem, replay, type FlowState, type KeyedLog } from '../../src/rules/flow';
 import type { Combatant } from '../../src/rules/model';
 import { entryProblem } from '../../src/data/combat-log';
 import { timeline } from '../../src/rules/timeline';
@@ -46,6 +46,11 @@ describe('high-low (seed 001): "Delay. [delay] ... Anytime during group actions,
       ['low', ['orc:action']],
     ]);
     expect(outcomeNow(state, 'hero')).toBe('acts');
+    // What a tracker asks before it offers the control; asking changes nothing.
+    const asked = structuredClone(state);
+    expect(midRoundProblem(state, { t: 'delay', c: 'hero' })).toBeNull();
+    expect(midRoundProblem(state, { t: 'release', c: 'hero', d: melee('hero', 'orc') })).toEqual({ key: 'ReleaseNotInProcedure', data: { name: 'Hero' } });
+    expect(state).toStrictEqual(asked);
     give(state, { t: 'delay', c: 'hero' });
     // Its turn is gone from HIGH (the step being played stays, in its place); it comes after the LOW orc, losing the tie.
     expect(steps(state)).toEqual([

@@ -28,6 +28,7 @@ import { NEVER, splice } from '../round';
 import { copyJson } from '../journal';
 import { ableState, holdHasCome, releasedThisRound } from './attack';
 import { combatantOf, nameOf, refuse, BREAK_CAUSES, type BreakCause, type EntryOutcome, type FlowInterruption, type FlowState, type MidRoundRecord } from './state';
+import { getProcedure } from '../registry';
 import { spellAvailable, type Applied } from './transitions';
 
 type P = Procedure<ProcedureOptions>;
@@ -292,4 +293,14 @@ export function applyMidRound(state: FlowState, input: MidRoundInput, procedure:
     case 'break':
       return breakCasting(state, input);
   }
+}
+
+/**
+ * Null if this mid-round action can be taken now, else the reason (a key under
+ * TENSEG.Error): what a tracker's control asks before it offers the action.
+ * Pure: `state` is not changed (the action is tried on a copy).
+ */
+export function midRoundProblem(state: FlowState, input: MidRoundInput, procedure: P = getProcedure(state.procedure)): Problem | null {
+  const done = applyMidRound(copyJson(state), input, procedure);
+  return done.ok ? null : done.problem;
 }
