@@ -118,8 +118,7 @@ function outcomesAfter(state: FlowState, procedure: P, before: readonly StepEntr
 }
 
 /** The new schedule in place of the round's: the step being played (same moment) keeps its entries' outcomes. */
-function replaceSchedule(state: FlowState, procedure: P, next: Schedule, k: number): void {
-  const old = state.schedule as Schedule;
+function replaceSchedule(state: FlowState, procedure: P, old: Schedule, next: Schedule, k: number): void {
   const before = old.steps[k];
   state.schedule = next;
   for (const c of next.castings) state.status[c.id] ??= 'pending';
@@ -151,7 +150,7 @@ function delay(state: FlowState, input: Extract<MidRoundInput, { t: 'delay' }>, 
   const announce = procedure.announceDelay;
   const planned = asking(() => announce(state.encounter, { ...queryOf(state, schedule, k, c.id), played: !mine || used }, state.options));
   if (!planned.ok) return planned;
-  replaceSchedule(state, procedure, copyJson(planned.value.schedule), k);
+  replaceSchedule(state, procedure, schedule, copyJson(planned.value.schedule), k);
   state.states = copyJson(planned.value.states);
   record(state, { t: 'delay', c: c.id, step: k });
   return { ok: true };
