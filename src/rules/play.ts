@@ -8,7 +8,7 @@
 import type { Dice } from './dice';
 import type { Combatant, CombatantState, Declaration, Problem } from './model';
 import { RulesError } from './model';
-import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry, SurpriseResult } from './procedure';
+import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, Step, StepEntry, SurpriseResult } from './procedure';
 import { copyState } from './round';
 import {
   applyInput,
@@ -17,6 +17,7 @@ import {
   RecordingDice,
   startFlow,
   type Applied,
+  type BreakCause,
   type EntryOutcome,
   type FlowInput,
   type FlowStart,
@@ -48,6 +49,55 @@ export interface DamageEvent {
   count?: number;
 }
 
+/**
+ * When a mid-round action of a script happens in its round: at the step with
+ * this index, at the first step at or after a segment or an initiative count,
+ * or at the first step of a phase (exactly one is given). It happens before
+ * that step's scripted damage lands.
+ */
+export interface Moment {
+  step?: number;
+  segment?: number;
+  count?: number;
+  phase?: string;
+}
+
+/** A delay announced (high-low). */
+export interface ScriptedDelay extends Moment {
+  round: number;
+  combatant: string;
+}
+
+/** A held or prepared action released as `declaration` (segment-d6, addict). */
+export interface ScriptedRelease extends Moment {
+  round: number;
+  combatant: string;
+  declaration: Declaration;
+}
+
+/** The GM breaks a casting: by id, or every casting of a combatant still under way. */
+export interface ScriptedBreak extends Moment {
+  round: number;
+  casting?: string;
+  combatant?: string;
+  why?: BreakCause;
+}
+
+/** An attack (in its step, or out of turn where the procedure grants one), and the damage it does (none: a miss). */
+export interface ScriptedAttack extends Moment {
+  round: number;
+  attacker: string;
+  target: string;
+  weapon?: string;
+  routine?: number;
+  damage?: number;
+  critical?: boolean;
+}
+
+/** The lists of mid-round actions of a script, in the order they are tried within a step. */
+export const MID_ROUND_LISTS = ['delays', 'releases', 'breaks', 'attacks'] as const;
+export type MidRoundList = (typeof MID_ROUND_LISTS)[number];
+
 export interface CombatScript {
   /** Number of regular rounds to play. */
   rounds: number;
@@ -64,6 +114,11 @@ export interface CombatScript {
   joins?: { round: number; step: number; combatant: Combatant; declaration?: Declaration }[];
   /** Castings their casters elect not to complete: a casting by id, or every casting of a combatant that round. */
   cancelled?: { round: number; casting?: string; combatant?: string }[];
+  /** Mid-round actions, each at its moment of its round. */
+  delays?: ScriptedDelay[];
+  releases?: ScriptedRelease[];
+  breaks?: ScriptedBreak[];
+  attacks?: ScriptedAttack[];
 }
 
 export interface StepLog {
@@ -111,6 +166,16 @@ export interface CombatLog {
   view: TimelineView;
   /** The combat as its log (flow/log.ts): the start, then every input with its dice. Replaying it gives `state`. */
   entries: LogEntry[];
+  /** Mid-round actions of the script not done: refused by the flow (with why), or whose moment never came (no problem). */
+  notDone: { list: MidRoundList; index: number; round: number; problem?: Problem }[];
+}
+
+/** Does a mid-round action of the script happen at step k? */
+function happensAt(m: Moment, step: Step, k: number): boolean {
+  if (m.step !== undefined) return m.step === k;
+  if (m.segment !== undefined) return step.segment !== undefined && step.segment >= m.segment;
+  if (m.count !== undefined) return step.count !== undefined && step.count >= m.count;
+  return m.phase !== undefined && step.phase === m.phase;
 }
 
 function isAttackEntry(e: StepEntry): boolean {
@@ -164,8 +229,13 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled'>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | MidRoundList>,
   ) {}
+
+  /** Mid-round actions not done (refused, or their moment never came). */
+  readonly notDone: CombatLog['notDone'] = [];
+  /** Mid-round actions tried, by list and index. */
+  private readonly tried = new Set<string>();
 
   /** Every input carried out, with the dice it rolled: the combat's log after its start entry. */
   readonly entries: InputEntry[] = [];
@@ -221,6 +291,64 @@ class Player {
     }
   }
 
+  /** The inputs of one mid-round action of the script (an attack: the attack, then the damage it does). */
+  private midRoundInputs(list: MidRoundList, index: number): FlowInput[] {
+    const state = this.state;
+    if (list === 'delays') {
+      const x = (this.script.delays ?? [])[index];
+      return [{ t: 'delay', c: x.combatant }];
+    }
+    if (list === 'releases') {
+      const x = (this.script.releases ?? [])[index];
+      return [{ t: 'release', c: x.combatant, d: { ...x.declaration, combatant: x.combatant } }];
+    }
+    if (list === 'breaks') {
+      const x = (this.script.breaks ?? [])[index];
+      const why = x.why !== undefined ? { why: x.why } : {};
+      if (x.casting !== undefined) return [{ t: 'break', casting: x.casting, ...why }];
+      // Every casting of the caster still under way; none: the flow says there is nothing to break.
+      const ids = (state.schedule?.castings ?? []).filter((c) => c.caster === x.combatant && state.status[c.id] === 'pending').map((c) => c.id);
+      return (ids.length > 0 ? ids : ['']).map((casting) => ({ t: 'break', casting, ...why }));
+    }
+    const x = (this.script.attacks ?? [])[index];
+    const attack: FlowInput = { t: 'attack', c: x.attacker, target: x.target };
+    if (x.weapon !== undefined) attack.weapon = x.weapon;
+    if (x.routine !== undefined) attack.routine = x.routine;
+    if (!(x.damage !== undefined && x.damage > 0)) return [attack];
+    return [attack, { t: 'hit', target: x.target, amount: x.damage, by: x.attacker, ...(x.critical ? { critical: true } : {}) }];
+  }
+
+  /**
+   * The mid-round actions of the script due at step `k` of `round` (delays,
+   * releases, breaks, then attacks), each once; a refusal is noted, and the
+   * rest of that action is not done.
+   */
+  midRoundAt(round: number, k: number): void {
+    for (const list of MID_ROUND_LISTS) {
+      (this.script[list] ?? []).forEach((x: Moment & { round: number }, index) => {
+        const id = `${list}[${index}]`;
+        const step = this.state.schedule?.steps[k];
+        if (x.round !== round || this.tried.has(id) || !step || !happensAt(x, step, k)) return;
+        this.tried.add(id);
+        for (const input of this.midRoundInputs(list, index)) {
+          const done = this.give(input);
+          if (done.ok) continue;
+          this.notDone.push({ list, index, round, problem: done.problem });
+          return;
+        }
+      });
+    }
+  }
+
+  /** The mid-round actions never tried: their moment never came (or their round was not played). */
+  midRoundLeft(): void {
+    for (const list of MID_ROUND_LISTS) {
+      (this.script[list] ?? []).forEach((x: { round: number }, index) => {
+        if (!this.tried.has(`${list}[${index}]`)) this.notDone.push({ list, index, round: x.round });
+      });
+    }
+  }
+
   /**
    * Every step of the round being played, each with its damage, then the
    * joiners due before the next; with `end`, the end of the round too.
@@ -246,6 +374,8 @@ class Player {
         this.cancelNow(round);
       }
     };
+    // A hold the script releases this round is not itself an attack: the released action is.
+    const releasing = new Set((this.script.releases ?? []).filter((x) => x.round === round).map((x) => x.combatant));
     /** The damage of step k: each attacker's n-th attack, spells going off, then what is placed at the step. */
     const landAt = (k: number) => {
       const step = (state.schedule as Schedule).steps[k];
@@ -253,7 +383,7 @@ class Player {
       const landing: number[] = [];
       step.entries.forEach((entry, i) => {
         const outcome = state.outcomes[k]?.[i];
-        if (outcome === 'acts' && isAttackEntry(entry)) {
+        if (outcome === 'acts' && isAttackEntry(entry) && !(entry.action === 'wait' && releasing.has(entry.combatant))) {
           const n = (attacks.get(entry.combatant) ?? 0) + 1;
           attacks.set(entry.combatant, n);
           events.forEach((ev, j) => {
@@ -282,6 +412,7 @@ class Player {
     };
     this.cancelNow(round);
     for (;;) {
+      this.midRoundAt(round, state.step);
       landAt(state.step);
       // Joiners due before the next step, or, after the last one, every joiner left.
       joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
@@ -366,6 +497,7 @@ export function playCombat(
     rounds.push(p.round(round));
     if (round < script.rounds) p.advance();
   }
+  p.midRoundLeft();
   return {
     procedure: procedure.id,
     surprise: copyJson(started.detail?.surprise ?? state.surprise),
@@ -375,6 +507,7 @@ export function playCombat(
     rounds,
     states: copyStates(state.states),
     refused: p.refused,
+    notDone: p.notDone,
     entries: [{ t: 'start', v: FLOW_VERSION, s: copyJson(started.detail as FlowStart) }, ...p.entries],
     state: copyJson(state),
     view: timeline(state),

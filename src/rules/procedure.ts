@@ -14,6 +14,7 @@ import type {
   ProcedureId,
   Side,
 } from './model';
+import type { Placed, PlannedCasting } from './round';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
@@ -277,6 +278,41 @@ export interface AttackRules {
   outOfTurn?(query: OutOfTurnQuery): OutOfTurnAnswer;
 }
 
+/* ------------------------------------------------------ mid-round actions */
+
+/**
+ * What a mid-round action (flow/midround.ts) tells the procedure: the round
+ * as it was planned (`round`: its input, with the states when it began) and
+ * as it is being played (`schedule`, the step being played, the states now).
+ */
+export interface MidRoundQuery {
+  round: RoundInput;
+  initiative: InitiativeResult;
+  schedule: Schedule;
+  /** Index of the step being played: its entries' outcomes are decided. */
+  step: number;
+  states: Record<string, CombatantState>;
+  /** The combatant acting. */
+  combatant: string;
+}
+
+/** A delay announced now: the round's schedule with the delayer's entries placed anew (played steps keep their indices) and the states after it. */
+export interface DelayPlan {
+  schedule: Schedule;
+  states: Record<string, CombatantState>;
+}
+
+/**
+ * A held or prepared action released now as the action it becomes: its
+ * entries at time keys (an entry at the key of the step being played joins
+ * that step) and the casting it begins, if any, with its moments as keys and
+ * its windows ('next': from the step being played on).
+ */
+export interface ReleasePlan {
+  placed: Placed[];
+  castings: PlannedCasting[];
+}
+
 /* ---------------------------------------------------------------- interface */
 
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
@@ -357,6 +393,25 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
 
   /** A combatant joining in the middle of a round. */
   lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: O): LateJoinResult;
+
+  /**
+   * A delay announced in the middle of the round (flow `delay`; high-low
+   * "Delay"). `played`: the delayer's entries in the step being played count
+   * as played (it has acted in it, or has none there). Refuses by throwing a
+   * RulesError. Absent where the text has no such rule.
+   */
+  announceDelay?(encounter: Encounter, query: MidRoundQuery & { played: boolean }, options: O): DelayPlan;
+  /**
+   * A held or prepared action (AttackRules.held) released now as
+   * `declaration` (flow `release`): where its entries and casting go. Refuses
+   * by throwing a RulesError. Absent where the text holds no actions.
+   */
+  releaseHeld?(encounter: Encounter, query: MidRoundQuery & { declaration: Declaration }, options: O): ReleasePlan;
+  /**
+   * A caster electing not to complete a casting (flow `cancel`) loses the
+   * spell "as if cast" (high-low). Absent or false: the spell is kept.
+   */
+  cancelLoses?(casting: Casting, options: O): boolean;
 }
 
 /** Options merged over a procedure's defaults, checked against its specs. */

@@ -14,7 +14,7 @@
 import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
 import type { Casting, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
-import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+import type { BreakCause, CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
 import { copyJson } from './journal';
 
@@ -100,11 +100,33 @@ export interface StepView {
   when: 'done' | 'current' | 'next';
   entries: EntryView[];
   damage: { target: string; amount: number; wounds: number; by?: string; critical?: boolean }[];
-  interruptions: { casting: string; caster: string; spell: string; outcome: 'interrupted' | 'prevented'; expended: boolean }[];
+  interruptions: InterruptionView[];
   fallen: { combatant: string; condition: Condition }[];
   /** Combatants who joined just before this step was played. */
   joins: string[];
+  /** Mid-round actions taken while the step was played (flow/midround.ts); absent when none. */
+  midRound?: MidRoundView[];
 }
+
+/** A casting interrupted or prevented in a step: by a hit, or `broken` by the GM (why). */
+export interface InterruptionView {
+  casting: string;
+  caster: string;
+  spell: string;
+  outcome: 'interrupted' | 'prevented';
+  expended: boolean;
+  broken?: BreakCause;
+}
+
+/**
+ * A mid-round action: a delay announced; a held or prepared action released
+ * (as what action); a casting its caster gave up and so lost (its spell: the
+ * GM's view and the caster's side only).
+ */
+export type MidRoundView =
+  | { kind: 'delay'; combatant: string }
+  | { kind: 'release'; combatant: string; action: ActionKind }
+  | { kind: 'cancel'; combatant: string; casting: string; spell?: string };
 
 export interface TimelineView {
   procedure: ProcedureId;
@@ -247,8 +269,13 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const hits = state.hits.filter((h) => h.step === k && shown(h.target));
     const breaks = state.interruptions.filter((i) => i.step === k && shown(i.caster));
     const joined = state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant);
+    const actions = (state.midRound ?? []).filter((r) => r.step === k && shown(r.c)).map((r): MidRoundView => {
+      if (r.t === 'delay') return { kind: 'delay', combatant: r.c };
+      if (r.t === 'release') return { kind: 'release', combatant: r.c, action: r.d.action };
+      return mine(r.c) ? { kind: 'cancel', combatant: r.c, casting: r.casting, spell: r.spell } : { kind: 'cancel', combatant: r.c, casting: r.casting };
+    });
     // A step a player can see nothing in (a hidden combatant acting alone) is not shown: it would tell that someone acted then.
-    if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0) return;
+    if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0 && actions.length === 0) return;
     const v: StepView = {
       index: k,
       phase: step.phase,
@@ -260,10 +287,15 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         if (h.critical) d.critical = true;
         return d;
       }),
-      interruptions: breaks.map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
+      interruptions: breaks.map(({ casting, caster, spell, outcome, expended, broken }) => {
+        const i: InterruptionView = { casting, caster, spell, outcome, expended };
+        if (broken !== undefined) i.broken = broken;
+        return i;
+      }),
       fallen: fallenBy(hits),
       joins: joined,
     };
+    if (actions.length > 0) v.midRound = actions;
     if (step.segment !== undefined) v.segment = step.segment;
     if (step.count !== undefined) v.count = step.count;
     steps.push(v);

@@ -7,7 +7,7 @@
 import type { CombatantState } from '../rules/model';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
-import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../rules/timeline';
+import type { CastingView, CombatantView, EntryView, MidRoundView, StepView, TimelineView } from '../rules/timeline';
 import { undeliveredDamage, type ScenarioDice, type ScenarioNote, type Undelivered, type ValidScenario } from './scenario';
 import type { Data, Strings } from './strings';
 
@@ -41,6 +41,8 @@ export interface TimelineStep {
   damage: (StepView['damage'][number] & { text: string })[];
   interruptions: (StepView['interruptions'][number] & { text: string })[];
   fallen: (StepView['fallen'][number] & { text: string })[];
+  /** Mid-round actions taken in the step (a delay, a release, a spell given up); absent when none. */
+  midRound?: (MidRoundView & { text: string })[];
 }
 
 export interface TimelineRound {
@@ -270,6 +272,11 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
     if (e.reason !== undefined) out.reason = e.reason;
     return out;
   });
+  // Mid-round actions come first: they happen before the blows of the step are counted.
+  const midRound = (st.midRound ?? []).map((m) => {
+    const data = { name: nameOf(m.combatant), action: m.kind === 'release' ? t.format(`TENSEG.Sim.Action.${m.action}`) : '', spell: m.kind === 'cancel' ? spellName(w, m.spell, false) : '' };
+    return { ...m, text: w.say(3, t.format(`TENSEG.Sim.MidRound.${m.kind}`, data)) };
+  });
   const damage = st.damage.map((d) => {
     const data: Data = { target: nameOf(d.target), amount: d.amount, by: nameOf(d.by), wounds: d.wounds, stress: d.amount - d.wounds };
     const split = d.wounds !== d.amount;
@@ -277,12 +284,15 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
     return { ...d, text: w.say(3, t.format(key, data)) };
   });
   const interruptions = st.interruptions.map((x) => {
-    const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell') };
-    const key = x.outcome === 'prevented' ? 'TENSEG.Sim.Prevented' : x.expended ? 'TENSEG.Sim.Interrupted' : 'TENSEG.Sim.InterruptedKept';
+    const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell'), why: x.broken ? t.format(`TENSEG.Break.${x.broken}`) : '' };
+    const key = x.broken
+      ? x.outcome === 'prevented' ? 'TENSEG.Sim.CastingBrokenPrevented' : x.expended ? 'TENSEG.Sim.CastingBroken' : 'TENSEG.Sim.CastingBrokenKept'
+      : x.outcome === 'prevented' ? 'TENSEG.Sim.Prevented' : x.expended ? 'TENSEG.Sim.Interrupted' : 'TENSEG.Sim.InterruptedKept';
     return { ...x, text: w.say(3, t.format(key, data)) };
   });
   const fallen = st.fallen.map((f) => ({ ...f, text: w.say(3, t.format(`TENSEG.Sim.Falls.${f.condition}`, { name: nameOf(f.combatant) })) }));
   const step: TimelineStep = { index: st.index, phase: st.phase, heading, entries, damage, interruptions, fallen };
+  if (midRound.length > 0) step.midRound = midRound;
   if (st.segment !== undefined) step.segment = st.segment;
   if (st.count !== undefined) step.count = st.count;
   return step;
@@ -351,6 +361,13 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
   for (const u of undeliveredDamage(scenario, log)) {
     const data = { index: u.index, amount: u.damage.amount, target: nameOf(u.damage.target), round: u.damage.round, played: log.rounds.length };
     notes.push({ ...w.txt(UNDELIVERED_KEYS[u.why], data), path: `damage[${u.index}]` });
+  }
+  for (const x of log.notDone) {
+    const path = `${x.list}[${x.index}]`;
+    const note = x.problem
+      ? w.txt('TENSEG.Sim.Note.MidRoundRefused', { path, round: x.round, reason: t.format(`TENSEG.Error.${x.problem.key}`, x.problem.data ?? {}) })
+      : w.txt('TENSEG.Sim.Note.MidRoundNotPlayed', { path, round: x.round });
+    notes.push({ ...note, path });
   }
   for (const n of notes) w.say(0, n.text);
 

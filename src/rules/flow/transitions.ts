@@ -22,6 +22,7 @@ import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
+import { applyMidRound, type MidRoundInput } from './midround';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -66,7 +67,9 @@ export type FlowInput =
   /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
   | { t: 'morale'; requests: MoraleRequest[] }
   /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
-  | AttackInput;
+  | AttackInput
+  /** A delay announced, a held or prepared action released, a casting the GM breaks (midround.ts). */
+  | MidRoundInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -341,6 +344,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.owed = {};
   state.end = null;
   delete state.attacks;
+  delete state.midRound;
   delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
@@ -416,6 +420,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.cancelled = [];
   state.end = null;
   delete state.attacks;
+  delete state.midRound;
   delete state.finalDeclarations;
 }
 
@@ -486,13 +491,19 @@ function restore(state: FlowState, castingId: string): Applied {
 
 /**
  * The caster elects not to complete a casting ("may elect not to cast the
- * spell"). Entries of that casting in the step being played show it.
+ * spell", seed 000: the spell is kept). Entries of that casting in the step
+ * being played show it. Where the procedure says giving it up loses the spell
+ * (high-low, `cancelLoses`), it is expended "as if cast".
  */
-function cancel(state: FlowState, castingId: string): Applied {
+function cancel(state: FlowState, castingId: string, procedure: P): Applied {
   const casting = state.schedule ? castingById(state.schedule, castingId) : undefined;
   if (!casting || state.status[castingId] !== 'pending') return refuse('NoCasting');
   state.status[castingId] = 'cancelled';
   state.cancelled.push(castingId);
+  if (procedure.cancelLoses?.(casting, state.options)) {
+    state.states[casting.caster].expended.push(casting.spell);
+    (state.midRound ??= []).push({ t: 'cancel', c: casting.caster, step: state.step, casting: castingId, spell: casting.spell });
+  }
   const step = state.stage === 'resolve' ? state.schedule?.steps[state.step] : undefined;
   const outcomes = state.outcomes[state.step];
   if (step && outcomes) step.entries.forEach((e, i) => e.casting === castingId && (outcomes[i] = 'cancelled'));
@@ -729,7 +740,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'hit':
       return hit(state, input, procedure);
     case 'cancel':
-      return cancel(state, input.casting);
+      return cancel(state, input.casting, procedure);
     case 'restore':
       return restore(state, input.casting);
     case 'join':
@@ -745,6 +756,10 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       if (!granted.ok) return granted;
       return { ok: true, detail: recordAttack(state, input, granted) };
     }
+    case 'delay':
+    case 'release':
+    case 'break':
+      return applyMidRound(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

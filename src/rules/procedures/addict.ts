@@ -37,7 +37,7 @@ import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { ACTION_KINDS, RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, EntryKind, InitiativeResult } from '../procedure';
-import type { LateJoinInput, LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import type { LateJoinInput, LateJoinResult, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, d6SurpriseSegments, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
 import { rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, winnerOf } from '../round';
 import type { Key, Placed, SideTiming } from '../round';
@@ -600,6 +600,57 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
   return plan.build(initiative);
 }
 
+/**
+ * "Preparing actions": a prepared action (B) "becomes prepared at the time it
+ * would normally resolve. Then, it's triggered when the case defined by the
+ * player's declaration occurs" — the flow's `release` (flow/midround.ts).
+ * RULING: the triggered action happens in the step being played (its entries
+ * join it). "Regarding spellcasting, the start of spellcasting can be
+ * prepared, but the finish cannot": a spell begun now goes off at this
+ * segment + casting time (the first step of that segment, as a planned
+ * casting), past the last segment it carries on; and "any damage taken on a
+ * round causes the spell to be lost, even if the start of casting was
+ * delayed!" (footnote 11): lost to damage from the start of the round, a
+ * device never (footnote 20).
+ */
+function releasePrepared(encounter: Encounter, q: MidRoundQuery & { declaration: Declaration }): ReleasePlan {
+  const { schedule, declaration: decl } = q;
+  const now = schedule.steps[q.step];
+  const id = q.combatant;
+  const reason = 'addictPreparedTriggered';
+  if (decl.action !== 'spell' && decl.action !== 'device') {
+    return { placed: [{ key: now.key, where: now, entry: stepEntry(id, 'action', decl.action, decl.target, reason) }], castings: [] };
+  }
+  let last = SEGMENTS_PER_ROUND;
+  if (schedule.round === 0) {
+    last = 0;
+    for (const c of encounter.combatants) if (c.hp > 0) last = Math.max(last, q.round.surprise?.surprised[c.id] ?? 0);
+  }
+  const castingTime = decl.castingTime ?? 1;
+  const device = decl.action === 'device';
+  const casting = `addict-${schedule.round}-${id}-prepared`;
+  const entry: StepEntry = { combatant: id, kind: 'cast-begin', action: decl.action, casting };
+  if (decl.target !== undefined) entry.target = decl.target;
+  entry.reason = reason;
+  const placed: Placed[] = [{ key: now.key, where: now, entry }];
+  const off = (now.segment ?? 1) + castingTime;
+  let complete: Key | null = null;
+  if (off <= last) {
+    // The first step of that segment, or an empty one before everything else in it (as Plan.build places castings).
+    const first = schedule.steps.find((st) => st.segment === off);
+    complete = first ? first.key : keyOf(off, -1, 0, 0, 0);
+    placed.push({ key: complete, where: first ?? { phase: now.phase, segment: off }, entry: { ...entry, kind: 'cast-complete' } });
+  }
+  const vulnerable = device ? 'never' : 'start';
+  return {
+    placed,
+    castings: [{
+      id: casting, caster: id, spell: decl.spell ?? decl.action, device, castingTime, beganRound: schedule.round, remaining: complete === null ? off - last : 0,
+      expends: !device, begin: now.key, complete, lossFrom: vulnerable, preventFrom: vulnerable,
+    }],
+  };
+}
+
 /* ============================================================ phase 9: bleeding */
 
 function applyDamage(_c: Combatant, state: CombatantState, amount: number): DamageResult {
@@ -724,6 +775,7 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     openingMorale: (encounter, requests, states, dice, options) =>
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),
     lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options, letters),
+    releaseHeld: (encounter, query) => releasePrepared(encounter, query),
   };
 }
 

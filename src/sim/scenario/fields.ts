@@ -3,6 +3,7 @@ import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS } from '../../rules/model';
 import { CONDITIONS } from '../../rules/round';
+import { BREAK_CAUSES } from '../../rules/flow/state';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
@@ -125,7 +126,39 @@ export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, t
 
 export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
 
-export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel'];
+/** When a mid-round action happens in its round: exactly one of these (play.ts Moment). */
+export const MOMENT_FIELDS: Record<string, Spec> = { step: int(0, 1000000), segment: int(1, 100), count: num(-1000, 1000), phase: str };
+
+/** A delay announced during group actions (high-low). */
+export const DELAY_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, ...MOMENT_FIELDS };
+
+/** A held or prepared action released; `as`, the action it becomes, is a declaration (DECLARATION_FIELDS) read on its own. */
+export const RELEASE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, ...MOMENT_FIELDS };
+
+/** The GM breaks a casting: by caster (combatant) or casting id, and why. */
+export const BREAK_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  combatant: str,
+  casting: str,
+  why: { t: 'enum', values: BREAK_CAUSES },
+  ...MOMENT_FIELDS,
+};
+
+/** An attack (in the attacker's step or out of turn) and the damage it does. */
+export const ATTACK_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  attacker: req,
+  target: req,
+  weapon: str,
+  damage: int(0, 100000),
+  critical: bool,
+  ...MOMENT_FIELDS,
+};
+
+export const TOP_FIELDS = [
+  'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
+  'delays', 'releases', 'breaks', 'attacks',
+];
 
 /**
  * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group

@@ -33,6 +33,10 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     moraleRequests: scenario.morale.map((m) => ({ ...m })),
     joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
     cancelled: scenario.cancels.map((c) => ({ ...c })),
+    delays: scenario.delays.map((x) => ({ ...x })),
+    releases: scenario.releases.map((x) => ({ ...x, declaration: { ...x.declaration } })),
+    breaks: scenario.breaks.map((x) => ({ ...x })),
+    attacks: scenario.attacks.map((x) => ({ ...x })),
   };
 }
 

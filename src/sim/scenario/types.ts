@@ -2,7 +2,7 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
-import type { DamageEvent } from '../../rules/play';
+import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease } from '../../rules/play';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -60,6 +60,11 @@ export interface ValidScenario {
   joins: ScenarioJoin[];
   morale: ScenarioMorale[];
   cancels: ScenarioCancel[];
+  /** Mid-round actions (play.ts): delays announced, held actions released, castings broken, attacks. */
+  delays: ScriptedDelay[];
+  releases: ScriptedRelease[];
+  breaks: ScriptedBreak[];
+  attacks: ScriptedAttack[];
   notes: ScenarioNote[];
 }
 

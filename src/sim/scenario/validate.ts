@@ -10,6 +10,7 @@
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
  *   dice?, damage?, joins?, morale?, cancel?
+ *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
@@ -18,18 +19,25 @@ import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
 import { plainStartingCondition, startingConditionProblem } from '../../rules/round';
-import type { DamageEvent } from '../../rules/play';
+import type { DamageEvent, Moment, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease } from '../../rules/play';
+import { RELEASABLE } from '../../rules/flow/midround';
+import type { BreakCause } from '../../rules/flow/state';
 import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
+  ATTACK_FIELDS,
+  BREAK_FIELDS,
   CANCEL_FIELDS,
   COMBATANT_FIELDS,
   DAMAGE_FIELDS,
   DECLARATION_FIELDS,
+  DELAY_FIELDS,
   DIE_FIELDS,
   int,
   JOIN_FIELDS,
   KNOWN_DICE,
+  MOMENT_FIELDS,
   MORALE_FIELDS,
+  RELEASE_FIELDS,
   SIDE_FIELDS,
   str,
   text,
@@ -415,6 +423,93 @@ class ScenarioReader {
     });
   }
 
+  /* ---------------------------------------------------- mid-round actions */
+
+  /**
+   * The moment of a mid-round action: exactly one of step, segment, count,
+   * phase (a phase of the procedure played). Undefined (a problem recorded)
+   * when there is none, more than one, or an unknown phase.
+   */
+  moment(o: Record<string, unknown>, path: string): Moment | undefined {
+    const given = Object.keys(MOMENT_FIELDS).filter((k) => o[k] !== undefined);
+    if (given.length === 0) return void this.out.add('MidRoundNoMoment', path, {});
+    if (given.length > 1) return void this.out.add('MidRoundMomentConflict', path, { fields: given.join(', ') });
+    const key = given[0] as keyof Moment;
+    const phases = this.procedure?.phases;
+    if (key === 'phase' && phases && !phases.includes(o.phase as string)) {
+      return void this.out.add('UnknownValue', join(path, 'phase'), { field: 'phase', value: show(o.phase), allowed: phases.join(', ') });
+    }
+    return { [key]: o[key] };
+  }
+
+  /** A list of mid-round actions needs the procedure's rule (delays: high-low; releases: a procedure that holds actions). */
+  private ruled(key: string, has: boolean, problem: string): boolean {
+    if (has || !this.procedure || listAt(this.raw, key, new Collector()).length === 0) return true;
+    this.out.add(problem, key, { procedure: this.procedure.id });
+    return false;
+  }
+
+  readDelays(): ScriptedDelay[] {
+    if (!this.ruled('delays', !!this.procedure?.announceDelay, 'DelaysNotInProcedure')) return [];
+    return this.readList('delays', DELAY_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedDelay | undefined => {
+      const at = this.moment(o, path);
+      return at && { round: o.round as number, combatant: o.combatant as string, ...at };
+    });
+  }
+
+  /** Releases: the action a held one becomes (`as`) is a declaration of the releasing combatant, checked like any. */
+  readReleases(): ScriptedRelease[] {
+    const { raw, out } = this;
+    if (!this.ruled('releases', !!this.procedure?.releaseHeld, 'ReleasesNotInProcedure')) return [];
+    const list: ScriptedRelease[] = [];
+    listAt(raw, 'releases', out).forEach((item, i) => {
+      const path = `releases[${i}]`;
+      if (!isRecord(item)) return out.add('ExpectedObject', path, { field: path });
+      const { as, ...rest } = item;
+      const o = checkObject(rest, RELEASE_FIELDS, path, out);
+      if (rest.combatant !== undefined) this.knownCombatant(rest.combatant, join(path, 'combatant'));
+      this.roundRef(rest.round, join(path, 'round'));
+      if (as === undefined || as === null) return out.add('FieldMissing', join(path, 'as'), { field: 'as' });
+      const round = typeof rest.round === 'number' && Number.isInteger(rest.round) ? rest.round : null;
+      const who = typeof rest.combatant === 'string' ? rest.combatant : undefined;
+      const declaration = who === undefined ? undefined : this.checkDeclaration(as, join(path, 'as'), who, round);
+      if (declaration && !RELEASABLE.includes(declaration.action)) {
+        const c = this.byId.get(declaration.combatant);
+        return out.add('ReleaseActionInvalid', join(path, 'as.action'), { name: c?.name ?? declaration.combatant, action: declaration.action });
+      }
+      const at = o ? this.moment(o, path) : undefined;
+      if (!o || !at || !declaration) return;
+      list.push({ round: o.round as number, combatant: o.combatant as string, declaration, ...at });
+    });
+    return list;
+  }
+
+  readBreaks(): ScriptedBreak[] {
+    const { out } = this;
+    return this.readList('breaks', BREAK_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedBreak | undefined => {
+      if ((o.combatant === undefined) === (o.casting === undefined)) return void out.add('BreakNeedsOne', path, {});
+      const at = this.moment(o, path);
+      if (!at) return undefined;
+      const x: ScriptedBreak = { round: o.round as number, ...at };
+      if (o.combatant !== undefined) x.combatant = o.combatant as string;
+      if (o.casting !== undefined) x.casting = o.casting as string;
+      if (o.why !== undefined) x.why = o.why as BreakCause;
+      return x;
+    });
+  }
+
+  readAttacks(): ScriptedAttack[] {
+    return this.readList('attacks', ATTACK_FIELDS, { combatants: ['attacker', 'target'] }, (o, path): ScriptedAttack | undefined => {
+      const at = this.moment(o, path);
+      if (!at) return undefined;
+      const x: ScriptedAttack = { round: o.round as number, attacker: o.attacker as string, target: o.target as string, ...at };
+      if (o.weapon !== undefined) x.weapon = o.weapon as string;
+      if (o.damage !== undefined) x.damage = o.damage as number;
+      if (o.critical !== undefined) x.critical = o.critical as boolean;
+      return x;
+    });
+  }
+
   /* -------------------------------------- legality under the procedure played */
 
   checkLegality(): void {
@@ -471,6 +566,10 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const damage = r.readDamage();
   const morale = r.readMorale();
   const cancels = r.readCancels();
+  const delays = r.readDelays();
+  const releases = r.readReleases();
+  const breaks = r.readBreaks();
+  const attacks = r.readAttacks();
   r.checkLegality();
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
@@ -489,6 +588,10 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       joins,
       morale,
       cancels,
+      delays,
+      releases,
+      breaks,
+      attacks,
       notes: r.notes,
     },
   };
