@@ -9,3 +9,4 @@ export * from './log';
 export * from './read';
 export { castingById } from './step';
 export * from './attack';
+export * from './gm-phases';
