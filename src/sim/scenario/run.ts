@@ -33,6 +33,9 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     moraleRequests: scenario.morale.map((m) => ({ ...m })),
     joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
     cancelled: scenario.cancels.map((c) => ({ ...c })),
+    reactions: scenario.reactions.map((r) => ({ ...r })),
+    ...(scenario.distance !== undefined ? { distance: scenario.distance } : {}),
+    staunch: scenario.staunch.map((s) => ({ ...s })),
   };
 }
 
