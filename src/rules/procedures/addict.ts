@@ -5,20 +5,22 @@
  *
  * The sections below follow the seed text:
  *   Action list
- *   Phase 1  Reaction check            (the GM's: listed, nothing scheduled)
+ *   Phase 1  Reaction check            gmPhases.reaction: the GM records each side's result
  *   Phase 2  Surprise check            rollSurprise
- *   Phase 3  Distance check            (the GM's)
+ *   Phase 3  Distance check            gmPhases.distance, encounterDistanceOf
  *   Phase 4  Opening morale check      openingMorale
  *   Phase 5  Surprise resolution       planSurprise
- *   Phase 6  Action declarations       validateDeclaration, hesitation
+ *   Phase 6  Action declarations       validateDeclaration, hesitationOf
  *   Phase 7  Initiative check          rollInitiative
  *   Phase 8  Action resolution         planRound (preparing actions,
  *            simultaneous resolution, resolving ties: speed factor, D vs D,
  *            E vs D, G vs D, multiple attack routines), chargeArrivalSegment
  *   Phase 9  Bleeding                  applyDamage, canAct, endOfRound
- *   Phase 10 Recap, Phase 11 Reset or recovery (the GM's)
+ *   Phase 10 Recap                     the round's summary: src/rules/recap.ts
+ *   Phase 11 Reset or recovery         gmPhases.staunch
  * then what the text does not cover (late joiners). Every choice made where
- * the text is silent is in README.md, Rules notes.
+ * the text is silent is in README.md, Rules notes; the flow's inputs for the
+ * phases the GM records are in src/rules/flow/gm-phases.ts.
  *
  * Time model (phase 8). Each side acts in the segment shown by the highest
  * die of the opposing sides (seed 000's rule, which footnote 18 relies on:
@@ -26,12 +28,17 @@
  * completed before the spellcaster was attacked"). Spells and devices begin
  * in segment 1 and go off at begin + casting time. Time keys (round kit) are
  *   [segment, group, rank, letter, sub]
- * segment 1..10; group 0 for every action, r-1 for attack routine r >= 2
+ * segment 1..10; group −1 for the castings (footnote tie rules: at the top of
+ * the segment, footnote 18), 0 for every action, r-1 for attack routine r >= 2
  * (after everything else in the segment); rank = the side's place by its
  * initiative die, highest first (the winner resolves first, tied sides share
  * a rank); letter = the action letter's place in the action list; sub = the
  * tie rules inside a letter (speed factor, weapon length, a set weapon before
  * the charge it meets). Equal keys are one simultaneous step.
+ *
+ * The tie rules' headings (Speed factor; D vs D; E vs D; G vs D) have empty
+ * bodies in the text: each is decided from its footnotes (13, 16-20), as the
+ * option `tieRules` says; README, addict, "Tie rules", gives each order.
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
@@ -327,6 +334,39 @@ function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice): In
 }
 
 /* =================================================== phase 8: action resolution */
+
+/*
+ * "Resolving ties. During a round with tied initiative, actions are resolved
+ * in the order found in the action list … but with the following additional
+ * rules": four headings whose bodies are empty in the text, each decided from
+ * its footnotes as an order (one before the other where a footnote says so,
+ * together only where the text says "at the same time"). With tieRules
+ * 'footnotes' (the default):
+ *  - Speed factor (melee against melee): the lower speed factor strikes first,
+ *    equal ones together (settleSpeeds). Footnote 16, "Attacks without speed
+ *    factor … always resolve on tie rounds": with the first blow aimed at its
+ *    maker, or with its target's own blow, whichever comes first. Footnote 17,
+ *    "Speed factor is ignored during a charge; only weapon length is
+ *    considered": charges, and the blow struck back at a charger as it lands,
+ *    longer weapon first (meetCharges).
+ *  - D vs D (missiles or turning against a spell or device), E vs D (a charge
+ *    against any D) and G vs D (melee against a spell or device): footnote 18,
+ *    "a higher initiative roll is better … rolling a 5 means that any spell
+ *    taking 1-4 segments to cast could be completed before the spellcaster was
+ *    attacked": the attack comes in the segment of the die (a charge where
+ *    footnote 19 lands it); a casting begun in segment 1 whose time runs out
+ *    by then goes off at the top of that segment, before it (Plan.build);
+ *    a longer one is still being cast when it lands. Footnote 20: "Spells are
+ *    lost if the caster is hit, but device usage can still happen normally
+ *    assuming the wielder is still alive" (the castings' lossFrom). E vs D,
+ *    footnote 14: missiles and turning (D) come before the charge (E) that
+ *    lands in their segment, by letter.
+ *  - Multiple attack routines, "resolved using the above rules": routine r >= 2
+ *    after the other sides' segment (footnote 13: "Making MAR automatically win
+ *    … is undesirable").
+ * The same timing holds when a side won: footnote 18 speaks of the roll, win
+ * or lose.
+ */
 
 /**
  * Footnote 19: "the charger moves 1/10th of their charge MV every segment, and
