@@ -11,7 +11,7 @@ import type { Combatant, Declaration } from '../../src/rules/model';
 import { playCombat } from '../../src/rules/play';
 import { addictProcedure as P } from '../../src/rules/procedures/addict';
 import { roundRecap, type RecapLine } from '../../src/rules/recap';
-import { timeline } from '../../src/rules/timeline';
+import { timeline, type TimelineView } from '../../src/rules/timeline';
 
 const en = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
 
@@ -139,5 +139,66 @@ describe('phase 10: the recap of a round', () => {
       const log = playCombat(P, { sides, combatants }, { ...P.defaults }, rng, { rounds: 3, declarations: () => declarations, damage, cancelled: [{ round: 2, combatant: 'p0' }] });
       for (const r of [log.surpriseRound, ...log.rounds]) if (r) text(roundRecap(r.view));
     }
+  });
+
+  it('tells a device used, a casting given up, one prevented, one broken off but kept, a joiner, a casting running on, a morale held', () => {
+    const view: TimelineView = {
+      procedure: 'addict',
+      round: 2,
+      kind: 'round',
+      stage: 'end-of-round',
+      current: null,
+      sides: [
+        { id: 'party', name: 'Party', winner: false, initiative: 4 },
+        { id: 'foes', name: 'Foes', winner: false, initiative: 2 },
+      ],
+      combatants: [
+        { id: 'mu', name: 'Mu', side: 'party', condition: 'ok', routed: false, delayed: false, surprised: 0, stillSurprised: false, mayDeclare: true, declared: true },
+        { id: 'wolf', name: 'Wolf', side: 'foes', condition: 'ok', routed: false, delayed: false, surprised: 0, stillSurprised: false, mayDeclare: true, declared: true, joined: true },
+      ],
+      surprise: { unit: 'segments', anyone: false },
+      opening: null,
+      initiative: { winner: null, tie: false },
+      carryIn: [],
+      steps: [
+        {
+          index: 0,
+          phase: 'addict-resolution',
+          segment: 1,
+          when: 'done',
+          entries: [
+            { combatant: 'mu', kind: 'cast-complete', action: 'device', casting: 'w', spell: 'Wand of Frost', device: true, outcome: 'goes-off' },
+            { combatant: 'mu', kind: 'cast-begin', action: 'spell', casting: 's', spell: 'Sleep', outcome: 'cancelled' },
+            { combatant: 'mu', kind: 'cast-complete', action: 'spell', casting: 's', spell: 'Sleep', outcome: 'cancelled' },
+          ],
+          damage: [
+            { target: 'mu', amount: 1, wounds: 1, by: 'wolf' },
+            { target: 'mu', amount: 2, wounds: 2, by: 'wolf' },
+          ],
+          interruptions: [
+            { casting: 'p', caster: 'mu', spell: 'Light', outcome: 'prevented', expended: false },
+            { casting: 'k', caster: 'mu', spell: 'Shield', outcome: 'interrupted', expended: false },
+          ],
+          fallen: [],
+          joins: ['wolf'],
+        },
+        { index: 1, phase: 'addict-resolution', segment: 2, when: 'next', entries: [], damage: [], interruptions: [], fallen: [], joins: [] },
+      ],
+      carryOut: [{ casting: 'f', caster: 'mu', spell: 'Fireball', device: false, beganRound: 2, remaining: 3, status: 'pending' }],
+      end: [{ kind: 'morale', combatant: 'wolf', trigger: 'gm', roll: 30, total: 30, target: 50, passed: true }],
+    };
+    expect(text(roundRecap(view))).toEqual([
+      'Round 2, in short:',
+      'Wolf joined the fight.',
+      'Mu used Wand of Frost.',
+      'Mu gave up casting Sleep.',
+      'Wolf dealt 3 damage to Mu.',
+      'Mu was struck before casting Light: the spell is kept.',
+      "Mu's Shield was broken off.",
+      'Mu is still casting Fireball: 3 segments into the next round.',
+      "Wolf's morale held (30 against 50).",
+      'Party, standing: Mu.',
+      'Foes, standing: Wolf.',
+    ]);
   });
 });
