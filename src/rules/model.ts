@@ -84,6 +84,8 @@ export interface Declaration {
   routines?: number;
   /** addict: segments of real-time hesitation (one per full 6 s). */
   hesitation?: number;
+  /** addict: the real-time hesitation in seconds, as the table timed it: "every full 6 seconds" delays 1 segment (floor(s / 6)). */
+  hesitationSeconds?: number;
   /** Charge: distance to the target in feet when the round begins. */
   distance?: number;
   /** d12-ascending III.A: a missile weapon ready and a target in sight at the start of the round. */
@@ -219,6 +221,8 @@ export interface CombatantState {
   delayed?: boolean;
   /** Morale: has broken. */
   routed?: boolean;
+  /** addict phase 11: the GM staunched its bleeding (a fresh wound bleeds again). */
+  staunched?: boolean;
 }
 
 /** A problem with input: a localization key under TENSEG.Error plus data. */

@@ -119,6 +119,11 @@ export interface CombatScript {
   releases?: ScriptedRelease[];
   breaks?: ScriptedBreak[];
   attacks?: ScriptedAttack[];
+  /** What the GM records before the first round (addict phases 1 and 3): each side's reaction, the encounter distance in feet. */
+  reactions?: { side: string; result: string; roll?: number; secret?: boolean }[];
+  distance?: number;
+  /** Bleeding the GM staunches at the end of a round (addict phase 11). */
+  staunch?: { round: number; combatant: string }[];
 }
 
 export interface StepLog {
@@ -229,7 +234,7 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | MidRoundList>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'staunch' | MidRoundList>,
   ) {}
 
   /** Mid-round actions not done (refused, or their moment never came). */
@@ -433,9 +438,13 @@ class Player {
     }
   }
 
-  /** The round being played, to its end, as a log. */
+  /** The round being played, to its end (and the bleeding the GM staunches then), as a log. */
   round(round: number): RoundLog {
-    const log = roundLog(this.state, this.playSteps(round, true));
+    const unapplied = this.playSteps(round, true);
+    (this.script.staunch ?? []).forEach((s, i) => {
+      if (s.round === round) this.must({ t: 'staunch', c: s.combatant }, `staunch[${i}]`);
+    });
+    const log = roundLog(this.state, unapplied);
     log.notCarried = this.notCarried;
     this.notCarried = [];
     return log;
@@ -468,6 +477,10 @@ export function playCombat(
   if (!started.ok) throw new RulesError(started.problem);
   const state = started.state;
   const p = new Player(state, procedure, dice, script);
+
+  // Phases 1 and 3 (addict): what the GM records before the rounds; phase 2, surprise, was rolled at the start.
+  (script.reactions ?? []).forEach((r, i) => p.must({ t: 'reaction', ...r }, `reactions[${i}]`));
+  if (script.distance !== undefined) p.must({ t: 'distance', feet: script.distance }, 'distance');
 
   // Morale checks of combatants not in the fight (never there, or gone) are skipped, as a GM would.
   const inFight = (m: MoraleRequest) => state.encounter.combatants.some((c) => c.id === m.combatant);

@@ -20,6 +20,21 @@ import type { Placed, PlannedCasting } from './round';
 export interface Encounter {
   sides: Side[];
   combatants: Combatant[];
+  /** addict phase 3: the encounter distance in feet, once the GM has recorded it (the gap a charge declared without one closes). */
+  distance?: number;
+  /** addict phase 1: the reaction the GM recorded for a side, by side id. */
+  reactions?: Record<string, EncounterReaction>;
+}
+
+/**
+ * A side's reaction as the GM records it (addict phase 1). The reaction table
+ * is not in the text: the result is the GM's own words, with the roll made on
+ * their table if any. `secret`: rolled privately (footnote 3), not shown to players.
+ */
+export interface EncounterReaction {
+  result: string;
+  roll?: number;
+  secret?: boolean;
 }
 
 /* ------------------------------------------------------------------ options */
@@ -313,6 +328,21 @@ export interface ReleasePlan {
   castings: PlannedCasting[];
 }
 
+/* ----------------------------------------------------------- the GM's phases */
+
+/**
+ * Phases whose result the GM records because the text gives no table for them
+ * (flow/gm-phases.ts): each present where the procedure has that phase.
+ */
+export interface GmPhases {
+  /** The phase id of the reaction check: the GM records a side's reaction (Encounter.reactions). */
+  reaction?: string;
+  /** The phase id of the distance check: the GM records the encounter distance in feet (Encounter.distance). */
+  distance?: string;
+  /** Recovery: the combatant's state once the GM staunches its bleeding; throws a RulesError when it is not bleeding. */
+  staunch?(combatant: Combatant, state: CombatantState): CombatantState;
+}
+
 /* ---------------------------------------------------------------- interface */
 
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
@@ -335,8 +365,8 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   /** Attacks beyond one per attack entry of the current step (held actions, attacks out of turn); absent: none. */
   readonly attackRules?: AttackRules;
 
-  /** null if legal, else the reason (key under TENSEG.Error). */
-  validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;
+  /** null if legal, else the reason (key under TENSEG.Error). `encounter`, where known: what the encounter's phases recorded (addict's distance). */
+  validateDeclaration(decl: Declaration, combatant: Combatant, options: O, encounter?: Encounter): Problem | null;
 
   /** Roll surprise once, at the start of combat. */
   rollSurprise(encounter: Encounter, dice: Dice, options: O): SurpriseResult;
@@ -390,6 +420,9 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
     dice: Dice,
     options: O,
   ): EndOfRoundResult;
+
+  /** What the GM records in the phases around the rounds (addict phases 1, 3, 11); absent where the procedure has none. */
+  readonly gmPhases?: GmPhases;
 
   /** A combatant joining in the middle of a round. */
   lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: O): LateJoinResult;

@@ -12,7 +12,7 @@
  * acted in, or who struck a blow).
  */
 import type { ActionKind, CombatantState, Condition, Declaration, ProcedureId, Side } from './model';
-import type { Casting, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
+import type { Casting, EncounterReaction, EndEvent, EntryKind, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
 import type { BreakCause, CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
@@ -81,6 +81,8 @@ export interface CombatantView {
   baseInitiative?: number;
   /** Joined while this round was played. */
   joined?: boolean;
+  /** Its bleeding staunched (addict phase 11). */
+  staunched?: boolean;
 }
 
 export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
@@ -148,6 +150,15 @@ export interface TimelineView {
   carryOut: CastingView[];
   /** The end of the round (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
+  /** What the GM recorded of the encounter (addict phases 1 and 3), once there is something; a secret reaction only in the GM's view. */
+  encounter?: EncounterView;
+}
+
+export interface EncounterView {
+  /** Phase 3: the encounter distance in feet. */
+  distance?: number;
+  /** Phase 1: each side's reaction, in the order of the sides. */
+  reactions?: ({ side: string } & EncounterReaction)[];
 }
 
 function castingView(c: Casting, status: CastingStatus, known: boolean): CastingView {
@@ -249,6 +260,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     if (count !== undefined) v.initiative = count;
     if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
     if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
+    if (s?.staunched) v.staunched = true;
     combatants.push(v);
   }
 
@@ -305,7 +317,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
   const dice = ini ? Object.values(ini.sides) : [];
   const top = Math.max(...dice);
   const events = (list: EndEvent[] | null) => (list ? copyJson(list.filter((e) => shown(e.combatant))) : null);
-  return {
+  const view: TimelineView = {
     procedure: state.procedure,
     round: state.round,
     kind: state.round === 0 ? 'surprise' : 'round',
@@ -325,4 +337,19 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         : [],
     end: events(state.end),
   };
+  const recorded = encounterView(state, gm);
+  if (recorded) view.encounter = recorded;
+  return view;
+}
+
+/** What the GM recorded of the encounter that this viewer may see, or null when nothing. */
+function encounterView(state: FlowState, gm: boolean): EncounterView | null {
+  const { distance, reactions } = state.encounter;
+  const out: EncounterView = {};
+  if (typeof distance === 'number') out.distance = distance;
+  if (reactions) {
+    const list = state.encounter.sides.filter((s) => reactions[s.id] && (gm || !reactions[s.id].secret)).map((s) => ({ side: s.id, ...copyJson(reactions[s.id]) }));
+    if (list.length > 0) out.reactions = list;
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }

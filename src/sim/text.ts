@@ -8,6 +8,7 @@ import type { CombatantState } from '../rules/model';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
 import type { CastingView, CombatantView, EntryView, MidRoundView, StepView, TimelineView } from '../rules/timeline';
+import { roundRecap } from '../rules/recap';
 import { undeliveredDamage, type ScenarioDice, type ScenarioNote, type Undelivered, type ValidScenario } from './scenario';
 import type { Data, Strings } from './strings';
 
@@ -59,6 +60,8 @@ export interface TimelineRound {
   notCarried: TimelineText[];
   end: (EndEvent & { text: string })[];
   standing: TimelineText[];
+  /** The round's recap (addict phase 10), where the procedure has a recap phase. */
+  recap?: TimelineText[];
   states: Record<string, CombatantState>;
 }
 
@@ -78,6 +81,9 @@ export interface Timeline {
   notes: (TimelineText & { path?: string })[];
   sides: { id: string; name: string }[];
   combatants: { id: string; name: string; side: string; joins?: number }[];
+  /** What the GM recorded before the rounds (addict phases 1 and 3): each side's reaction, the encounter distance. */
+  reactions: { side: string; result: string; roll?: number; secret?: boolean; text: string }[];
+  distance: { feet: number; text: string } | null;
   openingMorale: (EndEvent & { text: string })[] | null;
   baseInitiative: Record<string, number>;
   surprise: { unit: string; rolls: Record<string, number>; surprised: Record<string, number>; lines: string[] };
@@ -149,6 +155,7 @@ function standingOf(w: Writer, view: TimelineView): TimelineText[] {
     const marks: string[] = [];
     if (c.condition !== 'ok') marks.push(t.format(`TENSEG.Sim.Condition.${c.condition}`));
     if (c.routed) marks.push(t.format('TENSEG.Sim.Condition.routed'));
+    if (c.staunched) marks.push(t.format('TENSEG.Sim.Condition.staunched'));
     if (marks.length > 0) one = t.format('TENSEG.Sim.StandingCondition', { text: one, condition: marks.join(', ') });
     bySide.set(c.side, [...(bySide.get(c.side) ?? []), one]);
   }
@@ -337,7 +344,14 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   w.say(1, t.format('TENSEG.Sim.EndOfRound'));
   for (const e of end) w.say(2, e.text);
   for (const x of standing) w.say(2, x.text);
-  return { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+  const out: TimelineRound = { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+  // Phase 10 (addict): "The DM provides a narrative summary of the events of the round".
+  if (scenario.procedure.phases.includes('addict-recap')) {
+    w.say(1, t.format('TENSEG.Sim.Recap', { phase: t.maybe('TENSEG.Phase.addict-recap', 'addict-recap') }));
+    out.recap = roundRecap(view).map((l) => w.txt(l.key, l.data));
+    for (const x of out.recap) w.say(2, x.text);
+  }
+  return out;
 }
 
 /** Build the timeline (JSON form) and, in the same pass, the lines a GM reads. */
@@ -370,6 +384,21 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
     notes.push({ ...note, path });
   }
   for (const n of notes) w.say(0, n.text);
+
+  // Phases 1 and 3 (addict): what the GM recorded before the rounds, as the first round's view shows it.
+  const recorded = (log.surpriseRound ?? log.rounds[0])?.view.encounter ?? log.view.encounter;
+  const reactions: Timeline['reactions'] = (recorded?.reactions ?? []).map((r) => {
+    const data = { side: nameOf(r.side), result: r.result, roll: r.roll ?? '' };
+    const key = r.roll !== undefined ? (r.secret ? 'TENSEG.Sim.ReactionRolledSecret' : 'TENSEG.Sim.ReactionRolled') : r.secret ? 'TENSEG.Sim.ReactionSecret' : 'TENSEG.Sim.Reaction';
+    return { ...r, text: t.format(key, data) };
+  });
+  const distance: Timeline['distance'] = recorded?.distance !== undefined ? { feet: recorded.distance, text: t.format('TENSEG.Sim.Distance', { feet: recorded.distance }) } : null;
+  if (reactions.length > 0 || distance) {
+    w.say(0, '');
+    w.say(0, t.format('TENSEG.Sim.Encounter'));
+    for (const r of reactions) w.say(1, r.text);
+    if (distance) w.say(1, distance.text);
+  }
 
   let openingMorale: Timeline['openingMorale'] = null;
   if (log.openingMorale) {
@@ -420,6 +449,8 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
       ...scenario.encounter.combatants.map((c) => ({ id: c.id, name: c.name, side: c.side })),
       ...scenario.joins.map((j) => ({ id: j.combatant.id, name: j.combatant.name, side: j.combatant.side, joins: j.round })),
     ],
+    reactions,
+    distance,
     openingMorale,
     baseInitiative: log.baseInitiative,
     surprise: { unit: log.surprise.unit, rolls: log.surprise.rolls, surprised: log.surprise.surprised, lines: surprise },

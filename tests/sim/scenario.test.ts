@@ -433,3 +433,68 @@ describe('helpers', () => {
     expect(editDistance('', 'abc')).toBe(3);
   });
 });
+
+describe('addict phases 1, 3 and 11 and hesitation in seconds (README "The scenario file")', () => {
+  /** The base scenario under addict, charges possible. */
+  function addict(): Record<string, unknown> {
+    const raw = base();
+    raw.procedure = 'addict';
+    (raw.combatants as Record<string, unknown>[])[0].movement = 120;
+    return raw;
+  }
+
+  it('reactions, distance, staunch and hesitationSeconds are read into the script; a charge without a distance closes the encounter distance', () => {
+    const raw = addict();
+    raw.reactions = [{ side: 'b', result: 'Hostile', roll: 7, secret: true }];
+    raw.distance = 40;
+    raw.staunch = [{ round: 2, combatant: 'y' }];
+    raw.declarations = { '1': { x: { action: 'charge', target: 'y', hesitationSeconds: 13.5 }, y: { action: 'melee', target: 'x' } } };
+    const r = validateScenario(raw, PROCEDURES);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.rounds).toBe(2); // the staunch names round 2
+    const script = scriptOf(r.scenario);
+    expect(script).toMatchObject({ reactions: [{ side: 'b', result: 'Hostile', roll: 7, secret: true }], distance: 40, staunch: [{ round: 2, combatant: 'y' }] });
+    expect(r.scenario.declarations.get(1)?.x).toMatchObject({ hesitationSeconds: 13.5 });
+    // Without the distance, the same charge is refused at its declaration.
+    delete raw.distance;
+    expect(problemsOf(raw, PROCEDURES)).toEqual([expect.objectContaining({ key: 'AddictChargeNoDistance', path: 'declarations.1.x' })]);
+  });
+
+  it('each bad entry names its field', () => {
+    const raw = addict();
+    raw.reactions = [{ side: 'c', result: 'Hostile' }, { side: 'b', result: '' }, { side: 'a', result: 'x'.repeat(201) }, { side: 'b', result: 'Calm' }, { side: 'b', result: 'Again' }, { side: 'a', result: 'Ok', rol: 3 }];
+    raw.distance = -5;
+    raw.staunch = [{ round: 1, combatant: 'zed' }, { combatant: 'x' }];
+    (raw.declarations as Record<string, Record<string, unknown>[]>)['1'][0].hesitationSeconds = -6;
+    const problems = problemsOf(raw, PROCEDURES).map((p) => `${p.path} ${p.key}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'reactions[0].side UnknownSideId',
+        'reactions[1].result EmptyText',
+        'reactions[2].result ReactionResultInvalid',
+        'reactions[4].side DuplicateReaction',
+        'reactions[5].rol UnknownFieldDidYouMean',
+        'distance NumberTooSmall',
+        'staunch[0].combatant UnknownCombatant',
+        'staunch[1].round FieldMissing',
+        'declarations.1[0].hesitationSeconds NumberTooSmall',
+      ]),
+    );
+  });
+
+  it('written for a procedure without those phases they are problems; under --procedure they are dropped with a note', () => {
+    const raw = base();
+    raw.reactions = [{ side: 'b', result: 'Hostile' }];
+    raw.distance = 40;
+    raw.staunch = [{ round: 1, combatant: 'y' }];
+    expect(problemsOf(raw, PROCEDURES).map((p) => `${p.path} ${p.key}`)).toEqual(['reactions PhaseNotInProcedure', 'distance PhaseNotInProcedure', 'staunch PhaseNotInProcedure']);
+    const moved = addict();
+    moved.reactions = [{ side: 'b', result: 'Hostile' }];
+    moved.distance = 40;
+    const r = validateScenario(moved, PROCEDURES, { procedure: 'high-low' });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.reactions).toEqual([]);
+    expect(r.scenario.distance).toBeUndefined();
+    expect(r.scenario.notes.filter((n) => n.key === 'TENSEG.Sim.Note.PhaseDropped').map((n) => n.data?.field)).toEqual(['reactions', 'distance']);
+  });
+});

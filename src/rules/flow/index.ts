@@ -10,3 +10,4 @@ export * from './read';
 export { castingById } from './step';
 export * from './attack';
 export * from './midround';
+export * from './gm-phases';

@@ -23,6 +23,7 @@ import { combatantProblem, copyState, initialState, NEVER, plainStartingConditio
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
 import { applyMidRound, type MidRoundInput } from './midround';
+import { applyGmPhase, type GmPhaseInput } from './gm-phases';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -69,7 +70,9 @@ export type FlowInput =
   /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
   | AttackInput
   /** A delay announced, a held or prepared action released, a casting the GM breaks (midround.ts). */
-  | MidRoundInput;
+  | MidRoundInput
+  /** What the GM records where the text gives no table (gm-phases.ts): a side's reaction, the encounter distance, bleeding staunched. */
+  | GmPhaseInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -259,7 +262,7 @@ export function declarationProblem(state: FlowState, decl: Declaration, procedur
   if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
   const final = finalProblem(state, combatant);
   if (final) return final;
-  const problem = procedure.validateDeclaration(decl, combatant, state.options);
+  const problem = procedure.validateDeclaration(decl, combatant, state.options, state.encounter);
   if (problem) return problem;
   if (!spellAvailable(state, decl)) return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell ?? '' } };
   return null;
@@ -591,11 +594,11 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   if (!entering.ok) return entering;
   if (input.d) {
     if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });
-    const problem = procedure.validateDeclaration(input.d, c, state.options);
+    const problem = procedure.validateDeclaration(input.d, c, state.options, state.encounter);
     if (problem) return { ok: false, problem };
   }
   const newcomer = copyJson(c);
-  const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
+  const encounter: Encounter = { ...state.encounter, sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
   // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
   const late = was === undefined && state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
   const kept = was !== undefined ? state.baseInitiative[was] : undefined;
@@ -641,7 +644,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
 /** A combatant leaves: its state is kept (the recap names it), it acts no more. */
 function leave(state: FlowState, id: string): Applied {
   if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
-  state.encounter = { sides: state.encounter.sides, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
+  state.encounter = { ...state.encounter, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
   delete state.declarations[id];
   if (state.finalDeclarations) delete state.finalDeclarations[id];
   if (state.states[id]) state.states[id] = { ...state.states[id], condition: 'fled' };
@@ -760,6 +763,10 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'release':
     case 'break':
       return applyMidRound(state, input, procedure);
+    case 'reaction':
+    case 'distance':
+    case 'staunch':
+      return applyGmPhase(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

@@ -72,6 +72,7 @@ export function copyState(s: CombatantState): CombatantState {
   if (s.woundPoints !== undefined) c.woundPoints = s.woundPoints;
   if (s.delayed !== undefined) c.delayed = s.delayed;
   if (s.routed !== undefined) c.routed = s.routed;
+  if (s.staunched !== undefined) c.staunched = s.staunched;
   return c;
 }
 

@@ -81,6 +81,7 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   speed: num(-100, 100),
   routines: int(0, 20),
   hesitation: int(0, 10),
+  hesitationSeconds: num(0, 3600),
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
@@ -124,6 +125,15 @@ export const MORALE_FIELDS: Record<string, Spec> = {
 
 export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
 
+/** addict phase 1: a side's reaction as the GM records it (the reaction table is not in the text). */
+export const REACTION_FIELDS: Record<string, Spec> = { side: req, result: req, roll: num(-100000, 100000), secret: bool };
+
+/** addict phase 3: the encounter distance, in feet. */
+export const DISTANCE_SPEC: Spec = num(0, 100000);
+
+/** addict phase 11: bleeding the GM staunches at the end of a round. */
+export const STAUNCH_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req };
+
 export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
 
 /** When a mid-round action happens in its round: exactly one of these (play.ts Moment). */
@@ -157,7 +167,7 @@ export const ATTACK_FIELDS: Record<string, Spec> = {
 
 export const TOP_FIELDS = [
   'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
-  'delays', 'releases', 'breaks', 'attacks',
+  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch',
 ];
 
 /**

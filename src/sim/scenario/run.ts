@@ -37,6 +37,9 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     releases: scenario.releases.map((x) => ({ ...x, declaration: { ...x.declaration } })),
     breaks: scenario.breaks.map((x) => ({ ...x })),
     attacks: scenario.attacks.map((x) => ({ ...x })),
+    reactions: scenario.reactions.map((r) => ({ ...r })),
+    ...(scenario.distance !== undefined ? { distance: scenario.distance } : {}),
+    staunch: scenario.staunch.map((s) => ({ ...s })),
   };
 }
 

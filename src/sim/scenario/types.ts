@@ -44,6 +44,20 @@ export interface ScenarioCancel {
   casting?: string;
 }
 
+/** addict phase 1: a side's reaction as the GM records it. */
+export interface ScenarioReaction {
+  side: string;
+  result: string;
+  roll?: number;
+  secret?: boolean;
+}
+
+/** addict phase 11: the GM staunches a combatant's bleeding at the end of a round. */
+export interface ScenarioStaunch {
+  round: number;
+  combatant: string;
+}
+
 export interface ValidScenario {
   title?: string;
   description?: string;
@@ -65,6 +79,10 @@ export interface ValidScenario {
   releases: ScriptedRelease[];
   breaks: ScriptedBreak[];
   attacks: ScriptedAttack[];
+  /** addict phases 1, 3 and 11 (empty, absent where the file has none or the procedure played has no such phase). */
+  reactions: ScenarioReaction[];
+  distance?: number;
+  staunch: ScenarioStaunch[];
   notes: ScenarioNote[];
 }
 

@@ -11,6 +11,7 @@
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
  *   dice?, damage?, joins?, morale?, cancel?
  *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
+ *   reactions?, distance?, staunch? (addict phases 1, 3, 11)
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
@@ -28,6 +29,7 @@ import {
   BREAK_FIELDS,
   CANCEL_FIELDS,
   COMBATANT_FIELDS,
+  DISTANCE_SPEC,
   DAMAGE_FIELDS,
   DECLARATION_FIELDS,
   DELAY_FIELDS,
@@ -38,7 +40,9 @@ import {
   MOMENT_FIELDS,
   MORALE_FIELDS,
   RELEASE_FIELDS,
+  REACTION_FIELDS,
   SIDE_FIELDS,
+  STAUNCH_FIELDS,
   str,
   text,
   TOP_FIELDS,
@@ -52,6 +56,8 @@ import {
   type ScenarioJoin,
   type ScenarioMorale,
   type ScenarioNote,
+  type ScenarioReaction,
+  type ScenarioStaunch,
   type ScriptedDie,
   type ValidateOverrides,
   type ValidationResult,
@@ -510,20 +516,66 @@ class ScenarioReader {
     });
   }
 
+  /* --------------------------------- the GM's phases (addict 1, 3, 11) */
+
+  /**
+   * Whether the procedure played records this phase; written for one that does
+   * not, a problem, or under --procedure a note and the entries dropped.
+   */
+  private gmPhase(key: string, phase: 'reaction' | 'distance' | 'staunch', present: boolean): boolean {
+    if (!present || !this.procedure) return present;
+    const has = phase === 'staunch' ? !!this.procedure.gmPhases?.staunch : !!this.procedure.gmPhases?.[phase];
+    if (has) return true;
+    if (this.switched) this.notes.push({ key: 'TENSEG.Sim.Note.PhaseDropped', data: { field: key, from: this.originalId as string, to: this.procedure.id } });
+    else this.out.add('PhaseNotInProcedure', key, { phase, procedure: this.procedure.id });
+    return false;
+  }
+
+  readReactions(): ScenarioReaction[] {
+    const seen = new Set<string>();
+    const list = this.readList('reactions', REACTION_FIELDS, { sides: ['side'] }, (o, path): ScenarioReaction | undefined => {
+      const side = o.side as string;
+      if (seen.has(side)) return void this.out.add('DuplicateReaction', join(path, 'side'), { side });
+      seen.add(side);
+      const result = (o.result as string).trim();
+      if (result.length > 200) return void this.out.add('ReactionResultInvalid', join(path, 'result'), { side, max: 200 });
+      const r: ScenarioReaction = { side, result };
+      if (o.roll !== undefined) r.roll = o.roll as number;
+      if (o.secret !== undefined) r.secret = o.secret as boolean;
+      return r;
+    });
+    return this.gmPhase('reactions', 'reaction', list.length > 0) ? list : [];
+  }
+
+  readDistance(): number | undefined {
+    const { raw, out } = this;
+    if (raw.distance === undefined || raw.distance === null) return undefined;
+    const feet = checkValue(raw.distance, DISTANCE_SPEC, 'distance', 'distance', out);
+    if (typeof feet !== 'number') return undefined;
+    return this.gmPhase('distance', 'distance', true) ? feet : undefined;
+  }
+
+  readStaunch(): ScenarioStaunch[] {
+    const list = this.readList('staunch', STAUNCH_FIELDS, { combatants: ['combatant'] }, (o) => ({ round: o.round as number, combatant: o.combatant as string }));
+    return this.gmPhase('staunch', 'staunch', list.length > 0) ? list : [];
+  }
+
   /* -------------------------------------- legality under the procedure played */
 
-  checkLegality(): void {
+  checkLegality(distance: number | undefined): void {
     if (!this.procedure) return;
     // A starting condition its hit points contradict under the procedure's damage rules (the flow refuses it too).
     const procedure = this.procedure;
     this.combatants.forEach((c, i) => this.checkStarting(procedure, c, `combatants[${i}]`));
     this.joinerCombatants.forEach((c, i) => c && this.checkStarting(procedure, c, join(`joins[${i}]`, 'combatant')));
+    // What the encounter's phases recorded: a charge without a distance closes the encounter distance (addict phase 3).
+    const encounter = { sides: this.sides, combatants: this.combatants, ...(distance !== undefined ? { distance } : {}) };
     for (const { decl, path } of this.toCheck) {
       const c = this.byId.get(decl.combatant);
       if (!c) continue;
       let problem: Problem | null;
       try {
-        problem = this.procedure.validateDeclaration(decl, c, this.options);
+        problem = this.procedure.validateDeclaration(decl, c, this.options, encounter);
       } catch (e) {
         problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : show(e) } };
       }
@@ -570,7 +622,10 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const releases = r.readReleases();
   const breaks = r.readBreaks();
   const attacks = r.readAttacks();
-  r.checkLegality();
+  const reactions = r.readReactions();
+  const distance = r.readDistance();
+  const staunch = r.readStaunch();
+  r.checkLegality(distance);
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
   if (r.switched) r.notes.unshift({ key: 'TENSEG.Sim.Note.ProcedureSwitched', data: { from: r.originalId, to: r.procedure.id } });
@@ -592,9 +647,12 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       releases,
       breaks,
       attacks,
+      reactions,
+      staunch,
       notes: r.notes,
     },
   };
+  if (distance !== undefined) scenario.scenario.distance = distance;
   if (typeof title === 'string') scenario.scenario.title = title;
   if (typeof description === 'string') scenario.scenario.description = description;
   return scenario;
