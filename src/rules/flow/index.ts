@@ -9,3 +9,5 @@ export * from './log';
 export * from './read';
 export { castingById } from './step';
 export * from './attack';
+export * from './choose';
+export * from './casting';

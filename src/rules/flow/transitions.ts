@@ -22,6 +22,7 @@ import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
+import { choose, type ChooseInput } from './choose';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -65,7 +66,9 @@ export type FlowInput =
   /** Morale checks the GM calls for: at once before the first round where the procedure has opening morale, else at the end of the round (not during the surprise segments). */
   | { t: 'morale'; requests: MoraleRequest[] }
   /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
-  | AttackInput;
+  | AttackInput
+  /** A caster chooses its spell (or none) at its turn, where the procedure lets it (choose.ts; d12-ascending II.C). */
+  | ChooseInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -600,7 +603,11 @@ export function beforeFirstRound(state: FlowState): boolean {
 function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice, procedure: P): Applied {
   if (!Array.isArray(requests) || requests.length === 0) return refuse('MalformedRequest');
   for (const r of requests) {
-    if (!r || typeof r.combatant !== 'string' || !combatantOf(state, r.combatant)) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    const c = r && typeof r.combatant === 'string' ? combatantOf(state, r.combatant) : undefined;
+    if (!c) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    // The procedure may refuse a check it cannot make (a method it lacks, a player character: d12-ascending).
+    const problem = procedure.moraleProblem?.(c, r, state.options);
+    if (problem) return { ok: false, problem };
   }
   const copies = requests.map((r) => copyJson(r));
   if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
@@ -685,6 +692,8 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       if (!granted.ok) return granted;
       return { ok: true, detail: recordAttack(state, input, granted) };
     }
+    case 'choose':
+      return choose(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

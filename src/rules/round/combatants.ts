@@ -12,6 +12,7 @@ const NUMBERS = [
   'surpriseAdjustment',
   'initiativeAdjustment',
   'missileBonus',
+  'dexterityAcBonus',
   'surprisedOn',
   'surprisesOn',
   'surprisesOthersAdjust',

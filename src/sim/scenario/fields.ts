@@ -2,6 +2,7 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS } from '../../rules/model';
+import { MORALE_METHODS } from '../../rules/procedure';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
@@ -44,6 +45,7 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   surpriseAdjustment: int(-10, 10),
   initiativeAdjustment: int(-10, 10),
   missileBonus: int(-10, 10),
+  dexterityAcBonus: int(-10, 10),
   surprisedOn: int(0, 12),
   surprisesOn: int(0, 12),
   surprisesOthersAdjust: int(-12, 12),
@@ -111,13 +113,19 @@ export const MORALE_FIELDS: Record<string, Spec> = {
   combatant: req,
   trigger: str,
   opposed: num(-1000, 1000),
+  method: { t: 'enum', values: MORALE_METHODS },
+  score: num(-1000, 1000),
+  passed: bool,
 };
+
+/** A spell chosen at the caster's turn (d12-ascending II.C): `spell` with `castingTime`, or `none: true`. */
+export const CHOOSE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, spell: str, castingTime: int(1, 100), none: bool };
 
 export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
 
 export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
 
-export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel'];
+export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'choose'];
 
 /**
  * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group

@@ -33,6 +33,7 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     moraleRequests: scenario.morale.map((m) => ({ ...m })),
     joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
     cancelled: scenario.cancels.map((c) => ({ ...c })),
+    choices: scenario.choices.map((c) => ({ ...c })),
   };
 }
 

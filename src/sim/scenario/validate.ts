@@ -9,7 +9,7 @@
  *   sides: [{ id, name?, alerted?, surprised? }]
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
- *   dice?, damage?, joins?, morale?, cancel?
+ *   dice?, damage?, joins?, morale?, cancel?, choose?
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
@@ -21,6 +21,7 @@ import type { DamageEvent } from '../../rules/play';
 import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
   CANCEL_FIELDS,
+  CHOOSE_FIELDS,
   COMBATANT_FIELDS,
   DAMAGE_FIELDS,
   DECLARATION_FIELDS,
@@ -40,6 +41,7 @@ import {
   MAX_ROUNDS,
   type ProcedureTable,
   type ScenarioCancel,
+  type ScenarioChoice,
   type ScenarioJoin,
   type ScenarioMorale,
   type ScenarioNote,
@@ -78,6 +80,8 @@ class ScenarioReader {
   tooMany = false;
   /** Declarations to check against the procedure once everything is read. */
   readonly toCheck: { decl: Declaration; path: string }[] = [];
+  /** Morale checks to put to the procedure once everything is read. */
+  readonly moraleToCheck: { request: ScenarioMorale; path: string }[] = [];
 
   constructor(
     readonly raw: Record<string, unknown>,
@@ -399,10 +403,30 @@ class ScenarioReader {
   /* ------------------------------------------------------ morale, cancels */
 
   readMorale(): ScenarioMorale[] {
-    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o) => {
+    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o, path) => {
       const req: ScenarioMorale = { round: o.round as number, combatant: o.combatant as string, trigger: (o.trigger as string | undefined) ?? 'gm' };
       if (o.opposed !== undefined) req.opposed = o.opposed as number;
+      if (o.method !== undefined) req.method = o.method as ScenarioMorale['method'];
+      if (o.score !== undefined) req.score = o.score as number;
+      if (o.passed !== undefined) req.passed = o.passed as boolean;
+      this.moraleToCheck.push({ request: req, path });
       return req;
+    });
+  }
+
+  /** Spells chosen at the caster's turn: a spell with its casting time, or none. */
+  readChoices(): ScenarioChoice[] {
+    const { out } = this;
+    return this.readList('choose', CHOOSE_FIELDS, { combatants: ['combatant'] }, (o, path): ScenarioChoice | undefined => {
+      const round = o.round as number;
+      const combatant = o.combatant as string;
+      if ((o.none === true) === (o.spell !== undefined)) return void out.add('ChooseNeedsOne', path, {});
+      if (o.none === true) {
+        if (o.castingTime !== undefined) return void out.add('ChooseNoneWithTime', join(path, 'castingTime'), {});
+        return { round, combatant, spell: null };
+      }
+      if (o.castingTime === undefined) return void out.add('FieldMissing', join(path, 'castingTime'), { field: 'castingTime' });
+      return { round, combatant, spell: o.spell as string, castingTime: o.castingTime as number };
     });
   }
 
@@ -428,6 +452,13 @@ class ScenarioReader {
         problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : show(e) } };
       }
       if (problem) this.out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
+    }
+    const moraleProblem = this.procedure.moraleProblem;
+    if (!moraleProblem) return;
+    for (const { request, path } of this.moraleToCheck) {
+      const c = this.byId.get(request.combatant);
+      const problem = c ? moraleProblem(c, request, this.options) : null;
+      if (problem) this.out.problems.push({ ...problem, path });
     }
   }
 }
@@ -459,6 +490,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const damage = r.readDamage();
   const morale = r.readMorale();
   const cancels = r.readCancels();
+  const choices = r.readChoices();
   r.checkLegality();
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
@@ -477,6 +509,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       joins,
       morale,
       cancels,
+      choices,
       notes: r.notes,
     },
   };
