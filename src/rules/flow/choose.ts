@@ -63,7 +63,7 @@ export function chooseProblem(state: FlowState, input: ChooseInput): Problem | n
   const struck = state.hits.some((h) => h.target === c.id && h.step === state.step && h.amount > 0 && h.step >= casting.preventFrom);
   if (status !== 'pending' || struck) return { key: 'ChooseSpellPrevented', data: { name } };
   const at = state.schedule?.steps[state.step]?.entries.findIndex((e) => e.casting === casting.id) ?? -1;
-  if (at < 0 || state.outcomes[state.step]?.[at] !== 'begins') return { key: 'CombatantCannotAct', data: { name } };
+  if (at < 0 || state.outcomes[state.step]?.[at] === 'cannot-act') return { key: 'CombatantCannotAct', data: { name } };
   if (input.spell === null) return null;
   const t = input.castingTime;
   if (t === undefined || typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 100) return { key: 'CastingTimeInvalid', data: { name } };
@@ -110,5 +110,8 @@ export function choose(state: FlowState, input: ChooseInput, procedure: P): Done
     throw err;
   }
   state.schedule = placed;
+  // The casting begins now (its entry was opened as the caster's turn; a GM's undo may have restored it since).
+  const outcomes = state.outcomes[state.step];
+  placed.steps[state.step].entries.forEach((e, i) => e.casting === casting.id && (outcomes[i] = 'begins'));
   return { ok: true };
 }

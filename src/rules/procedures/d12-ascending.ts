@@ -1128,7 +1128,8 @@ function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, op
 /* ============================================================ validation */
 
 function validateDeclaration(decl: Declaration, c: Combatant): Problem | null {
-  const common = commonDeclarationProblem(decl, c, ACTIONS);
+  // II.C: a spell still to be chosen has no casting time yet; the rest of the shared checks apply (its time is checked when chosen).
+  const common = commonDeclarationProblem(decl && typeof decl === 'object' && isChoosing(decl) ? { ...decl, castingTime: 1 } : decl, c, ACTIONS);
   if (common) return common;
   if (decl.readied && decl.action !== 'missile') return { key: 'D12ReadiedNotMissile', data: { name: c.name, action: decl.action } };
   if ((decl.action === 'melee' || decl.action === 'missile' || decl.action === 'charge') && badRoutines(decl.routines)) {
