@@ -394,6 +394,23 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(text(cards('attack')[1])).toContain('Halvaine is casting a spell: AC 7 without the Dexterity bonus.');
       expect(foundry.errors).toEqual([]);
     });
+
+    it('morale: "the DM can still make such a check in any way he sees fit"; "Player characters never check morale"', async () => {
+      const { combat, foundry, ids } = w;
+      foundry.dice.push(12, 12);
+      await combat.startCombat();
+      foundry.dice.push(3, 2);
+      await combat.rollInitiative();
+      // The default: d100 at or under the orc's morale score (8); the GM's own ruling for the other.
+      expect(await combat.requestMorale({ combatant: ids.orc1, trigger: 'leader-died' })).toBeNull();
+      expect(await combat.requestMorale({ combatant: ids.orc2, trigger: 'gm', method: 'gm', passed: true })).toBeNull();
+      expect(await combat.requestMorale({ combatant: ids.halvaine, trigger: 'gm' })).toMatchObject({ key: 'D12MoraleCharacter' });
+      foundry.dice.push(50);
+      await toEndOfRound(combat);
+      expect(text(cards('end-of-round')[0])).toBe('End of round 1 Orc 1 breaks: morale 50 against 8. Orc 2 holds, as the GM rules.');
+      expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
+      expect(foundry.errors).toEqual([]);
+    });
   });
 
   describe('individual-speed (seed 003)', () => {
