@@ -25,6 +25,8 @@ export interface TimelineEntry {
   routine?: number;
   target?: string;
   casting?: string;
+  /** The spell is still to be chosen at the caster's turn (d12-ascending II.C): see EntryView.choosing. */
+  choosing?: boolean;
   spell?: string;
   reason?: string;
   outcome: string;
@@ -271,6 +273,7 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
     if (e.routine !== undefined) out.routine = e.routine;
     if (e.target !== undefined) out.target = e.target;
     if (e.casting !== undefined) out.casting = e.casting;
+    if (e.choosing) out.choosing = true;
     if (e.spell !== undefined) out.spell = e.spell;
     if (e.reason !== undefined) out.reason = e.reason;
     return out;

@@ -459,8 +459,8 @@ describe('d12-ascending in a scenario: a spell chosen at the caster\'s turn (`ch
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     const played = runScenario(r.scenario, new RandomDice(1));
     if (!played.ok) return { problems: played.problems };
-    const text = buildTimeline(r.scenario, played.log, played.dice, 1, 'test.yaml', new Strings(loadStrings('.'))).lines.join('\n');
-    return { log: played.log, text };
+    const timeline = buildTimeline(r.scenario, played.log, played.dice, 1, 'test.yaml', new Strings(loadStrings('.')));
+    return { log: played.log, text: timeline.lines.join('\n'), timeline };
   };
   const shape = (log: NonNullable<ReturnType<typeof run>['log']>) =>
     log.rounds[0].steps.map((st) => [st.count, st.entries.map((e) => `${e.entry.combatant}:${e.entry.kind}:${e.outcome}`)]);
@@ -469,6 +469,8 @@ describe('d12-ascending in a scenario: a spell chosen at the caster\'s turn (`ch
     const raw = d12();
     raw.choose = [{ round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 1 }];
     const { log, text } = run(raw);
+    // --json: a turn passed without a choice is marked so.
+    expect(run(d12()).timeline?.timeline.find((x) => x.round === 1)?.steps[0].entries[0]).toMatchObject({ combatant: 'wren', kind: 'cast-begin', choosing: true });
     expect(log && shape(log)).toEqual([
       [3, ['wren:cast-begin:begins']],
       [4, ['wren:cast-complete:goes-off']],

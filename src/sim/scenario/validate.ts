@@ -453,11 +453,9 @@ class ScenarioReader {
       }
       if (problem) this.out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
     }
-    const moraleProblem = this.procedure.moraleProblem;
-    if (!moraleProblem) return;
     for (const { request, path } of this.moraleToCheck) {
       const c = this.byId.get(request.combatant);
-      const problem = c ? moraleProblem(c, request, this.options) : null;
+      const problem = c ? (this.procedure.moraleProblem?.(c, request, this.options) ?? null) : null;
       if (problem) this.out.problems.push({ ...problem, path });
     }
   }
