@@ -1275,7 +1275,8 @@ describe('II.C the spell chosen on the initiative result (the `choose` input)', 
     F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNothing');
     F.give(state, { t: 'declare', d: castLater('wren') });
     F.give(state, { t: 'declare', d: castLater('bran', { spell: 'Light', castingTime: 1 }) });
-    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNothing');
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNotYet');
+    F.expectRefused(state, chooseIt('bran', 'Light', 1), 'ChooseSpellNothing');
     F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
     for (const t of [0, 101, 2.5, undefined]) F.expectRefused(state, chooseIt('wren', 'Sleep', t), 'CastingTimeInvalid');
     F.expectRefused(state, chooseIt('wren', 'Light', 1), 'SpellNotMemorized');

@@ -53,11 +53,14 @@ export function chooseProblem(state: FlowState, input: ChooseInput): Problem | n
   const c = combatantOf(state, input.c);
   if (!c) return { key: 'UnknownCombatant', data: { id: input.c } };
   const name = c.name;
+  // While the round is declared, a spell declared without naming it is chosen once the round is under way.
+  const d = state.declarations[c.id];
+  if (state.stage === 'declare') return { key: d?.action === 'spell' && d.spell === undefined && d.castingTime === undefined ? 'ChooseSpellNotYet' : 'ChooseSpellNothing', data: { name } };
   const casting = choosingCasting(state, c.id);
   if (!casting) return { key: 'ChooseSpellNothing', data: { name } };
   const status = state.status[casting.id] ?? 'pending';
   if (status === 'cancelled') return { key: 'ChooseSpellNothing', data: { name } };
-  if (state.stage === 'declare' || (state.stage === 'resolve' && state.step < casting.beginStep)) return { key: 'ChooseSpellNotYet', data: { name } };
+  if (state.stage === 'resolve' && state.step < casting.beginStep) return { key: 'ChooseSpellNotYet', data: { name } };
   if (state.stage !== 'resolve' || state.step > casting.beginStep) return { key: 'ChooseSpellPassed', data: { name } };
   // Damage before the choice: earlier in the round it prevented the casting (its status), in this step it lands before the casting begins.
   const struck = state.hits.some((h) => h.target === c.id && h.step === state.step && h.amount > 0 && h.step >= casting.preventFrom);

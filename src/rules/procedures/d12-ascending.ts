@@ -1068,7 +1068,7 @@ function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: D12As
     const v = request[field];
     if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return { key: 'NumberInvalid', data: { name, field } };
   }
-  if (request.passed !== undefined && typeof request.passed !== 'boolean') return { key: 'NumberInvalid', data: { name, field: 'passed' } };
+  if (request.passed !== undefined && typeof request.passed !== 'boolean') return { key: 'MalformedRequest' };
   if (isCharacter(c) && request.trigger !== MORALE_RALLY) return { key: 'D12MoraleCharacter', data: { name } };
   const method = moraleMethodOf(request, options);
   if (method === 'gm') return request.passed === undefined ? { key: 'MoraleResultMissing', data: { name } } : null;
