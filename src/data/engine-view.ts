@@ -293,10 +293,14 @@ export interface DeclarationPayload {
   distance?: number | string;
   readied?: boolean | string;
   delayed?: boolean | string;
+  goFirst?: boolean | string;
+  delaying?: boolean | string;
+  innate?: boolean | string;
+  minorActions?: number | string;
   note?: string;
 }
 
-const NUMERIC_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance'] as const;
+const NUMERIC_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'minorActions'] as const;
 
 function numberField(value: unknown): number | undefined | null {
   if (value === undefined || value === null) return undefined;
@@ -374,6 +378,8 @@ export function toDeclaration(
   }
   if (flag(payload.readied)) decl.readied = true;
   if (flag(payload.delayed)) decl.delayed = true;
+  for (const k of ['goFirst', 'delaying', 'innate'] as const) if (flag(payload[k])) decl[k] = true;
+  if (numbers.minorActions !== undefined) decl.minorActions = numbers.minorActions;
   if (typeof payload.note === 'string' && payload.note.trim() !== '') decl.note = payload.note.trim();
   return { ok: true, value: decl };
 }

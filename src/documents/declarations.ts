@@ -28,6 +28,8 @@ export interface DeclarationOverride {
   weaponSpeed?: number;
   length?: number;
   space?: number;
+  /** high-low: the Dexterity Reaction Adjustment applies ("in the right circumstances": the GM's judgement). */
+  dexterityReaction?: boolean;
 }
 
 /** What a client sends to declare: items by id and choices. */
@@ -42,6 +44,12 @@ export interface DeclarationRequest {
   spellName?: string;
   readied?: boolean;
   delayed?: boolean;
+  /** high-low (seed 001): a "Go First" activity, a [delaying] activity, an innate ability (D1). */
+  goFirst?: boolean;
+  delaying?: boolean;
+  innate?: boolean;
+  /** high-low: 1-segment minor actions with the major action (each +1 to weapon speed in ties). */
+  minorActions?: number;
   note?: string;
   /** GM only. */
   override?: DeclarationOverride;
@@ -62,6 +70,8 @@ export function declarationFromRequest(
   for (const k of ['target', 'weapon', 'spell', 'spellName', 'note'] as const) if (given(request[k])) payload[k] = request[k];
   if (request.readied === true) payload.readied = true;
   if (request.delayed === true) payload.delayed = true;
+  for (const k of ['goFirst', 'delaying', 'innate'] as const) if (request[k] === true) payload[k] = true;
+  if (request.minorActions !== undefined) payload.minorActions = request.minorActions;
   const override = request.override ?? {};
   if (override.castingTime !== undefined) payload.castingTime = override.castingTime;
   const parsed = toDeclaration(payload, { combatant: combatant.id as string, name, items: actorView(actor).items });
@@ -70,6 +80,7 @@ export function declarationFromRequest(
   if (override.speed !== undefined) declaration.speed = override.speed;
   if (override.routines !== undefined) declaration.routines = override.routines;
   if (override.hesitation !== undefined) declaration.hesitation = override.hesitation;
+  if (override.dexterityReaction !== undefined) declaration.dexterityReaction = override.dexterityReaction;
   if (declaration.weapon) {
     if (override.weaponSpeed !== undefined) declaration.weapon.speed = override.weaponSpeed;
     if (override.length !== undefined) declaration.weapon.length = override.length;

@@ -88,8 +88,8 @@ function lookup(combatId: string, combatantId: string, sender: User.Implementati
 const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
 
 /** The optional fields of a request and of its override: every one a form may leave blank. */
-const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
-const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space'] as const satisfies readonly (keyof DeclarationOverride)[];
+const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'goFirst', 'delaying', 'innate', 'minorActions', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
+const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space', 'dexterityReaction'] as const satisfies readonly (keyof DeclarationOverride)[];
 
 /** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
 function cleaned(request: DeclarationRequest): DeclarationRequest {

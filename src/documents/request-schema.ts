@@ -65,6 +65,7 @@ export const OVERRIDE_SPEC: Spec = {
     weaponSpeed: opt({ t: 'int', min: LIMITS.weaponSpeed.min, max: LIMITS.weaponSpeed.max }),
     length: opt({ t: 'num', min: LIMITS.reach.min, max: LIMITS.reach.max }),
     space: opt({ t: 'num', min: LIMITS.reach.min, max: LIMITS.reach.max }),
+    dexterityReaction: opt({ t: 'bool' }),
   },
 };
 
@@ -78,6 +79,10 @@ export const DECLARATION_SPEC: Spec = {
     spellName: opt({ t: 'text', max: 200 }),
     readied: opt({ t: 'bool' }),
     delayed: opt({ t: 'bool' }),
+    goFirst: opt({ t: 'bool' }),
+    delaying: opt({ t: 'bool' }),
+    innate: opt({ t: 'bool' }),
+    minorActions: opt({ t: 'int', min: 0, max: 10 }),
     note: opt({ t: 'text', max: 500 }),
     override: opt(OVERRIDE_SPEC),
   },

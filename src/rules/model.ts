@@ -93,6 +93,27 @@ export interface Declaration {
    * delayed condition; the condition itself is CombatantState.delayed).
    */
   delayed?: boolean;
+  /**
+   * high-low: the action "Go First" (seed 001 step 3): taken in the fast
+   * actions phase, after the charges (option goFirstOrder).
+   */
+  goFirst?: boolean;
+  /**
+   * high-low: the action comes with a `[delaying]` activity: acts on LOW
+   * without the delayed condition; under the delayed condition it is complex
+   * (goes last, no major action).
+   */
+  delaying?: boolean;
+  /** high-low: the action is an innate ability, used first in its group (D1). */
+  innate?: boolean;
+  /** high-low: 1-segment minor actions this round; each adds 1 to weapon speed in ties and 1 segment to a casting. */
+  minorActions?: number;
+  /**
+   * high-low: the Dexterity Reaction Adjustment (Combatant.surpriseAdjustment)
+   * counts for this individual's group this round; absent: the option
+   * dexterityReaction.
+   */
+  dexterityReaction?: boolean;
   /** Free text shown to the GM. */
   note?: string;
 }
@@ -181,6 +202,12 @@ export interface Combatant {
   spells?: string[];
   /** individual-speed: monsters sharing one initiative roll carry the same key. */
   initiativeGroup?: string;
+  /**
+   * The condition it enters the combat in, where its hit points do not tell
+   * (fled, unconscious but stabilized below 0 …). Absent: its hit points (Wound
+   * Points) decide, by the procedure's own damage rules (Procedure.startingCondition).
+   */
+  condition?: Condition;
 }
 
 /** Condition of a combatant during combat. */

@@ -8,6 +8,7 @@ import type {
   ActionKind,
   Combatant,
   CombatantState,
+  Condition,
   Declaration,
   Problem,
   ProcedureId,
@@ -171,6 +172,8 @@ export interface RoundInput {
   carryIn: Casting[];
   /** Late joiners owed an extra action this round (individual-speed), by id → count. */
   owed?: Record<string, number>;
+  /** The rules revision the combat started under (flow/state.ts, RULES_REVISION); absent: 0, the rules before. */
+  rules?: number;
 }
 
 /* ------------------------------------------------------------------ damage */
@@ -385,6 +388,13 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   ): DamageResult;
   /** Can a combatant in this state act? */
   canAct(state: CombatantState): boolean;
+  /**
+   * The condition a combatant's hit points (Wound Points) put it in as it
+   * enters the combat (at the start, or joining), by this procedure's own
+   * damage rules: at 0 or below it may be unconscious or dying rather than
+   * dead. Absent: dead at 0 hp or below (round kit, initialState).
+   */
+  startingCondition?(combatant: Combatant, options: O): Condition;
 
   /** End-of-round steps: bleeding, dying, morale. */
   endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: O): EndOfRoundResult;

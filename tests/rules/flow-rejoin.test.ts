@@ -150,7 +150,8 @@ describe('the log: a combat with join and was replays to the same state, every t
     const entries: LogEntry[] = [];
     // The start entry as the Combat stores it (flow/log.ts): startCombat's result, rebuilt from the first state.
     const s0 = started.state;
-    entries.push({ t: 'start', v: s0.v, s: { procedure: s0.procedure, options: s0.options, encounter: s0.encounter, surprise: s0.surprise, baseInitiative: s0.baseInitiative, round: s0.round } });
+    // Everyone starts able to fight: no starting condition to record.
+    entries.push({ t: 'start', v: s0.v, s: { procedure: s0.procedure, options: s0.options, encounter: s0.encounter, surprise: s0.surprise, baseInitiative: s0.baseInitiative, round: s0.round, rules: s0.rules, conditions: {} } });
     const state: FlowState = structuredClone(s0);
     const play = (input: FlowInput) => {
       const recording = new RecordingDice(dice);

@@ -316,13 +316,17 @@ describe('the combat round: steps 3 to 8 in order', () => {
 
 describe('ties inside a group: "action order by type ... and ... the attributes of the particular type"', () => {
   it('melee ties between tied sides go by weapon speed: "your weapon speed will be 8 instead of 7"', () => {
-    const e = encounter([who('dwarf', 'a', { weapon: { name: 'battle axe', speed: 7 } }), who('hobgoblin', 'b', { weapon: { speed: 7 } })]);
-    // The hobgoblin dropped a small shield before attacking: battle axe 8 for this attack.
-    const { schedule } = plan(e, [act('dwarf', 'melee'), act('hobgoblin', 'melee', { weapon: { name: 'battle axe', speed: 8 } })], {
-      rolls: { a: 3, b: 3 },
-    });
+    const e = encounter([who('dwarf', 'a', { weapon: { name: 'battle axe', speed: 7 } }), who('hobgoblin', 'b', { weapon: { name: 'battle axe', speed: 7 } })]);
+    const d = [act('dwarf', 'melee'), act('hobgoblin', 'melee')];
+    expect(plan(e, d, { rolls: { a: 3, b: 3 } }).schedule.steps.map((s) => s.entries.length)).toEqual([2]);
+    // "if you drop a small shield before attacking with a battle axe": one 1-segment minor action, battle axe 8.
+    d[1] = act('hobgoblin', 'melee', { minorActions: 1 });
+    const { schedule } = plan(e, d, { rolls: { a: 3, b: 3 } });
     expect(schedule.steps.map((s) => s.entries.map((x) => x.combatant))).toEqual([['dwarf'], ['hobgoblin']]);
     expect(schedule.steps[0].entries[0].reason).toBe('highLowWeaponSpeed');
+    // A weapon speed declared for this attack is the same thing said another way.
+    const declared = plan(e, [act('dwarf', 'melee'), act('hobgoblin', 'melee', { weapon: { name: 'battle axe', speed: 8 } })], { rolls: { a: 3, b: 3 } });
+    expect(declared.schedule.steps.map((s) => s.entries.map((x) => x.combatant))).toEqual([['dwarf'], ['hobgoblin']]);
   });
 
   it('equal weapon speeds stay simultaneous; allies of one side are not split by speed', () => {
@@ -478,6 +482,230 @@ describe('delay', () => {
     const end = P.endOfRound(enc, { round: 1, before: states, after: states, hits: [] }, new TableDice({}), O);
     expect(end.states.hero.delayed).toBeUndefined();
     expect(end.events).toEqual([]);
+  });
+});
+
+/* ============================================================ the Dexterity Reaction Adjustment */
+
+describe('Dexterity Reaction Adjustment: "Adjustments may be made for individuals with a Dexterity Reaction Adjustment in the right circumstances"', () => {
+  const e = encounter([
+    who('elf', 'party', { surpriseAdjustment: 2, weapon: { speed: 5 } }),
+    who('dwarf', 'party', { weapon: { speed: 5 } }),
+    who('ogre', 'ogres', { surpriseAdjustment: -1, weapon: { speed: 5 } }),
+  ]);
+  const melee = (extra: Record<string, Partial<Declaration>> = {}) => ['elf', 'dwarf', 'ogre'].map((id) => act(id, 'melee', extra[id] ?? {}));
+  const groups = (s: Schedule) => s.steps.map((x) => [x.phase, x.entries.map((y) => y.combatant).sort().join()]);
+
+  it('the circumstances are the GM\'s: by default the adjustment does not count and the group die alone decides', () => {
+    const { schedule, initiative } = plan(e, melee(), { rolls: { party: 3, ogres: 5 } });
+    expect(groups(schedule)).toEqual([['high', 'ogre'], ['low', 'dwarf,elf']]);
+    expect(initiative.individuals).toEqual({});
+  });
+
+  it('marked on a declaration: the group die + the adjustment reaching the best opposing die is HIGH ("If TIED ... HIGH")', () => {
+    // Party 3 + 2 = 5 reaches the ogres' 5: the elf acts in HIGH, with the ogre (equal weapon speeds: simultaneous).
+    const up = plan(e, melee({ elf: { dexterityReaction: true } }), { rolls: { party: 3, ogres: 5 } });
+    expect(groups(up.schedule)).toEqual([['high', 'elf,ogre'], ['low', 'dwarf']]);
+    expect(up.schedule.steps[0].entries.find((x) => x.combatant === 'elf')?.reason).toBe('highLowDexterityHigh');
+    // The tracker shows the adjusted die and the individual's group.
+    expect(up.initiative.individuals).toEqual({ elf: 5 });
+    expect(up.initiative.labels).toMatchObject({ party: 'low', ogres: 'high', elf: 'high' });
+    // Party 2 + 2 = 4 falls short of 5: still LOW.
+    const short = plan(e, melee({ elf: { dexterityReaction: true } }), { rolls: { party: 2, ogres: 5 } });
+    expect(phaseOf(short.schedule, 'elf')).toBe('low');
+    expect(short.initiative.individuals).toEqual({ elf: 4 });
+  });
+
+  it('a penalty drops a HIGH individual into LOW; option dexterityReaction counts every adjustment unless a declaration says no', () => {
+    const always = opts({ dexterityReaction: true });
+    // Tied 4 and 4: elf 6 stays HIGH, the ogre's 4 - 1 = 3 falls short of the party's 4.
+    const { schedule } = plan(e, melee(), { rolls: { party: 4, ogres: 4 }, options: always });
+    expect(groups(schedule)).toEqual([['high', 'dwarf,elf'], ['low', 'ogre']]);
+    expect(schedule.steps[1].entries[0].reason).toBe('highLowDexterityLow');
+    const no = plan(e, melee({ ogre: { dexterityReaction: false } }), { rolls: { party: 4, ogres: 4 }, options: always });
+    expect(groups(no.schedule)).toEqual([['high', 'dwarf,elf,ogre']]);
+    expect(no.initiative.individuals).toEqual({ elf: 6 });
+  });
+
+  it('the individual\'s group also orders its fast actions and its spells; a declared delay still acts on LOW', () => {
+    const d = [act('elf', 'charge', { dexterityReaction: true }), act('dwarf', 'charge'), act('ogre', 'other')];
+    expect(plan(e, d, { rolls: { party: 3, ogres: 4 } }).schedule.steps.map((x) => x.entries.map((y) => y.combatant))).toEqual([['elf'], ['dwarf'], ['ogre']]);
+    const spells = [act('elf', 'spell', { castingTime: 2, dexterityReaction: true }), act('dwarf', 'spell', { castingTime: 2 }), act('ogre', 'none')];
+    const s = plan(e, spells, { rolls: { party: 3, ogres: 4 } }).schedule;
+    expect(s.steps.filter((x) => x.phase === 'spells').map((x) => x.entries.map((y) => y.combatant))).toEqual([['elf'], ['dwarf']]);
+    const delayed = plan(e, melee({ elf: { dexterityReaction: true, delayed: true } }), { rolls: { party: 3, ogres: 4 } }).schedule;
+    expect(phaseOf(delayed, 'elf')).toBe('low');
+  });
+});
+
+/* ============================================================ Go First */
+
+describe('"Go First": "any individual who declared a \'Fast Action\' type (actions A.-C.: Parley, Flee, Charge) or those that \'Go First\'"', () => {
+  const e = encounter([who('envoy', 'a'), who('knight', 'a'), who('ranger', 'a'), who('rogue', 'b', { hp: 5 }), who('orc', 'b', { hp: 5 })]);
+  const decls = [
+    act('envoy', 'parley'),
+    act('knight', 'charge'),
+    act('ranger', 'missile', { goFirst: true, target: 'orc' }),
+    act('rogue', 'melee', { goFirst: true, target: 'ranger' }),
+    act('orc', 'melee', { target: 'ranger' }),
+  ];
+  const order = (s: Schedule) => s.steps.map((x) => `${x.phase}:${x.entries.map((y) => y.combatant).join()}`);
+
+  it('taken in step 3 after the charges, HIGH before LOW ("in the order as presented": the flowchart letters only A.-C.)', () => {
+    const { schedule } = plan(e, decls, { rolls: { a: 6, b: 1 } });
+    expect(order(schedule)).toEqual(['fast:envoy', 'fast:knight', 'fast:ranger', 'fast:rogue', 'low:orc']);
+    expect(entriesOf(schedule, 'ranger')[0]).toMatchObject({ reason: 'highLowGoFirst', routine: 1 });
+    // Option goFirstOrder: before the parleys.
+    const before = plan(e, decls, { rolls: { a: 6, b: 1 }, options: opts({ goFirstOrder: 'before-parley' }) }).schedule;
+    expect(order(before)).toEqual(['fast:ranger', 'fast:rogue', 'fast:envoy', 'fast:knight', 'low:orc']);
+  });
+
+  it('a Go First blow lands before HIGH: an orc of the HIGH group killed by it does not act', () => {
+    const { schedule } = plan(e, [act('rogue', 'melee', { goFirst: true, target: 'knight' }), act('knight', 'melee', { target: 'rogue' })], {
+      rolls: { a: 6, b: 1 },
+    });
+    const log = playSchedule(P, e, schedule, initialStates(e), [
+      { round: 1, by: 'rogue', target: 'knight', amount: 10 },
+      { round: 1, by: 'knight', target: 'rogue', amount: 5 },
+    ], O);
+    expect(log.steps.map((s) => s.entries.map((x) => `${x.entry.combatant}:${x.outcome}`))).toEqual([['rogue:acts'], ['knight:cannot-act']]);
+  });
+
+  it('Go First attack routines: the first in step 3, the others still in step 6; never in the multi-attack step', () => {
+    const owl = encounter([who('owlbear', 'beasts', { routines: 3 }), who('knight', 'party')]);
+    const { schedule } = plan(owl, [act('owlbear', 'melee', { goFirst: true }), act('knight', 'melee')], { rolls: { party: 6, beasts: 1 } });
+    expect(schedule.steps.map((s) => [s.phase, s.entries.map((x) => `${x.combatant}#${x.routine}`).join()])).toEqual([
+      ['fast', 'owlbear#1'],
+      ['high', 'knight#1'],
+      ['remaining-attacks', 'owlbear#2'],
+      ['remaining-attacks', 'owlbear#3'],
+    ]);
+  });
+
+  it('"Fast actions are unaffected by the delayed condition": Go First keeps its group under it; a declared delay goes with LOW', () => {
+    const states = initialStates(e);
+    states.ranger = { ...states.ranger, delayed: true };
+    const d = [act('ranger', 'missile', { goFirst: true }), act('rogue', 'melee', { goFirst: true }), act('envoy', 'other', { goFirst: true, delayed: true })];
+    const { schedule } = plan(e, d, { rolls: { a: 6, b: 1 }, states });
+    expect(schedule.steps.map((x) => x.entries.map((y) => y.combatant).sort().join())).toEqual(['ranger', 'envoy,rogue']);
+  });
+});
+
+/* ============================================================ minor actions */
+
+describe('minor actions: "Any minor action that requires 1 segment will add 1 segment to any major action no matter when the minor action is executed"', () => {
+  it('"factored into melee weapon speed": each minor action adds 1 to the weapon speed in a tie, and only in a tie', () => {
+    const e = encounter([who('a1', 'a', { weapon: { speed: 4 } }), who('b1', 'b', { weapon: { speed: 5 } }), who('b2', 'b', { weapon: { speed: 6 } })]);
+    // Sheathe a weapon and draw another (2 minor actions): 4 + 2 = 6, after the 5, with the 6.
+    const { schedule } = plan(e, [act('a1', 'melee', { minorActions: 2 }), act('b1', 'melee'), act('b2', 'melee')], { rolls: { a: 3, b: 3 } });
+    expect(schedule.steps.map((s) => s.entries.map((x) => x.combatant).sort().join())).toEqual(['b1', 'a1,b2']);
+    // No tie (a HIGH, b LOW): the group order stands.
+    const high = plan(e, [act('a1', 'melee', { minorActions: 2 }), act('b1', 'melee')], { rolls: { a: 5, b: 3 } }).schedule;
+    expect(high.steps.map((s) => s.entries[0].combatant)).toEqual(['a1', 'b1']);
+  });
+
+  it('"or other timed actions": a casting takes the segments of its minor actions too, in spell initiative and past "1 round"', () => {
+    const e = encounter([who('mage', 'a'), who('shaman', 'b'), who('priest', 'b')]);
+    const d = [act('mage', 'spell', { castingTime: 2, minorActions: 1 }), act('shaman', 'spell', { castingTime: 3 }), act('priest', 'spell', { castingTime: 2 })];
+    const { schedule } = plan(e, d, { rolls: { a: 4, b: 4 } });
+    expect(schedule.steps.filter((s) => s.phase === 'spells').map((s) => s.entries.map((x) => x.combatant).sort().join())).toEqual(['priest', 'mage,shaman']);
+    // A "1 round" spell and a minor action: 11 segments, it goes off in the next round's spells phase.
+    const long = plan(e, [act('mage', 'spell', { castingTime: 10, minorActions: 1 })], { rolls: { a: 4, b: 4 } }).schedule;
+    const c = long.castings.find((x) => x.caster === 'mage')!;
+    expect(c.completeStep).toBeNull();
+    expect(c.remaining).toBe(1);
+  });
+});
+
+/* ============================================================ delaying and complex activities */
+
+describe('"Delaying Activity. [delaying]" and "Complex Activity. [go last]"', () => {
+  const enc = encounter([who('hero', 'party', { weapon: { speed: 4 } }), who('orc', 'orcs', { weapon: { speed: 4 } }), who('ally', 'party', { weapon: { speed: 4 } })]);
+
+  it('"can only do so during LOW initiative. However, performing a delaying activity does not otherwise grant the delayed condition"', () => {
+    // Loading and firing (or drawing from a pack and striking) on the HIGH side: LOW, and the tie with the LOW orc is not lost.
+    const { schedule } = plan(enc, [act('hero', 'melee', { delaying: true }), act('orc', 'melee'), act('ally', 'melee')], { rolls: { party: 6, orcs: 1 } });
+    expect(schedule.steps.map((s) => [s.phase, s.entries.map((x) => x.combatant).sort().join()])).toEqual([
+      ['high', 'ally'],
+      ['low', 'hero,orc'],
+    ]);
+    // "unless otherwise specified, a major action can be taken afterward": the declared attack is the entry.
+    expect(entriesOf(schedule, 'hero')).toEqual([expect.objectContaining({ action: 'melee', routine: 1, reason: 'highLowDelaying' })]);
+  });
+
+  it('"A Delayed individual ... performing Delaying activities treats those activities as complex (that typically Go Last)"', () => {
+    const states = initialStates(enc);
+    states.hero = { ...states.hero, delayed: true };
+    const { schedule } = plan(enc, [act('hero', 'missile', { delaying: true, routines: 2 }), act('orc', 'melee')], { rolls: { party: 6, orcs: 1 }, states });
+    // The activity takes the round: one go-last entry, no attack ("No other action or activity can be performed that round").
+    expect(entriesOf(schedule, 'hero')).toEqual([expect.objectContaining({ action: 'complex', kind: 'action', reason: 'highLowDelayingComplex' })]);
+    expect(phaseOf(schedule, 'hero')).toBe('go-last');
+    // Without the delaying activity the condition only puts it on LOW, losing the tie.
+    const plain = plan(enc, [act('hero', 'missile', { routines: 2 }), act('orc', 'melee')], { rolls: { party: 6, orcs: 1 }, states }).schedule;
+    expect(phaseOf(plain, 'hero')).toBe('low');
+  });
+
+  it('a delay announced in HIGH by one with a delaying activity turns the activity complex: it goes last, without its attack', () => {
+    const decls = [act('ally', 'other'), act('hero', 'missile', { delaying: true, target: 'orc' }), act('orc', 'melee')];
+    const { schedule, initiative, input } = plan(enc, decls, { rolls: { party: 6, orcs: 1 } });
+    expect(schedule.steps.map((s) => [s.phase, s.entries.map((x) => x.combatant).join()])).toEqual([
+      ['high', 'ally'],
+      ['low', 'hero'], // missiles before melee
+      ['low', 'orc'],
+    ]);
+    const res = announceDelay(enc, input, initiative, schedule, 'hero', -1, input.states);
+    if (!res.ok) throw new Error(res.problem.key);
+    expect(res.schedule.steps.map((s) => [s.phase, s.entries.map((x) => `${x.combatant}:${x.action}`).join()])).toEqual([
+      ['high', 'ally:other'],
+      ['low', 'orc:melee'],
+      ['go-last', 'hero:complex'],
+    ]);
+  });
+
+  it('"Those with the delayed condition can complete a complex action normally"; "No other action or activity can be performed that round"', () => {
+    const states = initialStates(enc);
+    states.hero = { ...states.hero, delayed: true };
+    const { schedule } = plan(enc, [act('hero', 'complex'), act('orc', 'melee')], { rolls: { party: 6, orcs: 1 }, states });
+    expect(entriesOf(schedule, 'hero')).toEqual([expect.objectContaining({ action: 'complex', reason: 'highLowGoLast' })]);
+    for (const extra of [{ goFirst: true }, { delaying: true }, { innate: true }, { minorActions: 1 }]) {
+      const field = Object.keys(extra)[0];
+      expect(P.validateDeclaration(act('hero', 'complex', extra), enc.combatants[0], O)).toEqual({ key: 'HighLowComplexTakesRound', data: { name: 'hero', field } });
+    }
+    expect(P.validateDeclaration(act('hero', 'complex', { minorActions: 0 }), enc.combatants[0], O)).toBeNull();
+  });
+});
+
+/* ============================================================ innate abilities */
+
+describe('innate abilities: "Innate abilities must be used 1st in initiative (D1. Innate Abilities)"', () => {
+  it('an action declared innate takes D1 of its own group, with turn undead, before missiles, melee and other', () => {
+    const e = encounter([
+      who('cleric', 'a'),
+      who('archer', 'a'),
+      who('knight', 'a'),
+      who('basilisk', 'a'),
+      who('dragon', 'a'),
+      who('naga', 'b'),
+      who('orc', 'b'),
+    ]);
+    const d = [
+      act('knight', 'melee'),
+      act('archer', 'missile'),
+      act('basilisk', 'other', { innate: true }), // gaze: "any ability with no notation is considered: [innate] (minor, 1 segment)"
+      act('dragon', 'missile', { innate: true }), // breath
+      act('cleric', 'turn-undead'),
+      act('orc', 'missile'),
+      act('naga', 'melee', { innate: true }),
+    ];
+    const { schedule } = plan(e, d, { rolls: { a: 5, b: 2 } });
+    expect(schedule.steps.map((s) => `${s.phase}:${s.entries.map((x) => x.combatant).sort().join()}`)).toEqual([
+      'high:basilisk,cleric,dragon',
+      'high:archer',
+      'high:knight',
+      'low:naga', // first in LOW, not before HIGH
+      'low:orc',
+    ]);
+    expect(entriesOf(schedule, 'dragon')[0].reason).toBe('highLowInnate');
   });
 });
 
@@ -791,6 +1019,32 @@ describe('declarations and options: bad input gets a Problem', () => {
     expect(v({ action: 'missile', routines: 2, delayed: true, weapon: { speed: 0 } })).toBeNull();
   });
 
+  it('activity fields: "Go First", "[delaying]", "[innate]", minor actions, the Dexterity Reaction Adjustment', () => {
+    for (const field of ['goFirst', 'delaying', 'innate', 'dexterityReaction']) {
+      expect(v({ [field]: 'yes' })).toEqual({ key: 'HighLowFlagNotBoolean', data: { name: 'mage', field } });
+    }
+    for (const n of [-1, 1.5, 11, '1', Number.NaN]) expect(v({ minorActions: n as number })?.key, String(n)).toBe('HighLowMinorActionsInvalid');
+    expect(v({ minorActions: 0 })).toBeNull();
+    expect(v({ minorActions: 10 })).toBeNull();
+    const spell = { spell: 'Sleep', castingTime: 1 } as const;
+    // Go First: not a casting ("activation always begins on the 1st segment"), a delay (LOW) or nothing.
+    for (const action of ['spell', 'device', 'delay', 'none'] as const) {
+      expect(v({ action, ...spell, goFirst: true })).toEqual({ key: 'HighLowGoFirstNotAllowed', data: { name: 'mage', action } });
+    }
+    for (const action of ['melee', 'missile', 'parley', 'other'] as const) expect(v({ action, goFirst: true })).toBeNull();
+    // Delaying: not before a casting, not on nothing.
+    for (const action of ['spell', 'device', 'none'] as const) {
+      expect(v({ action, ...spell, delaying: true })).toEqual({ key: 'HighLowDelayingNotAllowed', data: { name: 'mage', action } });
+    }
+    for (const action of ['melee', 'missile', 'charge', 'delay', 'other'] as const) expect(v({ action, delaying: true })).toBeNull();
+    // Innate: used in a group's D1, so not a fast action, a casting, a delay or nothing.
+    for (const action of ['parley', 'flee', 'charge', 'spell', 'device', 'delay', 'none'] as const) {
+      expect(v({ action, ...spell, innate: true })).toEqual({ key: 'HighLowInnateNotAllowed', data: { name: 'mage', action } });
+    }
+    for (const action of ['melee', 'missile', 'throw', 'turn-undead', 'other'] as const) expect(v({ action, innate: true })).toBeNull();
+    expect(v({ dexterityReaction: true, goFirst: true, innate: true, delaying: true, minorActions: 3 })).toBeNull();
+  });
+
   it('playCombat turns a bad declaration into a RulesError with the key; planRound skips it without crashing', () => {
     const e = encounter([mage, who('orc', 'b')]);
     const bad = act('mage', 'melee', { routines: -1 });
@@ -880,6 +1134,11 @@ const genArb: fc.Arbitrary<Gen> = fc
         speed: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
         castingTime: fc.integer({ min: 1, max: 25 }),
         declaredDelay: fc.boolean(),
+        // One in four of each: Go First, a delaying activity, an innate ability; 0-2 minor actions.
+        goFirst: fc.nat(3),
+        delaying: fc.nat(3),
+        innate: fc.nat(3),
+        minorActions: fc.integer({ min: 0, max: 2 }),
         condition: fc.boolean(),
         dead: fc.integer({ min: 0, max: 9 }),
         surprised: fc.integer({ min: 0, max: 4 }),
@@ -904,6 +1163,15 @@ const genArb: fc.Arbitrary<Gen> = fc
       if (p.routines !== undefined && (p.action === 'melee' || p.action === 'missile')) d.routines = p.routines;
       if (p.action === 'spell' || p.action === 'device') d.castingTime = p.castingTime;
       if (p.declaredDelay) d.delayed = true;
+      // Only the combinations validateDeclaration allows.
+      const casting = p.action === 'spell' || p.action === 'device';
+      const fast = p.action === 'parley' || p.action === 'flee' || p.action === 'charge';
+      const nothing = p.action === 'none' || p.action === 'complex';
+      if (p.goFirst === 0 && !casting && !nothing && p.action !== 'delay') d.goFirst = true;
+      if (p.delaying === 0 && !casting && !nothing) d.delaying = true;
+      if (p.innate === 0 && !casting && !nothing && !fast && p.action !== 'delay') d.innate = true;
+      if (p.minorActions > 0 && p.action !== 'complex') d.minorActions = p.minorActions;
+      expect(P.validateDeclaration(d, c, O)).toBeNull();
       decls.push(d);
       states[id] = { ...initialState(c), ...(p.condition ? { delayed: true } : {}), ...(p.dead === 0 ? { hp: 0, condition: 'dead' as const } : {}) };
       surprised[id] = p.surprised === 0 ? 1 : 0;
@@ -927,13 +1195,18 @@ function planGen(g: Gen): { schedule: Schedule; initiative: InitiativeResult } {
 }
 
 /** From the rules, not the code: how many entries a declaration gives a combatant able to act. */
-function expectedEntries(c: Combatant, d: Declaration): number {
+function expectedEntries(c: Combatant, d: Declaration, state: CombatantState): number {
+  const fast = d.action === 'parley' || d.action === 'flee' || d.action === 'charge';
+  // A delaying activity under the delayed condition is complex: one entry, no attack routines (Go First and fast
+  // actions ignore the condition).
+  if (d.delaying && state.delayed && !d.goFirst && !fast && d.action !== 'none') return 1;
   switch (d.action) {
     case 'none':
       return 0;
     case 'spell':
     case 'device':
-      return (d.castingTime as number) <= 10 ? 2 : 1; // begins, and goes off this round if "1 round" or less
+      // begins, and goes off this round if "1 round" or less (minor actions add their segments)
+      return (d.castingTime as number) + (d.minorActions ?? 0) <= 10 ? 2 : 1;
     case 'melee':
     case 'missile':
       return d.routines ?? c.routines ?? 1;
@@ -954,7 +1227,7 @@ describe('properties over random encounters', () => {
         for (const c of g.enc.combatants) {
           const d = g.decls.find((x) => x.combatant === c.id)!;
           const out = g.states[c.id].condition !== 'ok' || (g.round === 1 && g.surprised[c.id] > 0);
-          expect(count.get(c.id) ?? 0).toBe(out ? 0 : expectedEntries(c, d));
+          expect(count.get(c.id) ?? 0).toBe(out ? 0 : expectedEntries(c, d, g.states[c.id]));
         }
       }),
       { numRuns: 300 },
@@ -973,14 +1246,15 @@ describe('properties over random encounters', () => {
           if (s.phase !== 'high' && s.phase !== 'low') continue;
           for (const e of s.entries) {
             const d = declOf.get(e.combatant)!;
-            const high = initiative.labels?.[byId.get(e.combatant)!.side] === 'high' && !g.states[e.combatant].delayed && !d.delayed && d.action !== 'delay';
+            const high =
+              initiative.labels?.[byId.get(e.combatant)!.side] === 'high' && !g.states[e.combatant].delayed && !d.delayed && d.action !== 'delay' && !d.delaying;
             expect(s.phase).toBe(high ? 'high' : 'low');
           }
         }
         // Spells: one casting time per step, shortest first (ruling "Spell initiative").
         const times = schedule.steps
           .filter((s) => s.phase === 'spells')
-          .map((s) => [...new Set(s.entries.map((e) => declOf.get(e.combatant)!.castingTime as number))]);
+          .map((s) => [...new Set(s.entries.map((e) => (declOf.get(e.combatant)!.castingTime as number) + (declOf.get(e.combatant)!.minorActions ?? 0)))]);
         for (const t of times) expect(t).toHaveLength(1);
         const flat = times.map((t) => t[0]);
         expect([...flat].sort((a, b) => a - b)).toEqual(flat);

@@ -334,7 +334,7 @@ describe('segment-d6 · 2. Declare Spells and General Actions (validation)', () 
   });
 
   it('options: unknown or ill-typed values are problems, defaults are the README rulings', () => {
-    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0 });
+    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true });
     const { problems } = resolveOptions(d6, { tieRule: 'coin', missileInitiative: 1 as unknown as boolean, speed: 3 });
     expect(problems.map((p) => p.key).sort()).toEqual(['BadOption', 'BadOption', 'UnknownOption']);
   });
@@ -1039,7 +1039,8 @@ describe('segment-d6 · properties over random encounters', () => {
           const own = s.surprised[c.id];
           let expected = 0;
           if (own < M && d.action !== 'none') {
-            if (d.action === 'spell' || d.action === 'device') expected = own + 1 + (d.castingTime as number) <= M ? 2 : 1;
+            // Begun and gone off within the surprise, or at its end when its time ends with the last segment (README); else carried.
+            if (d.action === 'spell' || d.action === 'device') expected = own + 1 + (d.castingTime as number) <= M + 1 ? 2 : 1;
             else if (d.action === 'wait') expected = 1;
             else expected = M - own;
           }

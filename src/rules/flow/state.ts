@@ -14,6 +14,19 @@ import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeR
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
 
+/**
+ * The rules revision a combat started now follows, frozen in its start
+ * (FlowStart.rules) so that a combat started earlier keeps the rules it
+ * started under and its log replays as it was (log.ts: engine versions).
+ * Absent: 0, the rules before. 1 (issue 9): a combatant enters the combat in
+ * the condition the procedure's own damage rules give its hit points
+ * (FlowStart.conditions, joiners too); a spell declaration carried on whose
+ * last copy is still being cast in a casting carried in begins nothing
+ * (transitions.ts, roundDeclarations); d12-ascending: a caster whose casting
+ * carries in does nothing else that round (RoundInput.rules).
+ */
+export const RULES_REVISION = 1;
+
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 
 export type EntryOutcome = 'acts' | 'begins' | 'goes-off' | 'cannot-act' | 'interrupted' | 'prevented' | 'cancelled';
@@ -120,6 +133,8 @@ export interface FlowState {
   finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
+  /** The rules revision the combat started under (RULES_REVISION, FlowStart.rules); absent: 0, the rules before. */
+  rules?: number;
 }
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };
@@ -133,6 +148,20 @@ export interface FlowStart {
   baseInitiative: Record<string, number>;
   /** 0 when there is a surprise phase before round 1, else 1. */
   round: number;
+  /**
+   * The rules revision the combat follows (RULES_REVISION when it started).
+   * Absent in combats started before the first: they keep the rules before.
+   */
+  rules?: number;
+  /**
+   * From rules revision 1: the condition each combatant starts in where it is
+   * not 'ok': the one it was given (Combatant.condition), else the one the
+   * procedure's own damage rules give its hit points
+   * (Procedure.startingCondition: at 0 or below it may be unconscious or
+   * dying, not dead). Absent in combats started before: there 0 hp or below
+   * started dead.
+   */
+  conditions?: Record<string, Condition>;
 }
 
 export function refuse(key: string, data?: Problem['data']): { ok: false; problem: Problem } {

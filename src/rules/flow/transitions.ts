@@ -14,12 +14,12 @@
  * state, so a refusal never leaves half a change behind.
  */
 import type { Dice } from '../dice';
-import type { Combatant, Declaration, Problem, Side } from '../model';
+import type { Combatant, Condition, Declaration, Problem, Side } from '../model';
 import { RulesError } from '../model';
 import type { Casting, Encounter, LateJoinResult, Procedure, ProcedureOptions, RoundInput, Schedule } from '../procedure';
 import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
-import { combatantProblem, copyState, initialState, NEVER } from '../round';
+import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
 import { choose, type ChooseInput } from './choose';
@@ -27,6 +27,7 @@ import {
   combatantOf,
   FLOW_VERSION,
   nameOf,
+  RULES_REVISION,
   refuse,
   type FlowAttack,
   type FlowHit,
@@ -87,6 +88,11 @@ function isProcedure(v: unknown): v is P {
   return typeof v === 'object' && v !== null && typeof (v as P).planRound === 'function';
 }
 
+/** The rules revision a combat follows (state.rules; absent: 0, a combat started before the first). */
+function revision(state: FlowState): number {
+  return state.rules ?? 0;
+}
+
 /** Runs a procedure call that may refuse by throwing a RulesError. */
 function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; problem: Problem } {
   try {
@@ -106,6 +112,21 @@ function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Enc
   return procedure.planSurprise(encounter, surprise, {}, options) !== null;
 }
 
+/**
+ * The condition a combatant enters the combat in: the one it is given
+ * (Combatant.condition) where its hit points allow it, else the one the
+ * procedure's own damage rules give them (Procedure.startingCondition: at 0
+ * or below it may be unconscious or dying rather than dead); with `byRules`
+ * false (a combat started before the engine decided it), dead at 0 hp or below.
+ */
+function enteringCondition(procedure: P, c: Combatant, options: ProcedureOptions, byRules: boolean): { ok: true; value: Condition } | { ok: false; problem: Problem } {
+  const derived = asking(() => (byRules && procedure.startingCondition ? procedure.startingCondition(c, options) : plainStartingCondition(c)));
+  if (!derived.ok) return derived;
+  const problem = startingConditionProblem(c, derived.value);
+  if (problem) return { ok: false, problem };
+  return { ok: true, value: c.condition ?? derived.value };
+}
+
 /** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
 export function startCombat(
   procedureOrId: unknown,
@@ -118,10 +139,14 @@ export function startCombat(
   const procedure = found.value;
   const { options, problems } = resolveOptions(procedure, givenOptions);
   if (problems.length > 0) return { ok: false, problem: problems[0] };
+  const conditions: Record<string, Condition> = {};
   for (const c of encounter.combatants) {
     const malformed = combatantProblem(c);
     if (malformed) return { ok: false, problem: malformed };
     if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
+    const entering = enteringCondition(procedure, c, options, true);
+    if (!entering.ok) return entering;
+    if (entering.value !== 'ok') conditions[c.id] = entering.value;
   }
   const enc = copyJson(encounter);
   const rolled = asking(() => ({
@@ -131,15 +156,16 @@ export function startCombat(
   if (!rolled.ok) return rolled;
   const { surprise, baseInitiative } = rolled.value;
   const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
-  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round } };
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions } };
 }
 
 /** The first state of a combat from its start. */
 export function flowFrom(start: FlowStart): FlowState {
   const encounter = copyJson(start.encounter);
   const states: FlowState['states'] = {};
-  for (const c of encounter.combatants) states[c.id] = initialState(c);
-  return {
+  const conditions = start.conditions;
+  for (const c of encounter.combatants) states[c.id] = conditions ? initialState(c, conditions[c.id] ?? 'ok') : initialState(c);
+  const state: FlowState = {
     v: FLOW_VERSION,
     procedure: start.procedure,
     options: copyJson(start.options),
@@ -167,6 +193,8 @@ export function flowFrom(start: FlowStart): FlowState {
     opening: null,
     end: null,
   };
+  if (start.rules !== undefined) state.rules = start.rules;
+  return state;
 }
 
 /** startCombat and flowFrom in one. */
@@ -191,6 +219,35 @@ export function spellAvailable(state: FlowState, decl: Declaration): boolean {
   for (const s of c.spells) if (s === decl.spell) have++;
   for (const s of state.states[c.id]?.expended ?? []) if (s === decl.spell) have--;
   return have > 0;
+}
+
+/**
+ * The declarations the round is planned from. A spell declaration whose every
+ * copy left in memory is already under way in a casting carried into this
+ * round (a 1-round spell, its declaration carried on "same as last round") is
+ * that casting, not a new one: it is kept as the combatant's declaration but
+ * begins nothing, so the spell does not start again, with no copy left, once
+ * the carried casting went off. Without a spell list nothing is known, so
+ * nothing is held back (as spellAvailable).
+ */
+function roundDeclarations(state: FlowState): FlowState['declarations'] {
+  if (revision(state) < 1) return state.declarations;
+  const underWay = state.carry.filter((c) => !c.device && (state.status[c.id] ?? 'pending') === 'pending');
+  if (underWay.length === 0) return state.declarations;
+  const planned: FlowState['declarations'] = {};
+  for (const id of Object.keys(state.declarations)) {
+    const decl = state.declarations[id];
+    const casting = decl.action === 'spell' && decl.spell ? underWay.filter((c) => c.caster === id && c.spell === decl.spell).length : 0;
+    const c = casting > 0 ? combatantOf(state, id) : undefined;
+    if (c?.spells) {
+      let left = -casting;
+      for (const s of c.spells) if (s === decl.spell) left++;
+      for (const s of state.states[id]?.expended ?? []) if (s === decl.spell) left--;
+      if (left <= 0) continue;
+    }
+    planned[id] = decl;
+  }
+  return planned;
 }
 
 /** Can this declaration be recorded now? Null if so. */
@@ -253,13 +310,14 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
     } else {
       const input: RoundInput = {
         round,
-        declarations: state.declarations,
+        declarations: roundDeclarations(state),
         states: state.states,
         surprise: state.surprise,
         baseInitiative: state.baseInitiative,
         carryIn: state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending'),
         owed: state.owed,
       };
+      if (state.rules !== undefined) input.rules = state.rules;
       initiative = procedure.rollInitiative(state.encounter, input, dice, state.options);
       schedule = procedure.planRound(state.encounter, input, initiative, state.options);
     }
@@ -521,6 +579,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   const sides = sidesWith(state, c.side, input.side, c.name);
   if (!sides.ok) return sides;
+  const entering = enteringCondition(procedure, c, state.options, revision(state) >= 1);
+  if (!entering.ok) return entering;
   if (input.d) {
     if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });
     const problem = procedure.validateDeclaration(input.d, c, state.options);
@@ -548,8 +608,8 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   if (!decided.ok) return decided;
   const { joined, base } = decided.value;
   state.encounter = encounter;
-  state.states[c.id] = initialState(newcomer);
-  if (joined) state.roundStart[c.id] = initialState(newcomer);
+  state.states[c.id] = initialState(newcomer, entering.value);
+  if (joined) state.roundStart[c.id] = initialState(newcomer, entering.value);
   // Seed 000: "Surprise is checked only once per combat, at the beginning of an encounter": one taken over keeps its own.
   state.surprise.surprised[c.id] = was !== undefined ? (state.surprise.surprised[was] ?? 0) : 0;
   if (input.d) state.declarations[c.id] = copyJson(input.d);
@@ -564,7 +624,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   }
   if (was !== undefined) {
     // States when the round began: the one that left's, for the end of the round (addict bleeds who began it below 0).
-    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer);
+    if (state.stage === 'resolve') state.roundStart[c.id] = state.roundStart[was] ? copyState(state.roundStart[was]) : initialState(newcomer, entering.value);
     takeOver(state, was, c.id);
   }
   return OK;

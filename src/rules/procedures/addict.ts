@@ -34,11 +34,11 @@
  * the charge it meets). Equal keys are one simultaneous step.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { ACTION_KINDS, RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, EntryKind, InitiativeResult } from '../procedure';
 import type { LateJoinInput, LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { badRoutines, badWeaponField, commonDeclarationProblem, d6SurpriseSegments, hpDamage, isActive, keyAt, NEVER, pack } from '../round';
+import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, d6SurpriseSegments, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
 import { rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, winnerOf } from '../round';
 import type { Key, Placed, SideTiming } from '../round';
 
@@ -144,12 +144,15 @@ const THRESHOLDS = { incapacitatedAt: 0, deathAt: -10 };
  * is subtracted from all (ruling: "the lesser count is subtracted from the
  * greater"), so the less-surprised side acts in the difference.
  */
+/** Able to act as the combat begins: above 0 hp, and not entering it fled or otherwise out of the fight (Combatant.condition). */
+const ableAtStart = (c: Combatant): boolean => isActive(initialState(c));
+
 function rollSurprise(encounter: Encounter, dice: Dice, options: AddictOptions): SurpriseResult {
   const rolls = rollD6SideSurprise(encounter, dice, 0);
   const surprised = d6SurpriseSegments(encounter, rolls);
   if (options.mutualSurprise) {
     let least = Infinity;
-    for (const c of encounter.combatants) if (c.hp > 0) least = Math.min(least, surprised[c.id] ?? 0);
+    for (const c of encounter.combatants) if (ableAtStart(c)) least = Math.min(least, surprised[c.id] ?? 0);
     if (least > 0 && Number.isFinite(least)) {
       for (const id of Object.keys(surprised)) surprised[id] = Math.max(0, surprised[id] - least);
     }
@@ -210,13 +213,13 @@ function planSurprise(
   encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: AddictOptions, letters: Letters,
 ): Schedule | null {
   let n = 0;
-  for (const c of encounter.combatants) if (c.hp > 0) n = Math.max(n, surprise.surprised[c.id] ?? 0);
+  for (const c of encounter.combatants) if (ableAtStart(c)) n = Math.max(n, surprise.surprised[c.id] ?? 0);
   if (n <= 0) return null;
   const plan = new Plan(PHASE_SURPRISE, n, 0, letters, 1);
   // In the encounter's order, whatever order the declarations were made in.
   for (const c of encounter.combatants) {
     const decl = declarations[c.id];
-    if (c.hp <= 0 || !decl || addictDeclarationProblem(decl, c, options, letters) !== null) continue;
+    if (!ableAtStart(c) || !decl || addictDeclarationProblem(decl, c, options, letters) !== null) continue;
     const s = surprise.surprised[c.id] ?? 0;
     if (s >= n) continue;
     const h = hesitationOf(decl);
@@ -610,6 +613,11 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number): Dama
   return hpDamage(state, amount, THRESHOLDS);
 }
 
+/** Entering the combat with negative hit points is as damage leaves it: dying (it bleeds, phase 9) until -10, dead there. */
+function startingCondition(c: Combatant): Condition {
+  return conditionByHp(c.hp, THRESHOLDS, 'dying');
+}
+
 /**
  * "Any combatants who had negative hit points at the start of the round lose
  * 1 hit point. Anyone who hits -10 dies." Then any morale checks the GM calls.
@@ -711,6 +719,7 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     planRound: (encounter, input, initiative, options) => planRound(encounter, input, initiative, options, letters),
     applyDamage: (combatant, state, amount) => applyDamage(combatant, state, amount),
     canAct: (state) => isActive(state),
+    startingCondition: (combatant) => startingCondition(combatant),
     endOfRound: (encounter, input, dice, options) => endOfRound(encounter, input, dice, options),
     openingMorale: (encounter, requests, states, dice, options) =>
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),

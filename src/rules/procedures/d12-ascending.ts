@@ -21,7 +21,7 @@
  */
 import type { Dice } from '../dice';
 import { applyArmorClassBonus } from '../attack';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem, WeaponStats } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, WeaponStats } from '../model';
 import { RulesError } from '../model';
 import type {
   AttackRules, Casting, ChooseSpellInput, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
@@ -29,7 +29,7 @@ import type {
 } from '../procedure';
 import { MORALE_METHODS } from '../procedure';
 import {
-  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, hpDamage, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
   rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -248,7 +248,7 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
   for (const c of encounter.combatants) {
     // Combatants of unknown sides are never surprised (the flow refuses them at the start anyway).
     if (surprised[c.id] === undefined) surprised[c.id] = 0;
-    if (c.hp <= 0) continue;
+    if (!isActive(initialState(c))) continue; // out of the fight as it begins (0 hp or below, or entering it fled …)
     if (surprised[c.id]) some = true;
     else all = false;
   }
@@ -273,14 +273,14 @@ function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
  */
 function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: D12AscendingOptions): Schedule | null {
   if (!surpriseRoundHappened(surprise)) return null;
-  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf: surprisePlace(encounter, surprise), carryIn: [], phase: PHASE_SURPRISE, options });
+  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf: surprisePlace(encounter, surprise), carryIn: [], phase: PHASE_SURPRISE, options, rules: 0 });
 }
 
-/** A combatant's place in the surprise round: unsurprised and alive (hp above 0), 13 − its surprise die; else none. */
+/** A combatant's place in the surprise round: unsurprised and able to act (above 0 hp, not entering the combat out of it), 13 − its surprise die; else none. */
 function surprisePlace(encounter: Encounter, surprise: SurpriseResult): (c: Combatant) => number | undefined {
   const sideById = new Map(encounter.sides.map((s) => [s.id, s]));
   return (c) => {
-    if ((surprise.surprised[c.id] ?? 0) > 0 || c.hp <= 0) return undefined;
+    if ((surprise.surprised[c.id] ?? 0) > 0 || !isActive(initialState(c))) return undefined;
     const side = sideById.get(c.side);
     let die = surprise.rolls[c.id] ?? surprise.rolls[c.side];
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
@@ -337,7 +337,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
   // Without individual rolls, no search of an empty record per combatant (slow across thousands of ids).
   const count = options.initiativeMode === 'individual' || Object.keys(initiative.individuals).length > 0 ? initiativeCount : sideCount;
   const placeOf = (c: Combatant) => (isActive(input.states[c.id]) ? count(c, initiative, options) : undefined);
-  const p: PlanInput = { round: input.round, combatRound, declarations: input.declarations, placeOf, carryIn: input.carryIn, phase: PHASE_INITIATIVE, options };
+  const p: PlanInput = { round: input.round, combatRound, declarations: input.declarations, placeOf, carryIn: input.carryIn, phase: PHASE_INITIATIVE, options, rules: input.rules ?? 0 };
   return plan(encounter, p, initiative);
 }
 
@@ -350,6 +350,8 @@ interface PlanInput {
   /** A combatant's place (initiative count) in the ordered phase; undefined when it cannot act. */
   placeOf: (c: Combatant) => number | undefined;
   carryIn: Casting[];
+  /** The rules revision of the combat (RoundInput.rules). */
+  rules: number;
   /** The ordered phase: its steps show their count in the initiative phase, none in the surprise round. */
   phase: typeof PHASE_SURPRISE | typeof PHASE_INITIATIVE;
   options: D12AscendingOptions;
@@ -814,9 +816,13 @@ function orderItems(items: Item[], p: PlanInput): void {
 function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult): Schedule {
   const casts: PendingCast[] = [];
   const items: Item[] = [];
+  // II.C "Caster is then casting for the duration of the listed casting time": a casting carried in takes its caster's
+  // whole round (it goes off last in the round, or runs on), so its declaration begins nothing new (rules revision 1:
+  // a combat started before plans it as it did).
+  const casting = p.carryIn.length > 0 && p.rules >= 1 ? new Set(p.carryIn.map((x) => x.caster)) : null;
   for (const c of encounter.combatants) {
     const d = p.declarations[c.id];
-    if (!d) continue;
+    if (!d || casting?.has(c.id)) continue;
     const place = p.placeOf(c);
     if (place !== undefined) itemsFor(c, d, place, p, casts, items);
   }
@@ -1022,6 +1028,11 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
   return hpDamage(state, n, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) });
 }
 
+/** Entering the combat at 0 hp or below is as damage leaves it: dying above `deathAt` (bleeding by bleedPerRound), dead at it. */
+function startingCondition(c: Combatant, options: D12AscendingOptions): Condition {
+  return conditionByHp(c.hp, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) }, 'dying');
+}
+
 /* ------------------------------------------------- morale ("Withdrawal Tactics and Effects of Failed Morale") */
 
 /** The trigger of the one check the text lets a player character make: "require a morale check for PC's to see if they successfully rally". */
@@ -1181,7 +1192,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
   if (count === undefined) return { schedule };
 
   const d: Declaration = { ...decl, readied: false };
-  const p: PlanInput = { round: schedule.round, combatRound: schedule.round, declarations: { [newcomer.id]: d }, placeOf: () => count, carryIn: [], phase: PHASE_INITIATIVE, options };
+  const p: PlanInput = { round: schedule.round, combatRound: schedule.round, declarations: { [newcomer.id]: d }, placeOf: () => count, carryIn: [], phase: PHASE_INITIATIVE, options, rules: 0 };
   const casts: PendingCast[] = [];
   const items: Item[] = [];
   itemsFor(newcomer, d, count, p, casts, items);
@@ -1231,6 +1242,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   planRound,
   applyDamage,
   canAct: isActive,
+  startingCondition,
   endOfRound,
   moraleProblem,
   chooseSpell,

@@ -3,9 +3,11 @@
  * silent are in README.md, Rules notes).
  *
  * The sections below follow the order of the seed text: the round and its segments, surprise, the eight steps of a
- * combat round (declare, group initiative, fast actions, multi-attack, HIGH and LOW with their ties, remaining
- * attacks, spells with concentration and invocations, end of the round), then delay and the delayed condition,
- * complex activities, and free and immediate attacks; last, where the text is silent, hit points and late joiners.
+ * combat round (declare, with the activity fields; group initiative with the Dexterity Reaction Adjustment; fast
+ * actions and Go First; multi-attack; HIGH and LOW with innate abilities first, minor actions and ties; remaining
+ * attacks; spells with concentration and invocations; end of the round), then delay and the delayed condition,
+ * complex and delaying activities, and free and immediate attacks; last, where the text is silent, hit points and
+ * late joiners.
  *
  * Time keys (round kit): [phase, a, b, c, lostTie, weaponSpeed], packed into one number at radix 256; equal keys are
  * one simultaneous step. The weapon speed, the last part (it may have a fraction), stays 0 until
@@ -14,14 +16,14 @@
  * Pure rules: no Foundry global, no DOM, no Roll. Dice come in through Dice.
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type {
   AttackRules, Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
   OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
-  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
+  actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
   rollSideDice, RoundBuilder, RoundEnd, splice, surpriseRanges, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 
@@ -46,11 +48,18 @@ export interface HighLowOptions extends ProcedureOptions {
   deathAt: number;
   /** Hit points a dying combatant loses at the end of each round (0 = none). */
   bleedPerRound: number;
+  /**
+   * "Adjustments may be made for individuals with a Dexterity Reaction Adjustment in the right circumstances": whether
+   * the adjustment counts when a declaration does not say (Declaration.dexterityReaction).
+   */
+  dexterityReaction: boolean;
+  /** Where "Go First" actions stand among the fast actions A–C (the Combat Round Flowchart is not in the text). */
+  goFirstOrder: 'after-charge' | 'before-parley';
 }
 
 export const highLowDefaults: Readonly<HighLowOptions> = Object.freeze({
   surpriseDie: 6, surprisedOn: 2, initiativeDie: 6, groupOrder: 'missile-first', weaponSpeedTies: true,
-  naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0,
+  naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0, dexterityReaction: false, goFirstOrder: 'after-charge',
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -63,6 +72,8 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'multiAttackByGroup', type: 'boolean' },
   { key: 'deathAt', type: 'number', min: -20, max: 0 },
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
+  { key: 'dexterityReaction', type: 'boolean' },
+  { key: 'goFirstOrder', type: 'choice', choices: ['after-charge', 'before-parley'] },
 ];
 
 /** An integer option, never below `min` (options arrive as any finite number). */
@@ -164,6 +175,43 @@ function validateDeclaration(decl: Declaration, combatant: Combatant, _options: 
     return { key: 'HighLowRoutinesNotAttack', data: { name, action: decl.action } };
   }
   if (badWeaponField(decl.weapon, ['speed'])) return { key: 'HighLowWeaponSpeedInvalid', data: { name } };
+  return activityProblem(decl, name);
+}
+
+/** The flags of activities a declaration may carry (README, high-low: "Choices where the text is silent"). */
+const ACTIVITY_FLAGS = ['goFirst', 'delaying', 'innate', 'dexterityReaction'] as const;
+
+/** Incantations and invocations: "activation always begins on the 1st segment", then the Spell Initiative Chart. */
+const CASTING: ReadonlySet<ActionKind> = new Set(['spell', 'device']);
+/** "Fast Action" types A.–C. */
+const FAST: ReadonlySet<ActionKind> = new Set(['parley', 'flee', 'charge']);
+
+/** Go First, delaying and innate activities, minor actions and the Dexterity Reaction Adjustment on a declaration. */
+function activityProblem(decl: Declaration, name: string): Problem | null {
+  for (const field of ACTIVITY_FLAGS) {
+    if (decl[field] !== undefined && typeof decl[field] !== 'boolean') return { key: 'HighLowFlagNotBoolean', data: { name, field } };
+  }
+  const minor = decl.minorActions;
+  if (minor !== undefined && (typeof minor !== 'number' || !Number.isInteger(minor) || minor < 0 || minor > SEGMENTS_PER_ROUND)) {
+    return { key: 'HighLowMinorActionsInvalid', data: { name, minorActions: String(minor) } };
+  }
+  const action = decl.action;
+  // "Complex Activity ... takes the entire round ... No other action or activity can be performed that round."
+  if (action === 'complex') {
+    const field = decl.goFirst ? 'goFirst' : decl.delaying ? 'delaying' : decl.innate ? 'innate' : (minor ?? 0) > 0 ? 'minorActions' : null;
+    if (field) return { key: 'HighLowComplexTakesRound', data: { name, field } };
+    return null;
+  }
+  const data = { name, action };
+  // Go First: step 3, with the fast actions; not a casting (spell initiative), a delay (LOW) or no action.
+  if (decl.goFirst && (CASTING.has(action) || action === 'delay' || action === 'none')) return { key: 'HighLowGoFirstNotAllowed', data };
+  // "[delaying] ... can only do so during LOW initiative"; a casting's activation "always begins on the 1st segment".
+  if (decl.delaying && (CASTING.has(action) || action === 'none')) return { key: 'HighLowDelayingNotAllowed', data };
+  // "Innate abilities must be used 1st in initiative (D1. Innate Abilities)": an ability used in a group phase, not a
+  // fast action (A.–C.), an incantation or invocation, a delay or no action.
+  if (decl.innate && (FAST.has(action) || CASTING.has(action) || action === 'delay' || action === 'none')) {
+    return { key: 'HighLowInnateNotAllowed', data };
+  }
   return null;
 }
 
@@ -172,7 +220,8 @@ function validateDeclaration(decl: Declaration, combatant: Combatant, _options: 
 /*
  * "The group with the highest roll acts first during HIGH group initiative ... If TIED, both groups act during HIGH."
  * With more than two sides, every side tied for the highest die is HIGH and every other side is LOW. Only sides with
- * someone able to act this round roll. The GM judges the Dexterity Reaction Adjustment "in the right circumstances".
+ * someone able to act this round roll. An individual whose Dexterity Reaction Adjustment counts this round is shown
+ * with its adjusted die and its own group (individualGroup).
  */
 function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, options: HighLowOptions): InitiativeResult {
   const roll = { faces: whole(options.initiativeDie, 2), round: input.round };
@@ -180,14 +229,53 @@ function rollInitiative(encounter: Encounter, input: RoundInput, dice: Dice, opt
   const top = Math.max(...Object.values(sides));
   const labels: Record<string, string> = {};
   for (const side of encounter.sides) labels[side.id] = sides[side.id] === top ? 'high' : 'low';
-  return { round: input.round, sides, individuals: {}, winner: winnerOf(sides), labels };
+  const individuals: Record<string, number> = {};
+  for (const c of encounter.combatants) {
+    if (!ableThisRound(c, input)) continue;
+    const own = individualGroup(c, input.declarations[c.id], { sides, labels }, options);
+    if (own.adjusted === undefined) continue;
+    individuals[c.id] = own.adjusted;
+    labels[c.id] = own.group;
+  }
+  return { round: input.round, sides, individuals, winner: winnerOf(sides), labels };
 }
 
-/** The group initiative a combatant acts in (delay and the delayed condition make it LOW). */
-export function groupOf(c: Combatant, decl: Declaration | undefined, state: CombatantState | undefined, labels: Record<string, string>): Group {
+/** The initiative a round was planned with: the dice per side and the HIGH/LOW label of each side. */
+type Groups = Pick<InitiativeResult, 'sides' | 'labels'>;
+
+/** The Dexterity Reaction Adjustment of a combatant if it counts for this declaration (the declaration says, else the option). */
+function reactionAdjustment(c: Combatant, decl: Declaration | undefined, options: HighLowOptions): number {
+  const adj = c.surpriseAdjustment;
+  if (typeof adj !== 'number' || !Number.isFinite(adj) || adj === 0) return 0;
+  return (decl?.dexterityReaction ?? options.dexterityReaction) === true ? adj : 0;
+}
+
+/**
+ * "Adjustments may be made for individuals with a Dexterity Reaction Adjustment in the right circumstances." Ruling:
+ * the individual's group die plus its adjustment (Combatant.surpriseAdjustment, the same Dexterity reaction number
+ * that counts against surprise) is compared with the highest die of the other sides that rolled: reaching it is HIGH
+ * (as "If TIED, both groups act during HIGH"), falling short is LOW. A bonus can lift a LOW individual into HIGH, a
+ * penalty drop a HIGH one into LOW. Whether the circumstances are right is the GM's: a declaration's
+ * `dexterityReaction`, else the option `dexterityReaction` (default off). `adjusted` is absent when it does not count.
+ */
+function individualGroup(c: Combatant, decl: Declaration | undefined, ini: Groups, options: HighLowOptions): { group: Group; adjusted?: number } {
+  const labels = ini.labels ?? {};
+  const group: Group = labels[c.side] === 'high' ? 'high' : 'low';
+  const own = ini.sides[c.side];
+  const adj = reactionAdjustment(c, decl, options);
+  if (adj === 0 || own === undefined) return { group };
+  const others = Object.entries(ini.sides).filter(([side]) => side !== c.side).map(([, die]) => die);
+  const adjusted = own + adj;
+  if (others.length === 0) return { group, adjusted };
+  return { group: adjusted >= Math.max(...others) ? 'high' : 'low', adjusted };
+}
+
+/** The group initiative a combatant acts in (delay, a delaying activity and the delayed condition make it LOW). */
+export function groupOf(c: Combatant, decl: Declaration | undefined, state: CombatantState | undefined, ini: Groups, options: HighLowOptions): Group {
   if (state?.delayed) return 'low'; // Delayed Condition: "always has LOW initiative"
   if (decl && (decl.delayed === true || decl.action === 'delay')) return 'low'; // Declaring a Delay: "you act on LOW"
-  return labels[c.side] === 'high' ? 'high' : 'low';
+  if (decl?.delaying === true) return 'low'; // "[delaying] ... can only do so during LOW initiative"
+  return individualGroup(c, decl, ini, options).group;
 }
 
 /** "All group initiative action ties are lost unless the opponent has the delayed condition." */
@@ -212,7 +300,8 @@ interface MeleeTie {
 
 interface PlanContext {
   round: number;
-  labels: Record<string, string>;
+  /** The round's initiative: the dice and labels per side. */
+  ini: Groups;
   options: HighLowOptions;
   out: Out;
   /** Melee entries by time key (weapon speed 0) until settleWeaponSpeedTies. */
@@ -232,9 +321,20 @@ function place(ctx: PlanContext, at: Key, phase: HighLowPhase, entry: StepEntry,
   }
 }
 
+/**
+ * The weapon speed in melee ties. "Any minor action that requires 1 segment will add 1 segment to any major action no
+ * matter when the minor action is executed. This additional segment will be factored into melee weapon speed".
+ */
 function speedOf(c: Combatant, decl: Declaration, options: HighLowOptions): number {
   const s = (decl.weapon ?? c.weapon)?.speed;
-  return typeof s === 'number' && Number.isFinite(s) && s >= 0 ? s : finiteOr(options.naturalWeaponSpeed, 0);
+  const speed = typeof s === 'number' && Number.isFinite(s) && s >= 0 ? s : finiteOr(options.naturalWeaponSpeed, 0);
+  return speed + minorActionsOf(decl);
+}
+
+/** The declared 1-segment minor actions (validated: a whole number 0..10). */
+function minorActionsOf(decl: Declaration): number {
+  const n = decl.minorActions;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
 }
 
 function routinesOf(c: Combatant, decl: Declaration): number {
@@ -256,17 +356,29 @@ function makeEntry(c: Combatant, decl: Declaration, kind: StepEntry['kind'], rea
 /** "in the order as presented": A parley, B flee, C charge; HIGH before LOW within each. */
 const FAST_RANK: Partial<Record<ActionKind, number>> = { parley: 1, flee: 2, charge: 3 };
 
+/*
+ * "... or those that 'Go First' to take their turn—in the order as presented in the Combat Round Flowchart." The
+ * flowchart is not in the text, and it letters only the fast actions A.–C.: a Go First action (Declaration.goFirst)
+ * comes after the charges (option goFirstOrder: or before the parleys), HIGH before LOW. Like the fast actions it
+ * ignores the delayed condition; a declared delay or a delaying activity puts it with LOW.
+ */
+function fastRank(decl: Declaration, options: HighLowOptions): number {
+  return FAST_RANK[decl.action] ?? (options.goFirstOrder === 'before-parley' ? 0 : 4);
+}
+
 function planFast(c: Combatant, decl: Declaration, ctx: PlanContext): void {
   // "Fast actions are unaffected by the delayed condition and use group initiative."
-  const group: Group = decl.delayed !== true && ctx.labels[c.side] === 'high' ? 'high' : 'low';
-  const routine = decl.action === 'charge' ? 1 : undefined;
-  place(ctx, key('fast', FAST_RANK[decl.action] ?? 4, GROUP_RANK[group]), 'fast', makeEntry(c, decl, 'action', 'highLowFast', routine), c, decl);
+  const group: Group = decl.delayed === true || decl.delaying === true ? 'low' : individualGroup(c, decl, ctx.ini, ctx.options).group;
+  const attack = decl.action === 'charge' || decl.action === 'melee' || decl.action === 'missile';
+  const reason = FAST_RANK[decl.action] !== undefined ? 'highLowFast' : 'highLowGoFirst';
+  const entry = makeEntry(c, decl, 'action', reason, attack ? 1 : undefined);
+  place(ctx, key('fast', fastRank(decl, ctx.options), GROUP_RANK[group]), 'fast', entry, c, decl);
 }
 
 /* ============================== "4. ... multi-attack ability (and is in melee)" */
 
 function planMultiAttackFirst(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext): void {
-  const g = ctx.options.multiAttackByGroup ? GROUP_RANK[groupOf(c, decl, state, ctx.labels)] : 0;
+  const g = ctx.options.multiAttackByGroup ? GROUP_RANK[groupOf(c, decl, state, ctx.ini, ctx.options)] : 0;
   const entry = makeEntry(c, decl, 'action', 'highLowMultiAttackFirst', 1);
   place(ctx, key('multi-attack', g, 0, 0, lostTie(state)), 'multi-attack', entry, c, decl);
 }
@@ -285,24 +397,38 @@ function typeRank(action: ActionKind, options: HighLowOptions): number {
   return 4;
 }
 
+/**
+ * "Innate abilities must be used 1st in initiative (D1. Innate Abilities)": an action declared `innate` (an ability
+ * with no notation is "[innate] (minor, 1 segment)") takes D1 of its group whatever its type, with turn undead.
+ */
+function rankOf(decl: Declaration, options: HighLowOptions): number {
+  return decl.innate === true ? 1 : typeRank(decl.action, options);
+}
+
 /*
  * Within a group, "action order by type determines who acts first": D1 innate abilities, then missiles and melee
  * (option groupOrder), then D4 other. Ties of the same type: the delayed condition loses; melee between different
  * sides goes by weapon speed (lower first); still equal, simultaneous.
  */
 function planGroupAction(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext): void {
-  const group = groupOf(c, decl, state, ctx.labels);
-  const reason = state.delayed
-    ? 'highLowDelayedCondition'
-    : decl.delayed === true || decl.action === 'delay'
-      ? 'highLowDeclaredDelay'
-      : group === 'high'
-        ? 'highLowHighGroup'
-        : 'highLowLowGroup';
+  const group = groupOf(c, decl, state, ctx.ini, ctx.options);
+  const reason = groupReason(c, decl, state, group, ctx);
   const attack = decl.action === 'melee' || decl.action === 'missile';
-  const at = key(group, typeRank(decl.action, ctx.options), 0, 0, lostTie(state));
+  const at = key(group, rankOf(decl, ctx.options), 0, 0, lostTie(state));
   const entry = makeEntry(c, decl, 'action', reason, attack ? 1 : undefined);
   place(ctx, at, group, entry, c, decl);
+}
+
+/** Why an action stands where it does in HIGH or LOW (the first that applies). */
+function groupReason(c: Combatant, decl: Declaration, state: CombatantState, group: Group, ctx: PlanContext): string {
+  if (state.delayed) return 'highLowDelayedCondition';
+  if (decl.delayed === true || decl.action === 'delay') return 'highLowDeclaredDelay';
+  if (decl.delaying === true) return 'highLowDelaying';
+  if (decl.innate === true) return 'highLowInnate';
+  if (reactionAdjustment(c, decl, ctx.options) !== 0 && group !== (ctx.ini.labels?.[c.side] === 'high' ? 'high' : 'low')) {
+    return group === 'high' ? 'highLowDexterityHigh' : 'highLowDexterityLow';
+  }
+  return group === 'high' ? 'highLowHighGroup' : 'highLowLowGroup';
 }
 
 /**
@@ -326,9 +452,9 @@ function settleWeaponSpeedTies(ctx: PlanContext): void {
 
 function planRemainingRoutines(c: Combatant, decl: Declaration, state: CombatantState, routines: number, ctx: PlanContext): void {
   if (routines < 2) return;
-  const g = ctx.options.multiAttackByGroup ? GROUP_RANK[groupOf(c, decl, state, ctx.labels)] : 0;
+  const g = ctx.options.multiAttackByGroup ? GROUP_RANK[groupOf(c, decl, state, ctx.ini, ctx.options)] : 0;
   for (let r = 2; r <= routines; r++) {
-    const at = key('remaining-attacks', r, g, typeRank(decl.action, ctx.options), lostTie(state));
+    const at = key('remaining-attacks', r, g, rankOf(decl, ctx.options), lostTie(state));
     const entry = makeEntry(c, decl, 'routine', 'highLowRemainingRoutine', r);
     place(ctx, at, 'remaining-attacks', entry, c, decl);
   }
@@ -350,11 +476,13 @@ function spellKey(time: number, group: Group): Key {
 
 function planCasting(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext): void {
   const device = decl.action === 'device';
-  const time = decl.castingTime as number; // validated: integer 1..100
+  // "Any minor action that requires 1 segment will add 1 segment to any major action ... This additional segment will
+  // be factored into ... other timed actions": the casting takes that many segments more.
+  const time = (decl.castingTime as number) + minorActionsOf(decl); // validated: integer 1..100, minor actions 0..10
   const id = `${c.id}@${ctx.round}`; // "Only one spell can be cast per round"
   const begin = key('activation');
   place(ctx, begin, 'activation', makeEntry(c, decl, 'cast-begin', 'highLowActivation', undefined, id), c, decl);
-  const complete = time <= SEGMENTS_PER_ROUND ? spellKey(time, groupOf(c, decl, state, ctx.labels)) : null;
+  const complete = time <= SEGMENTS_PER_ROUND ? spellKey(time, groupOf(c, decl, state, ctx.ini, ctx.options)) : null;
   const reason = device ? 'highLowDevice' : 'highLowSpellInitiative';
   if (complete !== null) place(ctx, complete, 'spells', makeEntry(c, decl, 'cast-complete', reason, undefined, id), c, decl);
   const breakable: From = device ? 'never' : 'start';
@@ -372,7 +500,7 @@ function planCasting(c: Combatant, decl: Declaration, state: CombatantState, ctx
 function planCarried(c: Combatant, casting: Casting, state: CombatantState, ctx: PlanContext, out: RoundBuilder): void {
   const remaining = Math.max(1, Math.ceil(finiteOr(casting.remaining, 1)));
   if (remaining <= SEGMENTS_PER_ROUND) {
-    const at = spellKey(remaining, groupOf(c, undefined, state, ctx.labels));
+    const at = spellKey(remaining, groupOf(c, undefined, state, ctx.ini, ctx.options));
     out.carryIn(casting, { key: at, where: AT.spells, reason: 'highLowCarriedCasting' });
     return;
   }
@@ -384,6 +512,17 @@ function planCarried(c: Combatant, casting: Casting, state: CombatantState, ctx:
 
 function planDeclared(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext): void {
   const routines = routinesOf(c, decl);
+  if (decl.goFirst === true && decl.action !== 'none') {
+    // Step 3 (validated: not a casting, a delay or a complex activity); further attack routines still wait for step 6.
+    planFast(c, decl, ctx);
+    if (decl.action === 'melee' || decl.action === 'missile') planRemainingRoutines(c, decl, state, routines, ctx);
+    return;
+  }
+  if (decl.delaying === true && state.delayed && !FAST.has(decl.action) && decl.action !== 'none') {
+    // "A delayed individual performing delaying activities treats those activities as complex (that typically Go
+    // Last)": the activity takes the round ("No other action or activity can be performed that round").
+    return planComplex(c, decl, ctx, 'highLowDelayingComplex');
+  }
   switch (decl.action) {
     case 'parley':
     case 'flee':
@@ -401,7 +540,7 @@ function planDeclared(c: Combatant, decl: Declaration, state: CombatantState, ct
     case 'device':
       return planCasting(c, decl, state, ctx);
     case 'complex':
-      return planComplex(c, decl, ctx);
+      return planComplex(c, decl, ctx, 'highLowGoLast');
     case 'none':
       return;
     default:
@@ -413,7 +552,7 @@ function planDeclared(c: Combatant, decl: Declaration, state: CombatantState, ct
 /** Every entry of the round at its time key, in one pass over the combatants; then the weapon-speed ties. */
 function planRound(encounter: Encounter, input: RoundInput, initiative: InitiativeResult, options: HighLowOptions): Schedule {
   const out = new RoundBuilder('high-low', input.round);
-  const ctx: PlanContext = { round: input.round, labels: initiative.labels ?? {}, options, out, melee: new Map() };
+  const ctx: PlanContext = { round: input.round, ini: initiative, options, out, melee: new Map() };
   const carried = new Map<string, Casting[]>(); // castings carried in, by caster
   for (const x of input.carryIn ?? []) carried.set(x.caster, [...(carried.get(x.caster) ?? []), x]);
   for (const c of encounter.combatants) {
@@ -538,9 +677,16 @@ export function announceDelay(
 
 /* ============================== "Complex Activity. [go last] ... takes the entire round" */
 
-function planComplex(c: Combatant, decl: Declaration, ctx: PlanContext): void {
+/*
+ * Declared with the action `complex`: "All complex activities must be declared" and "No other action or activity can
+ * be performed that round" (validateDeclaration refuses Go First, delaying, innate and minor actions with it). A
+ * delaying activity under the delayed condition is complex too: its entry is the activity (action `complex`), the
+ * declared major action is not taken.
+ */
+function planComplex(c: Combatant, decl: Declaration, ctx: PlanContext, reason: 'highLowGoLast' | 'highLowDelayingComplex'): void {
   // "Those with the delayed condition can complete a complex action normally."
-  place(ctx, key('go-last'), 'go-last', makeEntry(c, decl, 'action', 'highLowGoLast'), c, decl);
+  const activity: Declaration = decl.action === 'complex' ? decl : { ...decl, action: 'complex' };
+  place(ctx, key('go-last'), 'go-last', makeEntry(c, activity, 'action', reason), c, activity);
 }
 
 /* ============================== "Free Attack. [immediate]" and "Immediate Attack" */
@@ -612,6 +758,11 @@ function applyDamage(_c: Combatant, state: CombatantState, amount: number, optio
   return hpDamage(state, amount, { incapacitatedAt: 0, deathAt });
 }
 
+/** Entering the combat at 0 hp or below is as damage leaves it: dying above `deathAt` (bleeding by bleedPerRound), dead at it. */
+function startingCondition(c: Combatant, options: HighLowOptions): Condition {
+  return conditionByHp(c.hp, { incapacitatedAt: 0, deathAt: Math.min(0, finiteOr(options.deathAt, 0)) }, 'dying');
+}
+
 /* ============================== Late joiners (text silent) */
 
 /*
@@ -627,7 +778,8 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
   if (decl.action === 'spell' || decl.action === 'device' || decl.action === 'complex' || decl.action === 'none') return { schedule };
   const planned: Placed[] = [];
   const out: Out = { add: (at, where, entry) => planned.push({ key: at, where, entry }), cast: () => undefined }; // no casting this round
-  const ctx: PlanContext = { round: input.round, labels: schedule.initiative?.labels ?? {}, options, out, melee: new Map() };
+  const ini: Groups = schedule.initiative ?? { sides: {}, labels: {} };
+  const ctx: PlanContext = { round: input.round, ini, options, out, melee: new Map() };
   planDeclared(newcomer, decl, initialState(newcomer), ctx);
   settleWeaponSpeedTies(ctx);
   // The key now played (a round played to its end has no phase to come) against the last key of each entry's phase.
@@ -660,6 +812,7 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   planRound,
   applyDamage,
   canAct: isActive,
+  startingCondition,
   endOfRound,
   lateJoin,
 };

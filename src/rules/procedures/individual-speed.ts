@@ -533,6 +533,14 @@ function conditionAt(c: Combatant, value: number, current: Condition): Condition
   return current;
 }
 
+/**
+ * Entering the combat is as damage leaves it: "when a creature's current Wound Points reaches 0, the creature is
+ * Incapacitated"; below 0 "Dying"; at the negative of its Strength it dies.
+ */
+function startingCondition(c: Combatant): Condition {
+  return conditionAt(c, c.woundPoints !== undefined ? c.woundPoints : c.hp, 'ok');
+}
+
 function applyDamage(
   combatant: Combatant, state: CombatantState, amount: number, _options: IndividualSpeedOptions, detail?: { critical?: boolean },
 ): DamageResult {
@@ -607,6 +615,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   planRound,
   applyDamage,
   canAct,
+  startingCondition,
   endOfRound,
   lateJoin,
 };

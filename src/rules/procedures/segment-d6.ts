@@ -18,14 +18,15 @@
  * equal keys are one simultaneous step. Within a segment: sub 0 = a weapon set
  * against a charge strikes the charger first; sub 1 = every action, the start
  * and the completion of castings; sub r (r >= 2) = attack routine r, after
- * everything else in that segment has been resolved.
+ * everything else in that segment has been resolved; sub 15, in the last
+ * surprise segment only = the end of the surprise (a spell fully cast in it).
  */
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
 import type { AttackRules, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { actsNow, commonDeclarationProblem, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
+import { actsNow, commonDeclarationProblem, conditionByHp, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
 
@@ -47,15 +48,25 @@ export interface SegmentD6Options extends ProcedureOptions {
   deathRule: 'zero' | 'minus-ten';
   /** With deathRule 'minus-ten': hit points an unconscious combatant below 0 loses at the end of each round (0 = none). */
   bleedPerRound: number;
+  /**
+   * "nor can a spell be fully cast unless it is a one-segment spell": a spell
+   * whose casting time ends with the last surprise segment is fully cast in
+   * the surprise and goes off at its end, before round 1's initiative. Off: it
+   * carries into round 1 and goes off in segment 1 (the engine before this
+   * option; absent from the options a combat started then froze, so its log
+   * replays as it was).
+   */
+  fullyCastInSurprise: boolean;
 }
 
-const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0 };
+const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'missileInitiative', type: 'boolean' },
   { key: 'tieRule', type: 'choice', choices: ['simultaneous', 'reroll'] },
   { key: 'deathRule', type: 'choice', choices: ['zero', 'minus-ten'] },
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
+  { key: 'fullyCastInSurprise', type: 'boolean' },
 ];
 
 /* ============================================================ vocabulary */
@@ -66,6 +77,8 @@ const PHASE_SEGMENT = 'd6-segment';
 /** Sub-keys within a segment (see the file header). */
 const SUB_INTERRUPT = 0;
 const SUB_ACTION = 1;
+/** After everything else of the last surprise segment: the end of the surprise, before round 1's initiative. */
+const SUB_SURPRISE_END = 15;
 
 /** A cap for attack routines per round and for surprise segments (bad data must not blow up a plan). */
 export const MAX_ROUTINES = 10;
@@ -83,6 +96,7 @@ export const REASON = {
   castComplete: 'SegmentD6CastComplete',
   carried: 'SegmentD6Carried',
   surprise: 'SegmentD6Surprise',
+  surpriseEnd: 'SegmentD6SurpriseEnd',
 } as const;
 
 const ACTIONS: readonly ActionKind[] = [
@@ -131,18 +145,22 @@ function entryOf(combatant: string, kind: StepEntry['kind'], action: ActionKind,
 /**
  * A spell or device begun in segment `begin`: its entries handed to `emit`,
  * and the casting, going off in segment `complete` or (null) running on with
- * `remaining` segments to go. A device is never broken, a spell from the
- * first step of the segment it begins in.
+ * `remaining` segments to go; with `atEnd`, it goes off after everything else
+ * of segment `complete` (the end of the surprise). A device is never broken,
+ * a spell from the first step of the segment it begins in.
  */
-function beginCasting(c: Combatant, d: Declaration, round: number, T: number, begin: number, complete: number | null, remaining: number, emit: Emit): PlannedCasting {
+function beginCasting(
+  c: Combatant, d: Declaration, round: number, T: number, begin: number, complete: number | null, remaining: number, emit: Emit, atEnd = false,
+): PlannedCasting {
   const id = castingId(round, c.id);
+  const sub = atEnd ? SUB_SURPRISE_END : SUB_ACTION;
   emit(begin, SUB_ACTION, entryOf(c.id, 'cast-begin', d.action, REASON.castBegins, d.target, { casting: id }));
-  if (complete !== null) emit(complete, SUB_ACTION, entryOf(c.id, 'cast-complete', d.action, REASON.castComplete, d.target, { casting: id }));
+  if (complete !== null) emit(complete, sub, entryOf(c.id, 'cast-complete', d.action, atEnd ? REASON.surpriseEnd : REASON.castComplete, d.target, { casting: id }));
   const device = d.action === 'device';
   const window = device ? 'never' : keyOf(begin, 0);
   return {
     id, caster: c.id, spell: d.spell ?? d.action, device, castingTime: T, beganRound: round,
-    begin: keyOf(begin, SUB_ACTION), complete: complete === null ? null : keyOf(complete, SUB_ACTION),
+    begin: keyOf(begin, SUB_ACTION), complete: complete === null ? null : keyOf(complete, sub),
     lossFrom: window, preventFrom: window, expends: !device, remaining,
   };
 }
@@ -217,11 +235,19 @@ function rollSurprise(encounter: Encounter, dice: Dice): SurpriseResult {
  * 'surprise' segments": segments k = 1..M, M the longest individual
  * surprise; in segment k every declared combatant whose own surprise count is
  * below k acts once ("Actions that would normally happen over the course of a
- * round may be completed in one surprise segment"). A spell is begun once
- * ("nor can a spell be fully cast unless it is a one-segment spell") and goes
- * off at k + casting time, carrying into round 1 when that is past M.
+ * round may be completed in one surprise segment").
+ *
+ * Spells: "beginning a spell" is one of those actions, "nor can a spell be
+ * fully cast unless it is a one-segment spell". A spell is begun once, in the
+ * caster's first free segment k, and goes off at k + casting time (README
+ * casting ruling) while that is a surprise segment. One whose casting time
+ * ends with the last surprise segment (k + time = M + 1: a one-segment spell
+ * begun in segment M) is fully cast in the surprise: it goes off at its end,
+ * after everything else of segment M, before round 1's initiative. A longer
+ * one cannot be fully cast in the surprise: it is begun, and carries into
+ * round 1 with k + time − M segments left (going off in that segment of round 1).
  */
-function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>): Schedule | null {
+function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: SegmentD6Options): Schedule | null {
   const count = (c: Combatant): number => surpriseCount(surprise.surprised[c.id]);
   const M = encounter.combatants.reduce((m, c) => Math.max(m, count(c)), 0);
   if (M === 0) return null;
@@ -245,7 +271,9 @@ function planSurprise(encounter: Encounter, surprise: SurpriseResult, declaratio
       const T = d.castingTime;
       if (typeof T !== 'number' || !Number.isInteger(T) || T < 1) continue;
       const end = first + T;
-      b.cast(beginCasting(c, d, 0, T, first, end <= M ? end : null, end <= M ? 0 : end - M, emit));
+      if (end <= M) b.cast(beginCasting(c, d, 0, T, first, end, 0, emit));
+      else if (end === M + 1 && options.fullyCastInSurprise === true) b.cast(beginCasting(c, d, 0, T, first, M, 0, emit, true));
+      else b.cast(beginCasting(c, d, 0, T, first, null, end - M, emit));
     } else if (d.action === 'wait') emit(first, SUB_ACTION, entryOf(c.id, 'action', d.action, REASON.holds, d.target));
     else {
       // A weapon set against a charge strikes first from the segment a charge against it begins.
@@ -507,6 +535,16 @@ const attackRules: AttackRules = {
 
 /* =================================================== damage, death, end of round */
 
+const thresholdsOf = (options: SegmentD6Options) => (options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 });
+
+/**
+ * A combatant entering the combat at 0 hp or below is as damage would leave
+ * it: dead by default, unconscious from 0 to -9 with deathRule 'minus-ten'.
+ */
+function startingCondition(c: Combatant, options: SegmentD6Options): Condition {
+  return conditionByHp(c.hp, thresholdsOf(options), 'incapacitated');
+}
+
 /**
  * "a goblin killed in the first segment of the round will be dead (and thus
  * unable to attack) by the time the fifth segment of the round arrives".
@@ -515,7 +553,7 @@ const attackRules: AttackRules = {
  */
 function applyDamage(state: CombatantState, amount: number, options: SegmentD6Options): DamageResult {
   const amt = typeof amount === 'number' && Number.isFinite(amount) ? amount : 0;
-  const thresholds = options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 };
+  const thresholds = thresholdsOf(options);
   const result = hpDamage(state, amt, thresholds);
   let condition = result.state.condition;
   // No bleeding in this procedure: below 0 is unconscious, not dying.
@@ -619,6 +657,7 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   planRound,
   applyDamage: (_combatant, state, amount, options) => applyDamage(state, amount, options),
   canAct: isActive,
+  startingCondition,
   endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
 };

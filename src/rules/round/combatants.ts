@@ -4,6 +4,7 @@
  * not have are absent; those it has must be what the engine reads.
  */
 import type { Combatant, Problem } from '../model';
+import { CONDITIONS } from './health';
 
 const NUMBERS = [
   'maxHp',
@@ -49,6 +50,7 @@ export function combatantProblem(value: unknown): Problem | null {
   for (const f of TEXTS) if (value[f] !== undefined && !isText(value[f])) return bad(f);
   if (value.neverSurprised !== undefined && typeof value.neverSurprised !== 'boolean') return bad('neverSurprised');
   if (value.spells !== undefined && !(Array.isArray(value.spells) && value.spells.every(isText))) return bad('spells');
+  if (value.condition !== undefined && !CONDITIONS.some((x) => x === value.condition)) return bad('condition');
   if (value.weapon !== undefined) {
     const w = value.weapon;
     if (!isRecord(w)) return bad('weapon');

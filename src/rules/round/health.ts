@@ -3,15 +3,57 @@
  * with its thresholds, copies of states, and the end of a round (bleeding and
  * deaths reported as events, states copied only when something changes).
  */
-import type { Combatant, CombatantState, Condition } from '../model';
+import type { Combatant, CombatantState, Condition, Problem } from '../model';
 import type { DamageResult, Encounter, EndEvent, EndOfRoundInput, EndOfRoundResult } from '../procedure';
 
-export function initialState(c: Combatant): CombatantState {
+/** The conditions a combatant may be given to enter a combat in (Combatant.condition). */
+export const CONDITIONS: readonly Condition[] = ['ok', 'incapacitated', 'dying', 'dead', 'fled'];
+
+/**
+ * A combatant's state as it enters a combat. Its condition: the one it is
+ * given (Combatant.condition), else `derived`, what its hit points put it in
+ * by the procedure's own rules (Procedure.startingCondition), else dead at 0
+ * hp or below (the rule of combats started before the procedures decided it,
+ * whose logs replay as they were).
+ */
+export function initialState(c: Combatant, derived?: Condition): CombatantState {
   const state: CombatantState = { hp: c.hp, condition: 'ok', expended: [] };
   if (c.stress !== undefined) state.stress = c.stress;
   if (c.woundPoints !== undefined) state.woundPoints = c.woundPoints;
-  if (c.hp <= 0) state.condition = 'dead';
+  if (c.condition !== undefined) state.condition = c.condition;
+  else if (derived !== undefined) state.condition = derived;
+  else if (c.hp <= 0) state.condition = 'dead';
   return state;
+}
+
+/** Dead at 0 hp or below: the starting condition where a procedure decides none (and in combats started before they did). */
+export function plainStartingCondition(c: Combatant): Condition {
+  return c.hp <= 0 ? 'dead' : 'ok';
+}
+
+/**
+ * The condition hit points put a combatant in by a procedure's thresholds:
+ * above `incapacitatedAt` able to fight, at or below `deathAt` dead, between
+ * them `below` (unconscious, or dying where it bleeds), as its damage does.
+ */
+export function conditionByHp(hp: number, thresholds: { incapacitatedAt: number; deathAt: number }, below: Condition): Condition {
+  if (hp <= thresholds.deathAt) return 'dead';
+  return hp <= thresholds.incapacitatedAt ? below : 'ok';
+}
+
+/**
+ * Null if the condition a combatant is given (Combatant.condition) agrees with
+ * its hit points, `derived` being what they put it in by the procedure's
+ * rules: able to fight only where they leave it so; unconscious or dying only
+ * where they put it out of the fight yet alive (either may be given there: a
+ * combatant stabilized below 0 does not bleed). Dead or fled is the GM's word
+ * at any hit points.
+ */
+export function startingConditionProblem(c: Combatant, derived: Condition): Problem | null {
+  const given = c.condition;
+  if (given === undefined || given === 'dead' || given === 'fled' || given === derived) return null;
+  if (given !== 'ok' && derived !== 'ok' && derived !== 'dead' && derived !== 'fled') return null;
+  return { key: 'StartingConditionImpossible', data: { name: c.name, condition: given, rule: derived } };
 }
 
 export function initialStates(encounter: Encounter): Record<string, CombatantState> {

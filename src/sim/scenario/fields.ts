@@ -3,6 +3,7 @@ import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS } from '../../rules/model';
 import { MORALE_METHODS } from '../../rules/procedure';
+import { CONDITIONS } from '../../rules/round';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
@@ -67,6 +68,8 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   weapon: { t: 'weapon' },
   spells: { t: 'strings' },
   initiativeGroup: str,
+  /** The condition it starts in where its hit points do not tell (fled, stabilized below 0): checked against them in validate. */
+  condition: { t: 'enum', values: CONDITIONS },
 };
 
 export const DECLARATION_FIELDS: Record<string, Spec> = {
@@ -82,6 +85,11 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
+  goFirst: bool,
+  delaying: bool,
+  innate: bool,
+  minorActions: int(0, 10),
+  dexterityReaction: bool,
   note: text,
 };
 

@@ -17,6 +17,7 @@ import type { Combatant, Declaration, Problem, ProcedureId, Side } from '../../r
 import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
+import { plainStartingCondition, startingConditionProblem } from '../../rules/round';
 import type { DamageEvent } from '../../rules/play';
 import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
@@ -442,6 +443,10 @@ class ScenarioReader {
 
   checkLegality(): void {
     if (!this.procedure) return;
+    // A starting condition its hit points contradict under the procedure's damage rules (the flow refuses it too).
+    const procedure = this.procedure;
+    this.combatants.forEach((c, i) => this.checkStarting(procedure, c, `combatants[${i}]`));
+    this.joinerCombatants.forEach((c, i) => c && this.checkStarting(procedure, c, join(`joins[${i}]`, 'combatant')));
     for (const { decl, path } of this.toCheck) {
       const c = this.byId.get(decl.combatant);
       if (!c) continue;
@@ -458,6 +463,13 @@ class ScenarioReader {
       const problem = c ? (this.procedure.moraleProblem?.(c, request, this.options) ?? null) : null;
       if (problem) this.out.problems.push({ ...problem, path });
     }
+  }
+
+  private checkStarting(procedure: Procedure<ProcedureOptions>, c: Combatant, path: string): void {
+    if (c.condition === undefined) return;
+    const derived = procedure.startingCondition ? procedure.startingCondition(c, this.options) : plainStartingCondition(c);
+    const problem = startingConditionProblem(c, derived);
+    if (problem) this.out.problems.push({ ...problem, path: join(path, 'condition') });
   }
 }
 
