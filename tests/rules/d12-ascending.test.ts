@@ -1395,6 +1395,21 @@ describe('II.C the spell chosen on the initiative result (the `choose` input)', 
     expect(long.state.states.wren.expended).toEqual(['Fireball']);
   });
 
+  it('a spell chosen to run past the round is not begun again by "same as last round": it goes off last in the next', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5, {}, [F.init('party', 2, 6), F.init('orcs', 2, 5)]);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, dice);
+    F.give(state, chooseIt('wren', 'Fireball', 15));
+    F.finishRound(state);
+    F.give(state, { t: 'next' });
+    expect(state.declarations.wren).toEqual(castLater('wren'));
+    F.give(state, { t: 'next' }, dice);
+    expect(state.schedule?.castings.filter((c) => c.choosing)).toEqual([]);
+    expect(shape(state)).toEqual([[PHASE_FULL_ROUND, ['wren:cast-complete']]]);
+    F.finishRound(state);
+    expect(state.states.wren.expended).toEqual(['Fireball']);
+  });
+
   it('II.F "Ties are just that – simultaneous results": chosen to go off at a count where others act, it joins their step', () => {
     const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5);
     F.give(state, { t: 'declare', d: castLater('wren') });
