@@ -19,7 +19,7 @@
  */
 import { damageColumn, parseAac0, resolveAttack, type AttackModifier } from '../rules/attack';
 import { parseAttackRoutines } from '../rules/attack-routines';
-import { attackProblem, type FlowInput } from '../rules/flow';
+import { armorClassNow, attackProblem, type FlowInput } from '../rules/flow';
 import type { Problem } from '../rules/model';
 import { weaponOf } from '../data/engine-view';
 import { SYSTEM_ID } from '../settings';
@@ -149,7 +149,9 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
   if (illegal) return refuse(illegal);
-  const ac = actorData(targetActor)?.ac ?? 10;
+  const sheetAc = actorData(targetActor)?.ac ?? 10;
+  // The world's procedure may change the AC the attack is rolled against (d12-ascending III.E: no Dexterity bonus while casting).
+  const { ac, casting } = armorClassNow(state, target.id as string, sheetAc);
 
   const attackRoll = await new Roll('1d20').evaluate();
   const natural = attackRoll.total as number;
@@ -178,6 +180,9 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     hit: result.value.hit,
     reason: result.value.reason,
     damage,
+    // III.E: the AC the attack was rolled against when a casting changed it (AC 0 shown too).
+    castingAc: casting && ac !== sheetAc,
+    ac,
   });
   const answer = { ok: true as const, hit: result.value.hit, natural, needed: result.value.needed, damage };
   await postCard(

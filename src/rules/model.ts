@@ -160,6 +160,12 @@ export interface Combatant {
   initiativeAdjustment?: number;
   /** Missile attack bonus (segment-d6: missile users act that many segments earlier). */
   missileBonus?: number;
+  /**
+   * The Dexterity bonus included in its armor class, in AC points (2: its AC
+   * is 2 better for Dexterity; a penalty is negative). d12-ascending III.E
+   * "Spellcasters lose dexterity AC bonus only while actually casting".
+   */
+  dexterityAcBonus?: number;
   /** Chance to be surprised: surprised on 1..surprisedOn of the surprise die (0 or absent = the procedure's standard range; see neverSurprised). */
   surprisedOn?: number;
   /** Chance to surprise others: opponents are surprised on 1..surprisesOn. */

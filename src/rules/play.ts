@@ -25,6 +25,7 @@ import {
   type InputEntry,
   type LogEntry,
   type MoraleRequest,
+  choosingCasting,
 } from './flow';
 import { openStep } from './flow/step';
 import { fallenBy } from './flow/read';
@@ -124,6 +125,20 @@ export interface CombatScript {
   distance?: number;
   /** Bleeding the GM staunches at the end of a round (addict phase 11). */
   staunch?: { round: number; combatant: string }[];
+  /**
+   * Spells chosen at the caster's turn (d12-ascending II.C: declared as a
+   * spell with no spell named): given when the step its casting begins in
+   * is played, before that step's damage; `spell` null chooses none.
+   */
+  choices?: ScriptedChoice[];
+}
+
+/** A spell a caster chooses at its turn (the `choose` input), in a round. */
+export interface ScriptedChoice {
+  round: number;
+  combatant: string;
+  spell: string | null;
+  castingTime?: number;
 }
 
 export interface StepLog {
@@ -234,7 +249,7 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'staunch' | MidRoundList>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'staunch' | 'choices' | MidRoundList>,
   ) {}
 
   /** Mid-round actions not done (refused, or their moment never came). */
@@ -416,14 +431,46 @@ class Player {
       }
     };
     this.cancelNow(round);
+    const choices = (this.script.choices ?? []).map((c, i) => ({ c, i })).filter(({ c }) => c.round === round);
+    const chosen = new Set<number>();
     for (;;) {
+      this.chooseNow(round, choices, chosen);
       this.midRoundAt(round, state.step);
       landAt(state.step);
       // Joiners due before the next step, or, after the last one, every joiner left.
       joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
       if (state.step + 1 >= (state.schedule as Schedule).steps.length && !end) return events.filter((_, j) => !used.has(j));
       this.must({ t: 'next' }, `round ${round}`);
-      if (state.stage !== 'resolve') return events.filter((_, j) => !used.has(j));
+      if (state.stage !== 'resolve') {
+        this.choicesLeft(round, choices, chosen);
+        return events.filter((_, j) => !used.has(j));
+      }
+    }
+  }
+
+  /** The choices due in the step being played: a caster whose casting still to be chosen begins in it. */
+  private chooseNow(round: number, choices: { c: ScriptedChoice; i: number }[], chosen: Set<number>): void {
+    const state = this.state;
+    for (const { c, i } of choices) {
+      if (chosen.has(i)) continue;
+      const casting = choosingCasting(state, c.combatant);
+      if (!casting || casting.beginStep !== state.step) continue;
+      chosen.add(i);
+      const input: FlowInput = c.spell === null ? { t: 'choose', c: c.combatant, spell: null } : { t: 'choose', c: c.combatant, spell: c.spell, castingTime: c.castingTime };
+      const done = this.give(input);
+      if (done.ok) continue;
+      // A caster struck before its turn, or unable to act then: the script could not foresee it.
+      if (!CHOICE_TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `choose[${i}]` });
+      this.refused.push({ round, combatant: c.combatant, problem: done.problem });
+    }
+  }
+
+  /** A choice whose moment never came this round (no casting of that caster was left to be chosen): a problem with the script. */
+  private choicesLeft(round: number, choices: { c: ScriptedChoice; i: number }[], chosen: Set<number>): void {
+    for (const { c, i } of choices) {
+      if (chosen.has(i)) continue;
+      const name = this.state.encounter.combatants.find((x) => x.id === c.combatant)?.name ?? c.combatant;
+      throw new RulesError({ key: 'ChooseSpellNeverDue', path: `choose[${i}]`, data: { name, round } });
     }
   }
 
@@ -453,6 +500,8 @@ class Player {
 
 /** Refusals a script could not foresee: a combatant who fell, a spell with no copy left, one not in the fight. */
 const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant']);
+/** …and for a spell chosen at the caster's turn: struck before it, unable to act then, the spell's last copy gone. */
+const CHOICE_TOLERATED = new Set(['ChooseSpellPrevented', 'CombatantCannotAct', 'SpellNotMemorized']);
 
 function joinInput(j: NonNullable<CombatScript['joins']>[number]): FlowInput {
   const input: FlowInput = { t: 'join', c: j.combatant };

@@ -151,6 +151,14 @@ export interface Casting {
   expends: boolean;
   /** Segments still to run at the end of this round (carry-over); 0 when it completes. */
   remaining: number;
+  /**
+   * The spell is still to be chosen at the caster's turn (d12-ascending II.C "A
+   * spellcaster may decide on his initiative result what spell to cast, if
+   * any"; the `choose` input, flow/choose.ts): until then `spell` is '',
+   * `castingTime` 0, it does not expend, and it ends at its own begin step
+   * (completeStep = beginStep, so it never carries into the next round).
+   */
+  choosing?: boolean;
 }
 
 export interface Schedule {
@@ -205,6 +213,8 @@ export type EndEvent =
       total: number;
       target: number;
       passed: boolean;
+      /** The method the GM chose, where the procedure lets them (MoraleMethod); 'gm': no roll, the GM's own result. */
+      method?: MoraleMethod;
     };
 
 export interface EndOfRoundInput {
@@ -215,7 +225,29 @@ export interface EndOfRoundInput {
   /** Each hit taken this round, in order: target and wounds lost. */
   hits: { target: string; wounds: number; by?: string }[];
   /** Combatants the GM asks to check morale (intimidation, opening morale…), with the reason. */
-  moraleRequests?: { combatant: string; trigger: string; opposed?: number }[];
+  moraleRequests?: MoraleCheckRequest[];
+}
+
+/**
+ * How the GM checks morale where a text gives no method (d12-ascending: "no
+ * formal method is given herein for checking morale the DM can still make
+ * such a check in any way he sees fit"): a roll at or under a score (d100,
+ * 2d6, d20), or the GM's own result ('gm').
+ */
+export const MORALE_METHODS = ['d100', '2d6', 'd20', 'gm'] as const;
+export type MoraleMethod = (typeof MORALE_METHODS)[number];
+
+/** A morale check the GM calls for, as a procedure reads it. */
+export interface MoraleCheckRequest {
+  combatant: string;
+  trigger: string;
+  opposed?: number;
+  /** The method, where the procedure lets the GM choose one (else the procedure's own, or its option). */
+  method?: MoraleMethod;
+  /** The score a roll must be at or under (else the combatant's morale score). */
+  score?: number;
+  /** The GM's own result, with method 'gm'. */
+  passed?: boolean;
 }
 
 export interface EndOfRoundResult {
@@ -241,6 +273,19 @@ export interface LateJoinResult {
   baseInitiative?: number;
   /** An extra action owed next round at this count (individual-speed: base + modifier − 12). */
   owedNextRound?: number;
+}
+
+/* ----------------------------------------------------------- spell chosen */
+
+export interface ChooseSpellInput {
+  schedule: Schedule;
+  /** The step being played: the casting's begin step. */
+  currentStep: number;
+  casting: string;
+  spell: string;
+  castingTime: number;
+  declarations: Readonly<Record<string, Declaration>>;
+  surprise: SurpriseResult;
 }
 
 /* ------------------------------------------------------------------ attacks */
@@ -278,6 +323,15 @@ export interface OutOfTurnQuery {
   attacks: readonly AttackMade[];
 }
 
+/** What a procedure is told about the target of an attack, for the armor class the attack is rolled against. */
+export interface ArmorClassQuery {
+  target: Combatant;
+  /** The target's armor class as its sheet gives it (descending, -10..10). */
+  ac: number;
+  /** The target is actually casting a spell now (flow/casting.ts castingNow). */
+  casting: boolean;
+}
+
 /** A grant (with the castings of the attacker it breaks), a refusal, or null: nothing grants one now. */
 export type OutOfTurnAnswer = { grant: AttackGrant; breaks?: string[] } | { problem: Problem } | null;
 
@@ -291,6 +345,8 @@ export interface AttackRules {
   cap?(state: CombatantState): number | undefined;
   /** Attacks granted out of turn (free attacks, attacks of opportunity …), or null when nothing grants one now. */
   outOfTurn?(query: OutOfTurnQuery): OutOfTurnAnswer;
+  /** The armor class an attack is rolled against now, where the procedure changes it (d12-ascending III.E); absent: the sheet's. */
+  armorClass?(query: ArmorClassQuery): number;
 }
 
 /* ------------------------------------------------------ mid-round actions */
@@ -423,6 +479,20 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
 
   /** What the GM records in the phases around the rounds (addict phases 1, 3, 11); absent where the procedure has none. */
   readonly gmPhases?: GmPhases;
+
+  /**
+   * A morale check the GM calls for, refused before it is queued (a Problem),
+   * or null when the procedure takes it. Absent: every request is taken.
+   */
+  moraleProblem?(combatant: Combatant, request: MoraleCheckRequest, options: O): Problem | null;
+
+  /**
+   * The spell a caster chooses at its turn for a casting planned as
+   * `choosing` (d12-ascending II.C): the schedule with the casting placed
+   * (its completion spliced in after the current step; played steps keep
+   * their indices), or a RulesError. Absent: no procedure plans such castings.
+   */
+  chooseSpell?(encounter: Encounter, input: ChooseSpellInput, options: O): Schedule;
 
   /** A combatant joining in the middle of a round. */
   lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: O): LateJoinResult;

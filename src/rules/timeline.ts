@@ -86,6 +86,12 @@ export interface CombatantView {
 }
 
 export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
+  /**
+   * The spell is still to be chosen at the caster's turn (d12-ascending II.C;
+   * the `choose` input): no spell or time yet. Once chosen, `spell` and
+   * `castingTime` instead; chosen "none": still true, the outcome 'cancelled'.
+   */
+  choosing?: boolean;
   spell?: string;
   device?: boolean;
   castingTime?: number;
@@ -190,7 +196,8 @@ function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome |
   if (entry.casting !== undefined) {
     v.casting = entry.casting;
     const c = schedule.castings.find((x) => x.id === entry.casting);
-    if (c && !secret) {
+    if (c && !secret && c.choosing) v.choosing = true;
+    else if (c && !secret) {
       v.spell = c.spell;
       v.device = c.device;
       v.castingTime = c.castingTime;

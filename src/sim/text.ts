@@ -26,6 +26,8 @@ export interface TimelineEntry {
   routine?: number;
   target?: string;
   casting?: string;
+  /** The spell is still to be chosen at the caster's turn (d12-ascending II.C): see EntryView.choosing. */
+  choosing?: boolean;
   spell?: string;
   reason?: string;
   outcome: string;
@@ -135,7 +137,9 @@ function endEventText(w: Writer, nameOf: (id: string | undefined) => string, e: 
   else {
     const trigger = t.has(`TENSEG.MoraleTrigger.${e.trigger}`) ? t.format(`TENSEG.MoraleTrigger.${e.trigger}`) : t.maybe(`TENSEG.Sim.Trigger.${e.trigger}`, e.trigger);
     const data = { name, trigger, roll: e.roll, total: e.total, target: e.target };
-    text = !e.passed && e.roll === 0 ? t.format('TENSEG.Sim.End.MoraleAutomatic', data) : t.format(e.passed ? 'TENSEG.Sim.End.MoraleHolds' : 'TENSEG.Sim.End.MoraleBreaks', data);
+    if (e.method === 'gm') text = t.format(e.passed ? 'TENSEG.Sim.End.MoraleGmHolds' : 'TENSEG.Sim.End.MoraleGmBreaks', data);
+    else if (e.method !== undefined) text = t.format(e.passed ? 'TENSEG.Sim.End.MoraleMethodHolds' : 'TENSEG.Sim.End.MoraleMethodBreaks', { ...data, method: e.method });
+    else text = !e.passed && e.roll === 0 ? t.format('TENSEG.Sim.End.MoraleAutomatic', data) : t.format(e.passed ? 'TENSEG.Sim.End.MoraleHolds' : 'TENSEG.Sim.End.MoraleBreaks', data);
   }
   return { ...e, text };
 }
@@ -243,7 +247,10 @@ function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => 
     const time = e.castingTime ?? '?';
     const data = { name, spell: spellName(w, e.spell, e.device || e.action === 'device'), time };
     const timed = typeof time === 'number' && time > 0;
-    const key = e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome];
+    // A spell still to be chosen at the caster's turn (d12-ascending II.C): never chosen, or chosen "none".
+    const chose = e.choosing && outcome === 'begins' ? 'ChoseNothing' : e.choosing && outcome === 'cancelled' ? 'ChoosesNone' : undefined;
+    const key =
+      chose ?? (e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome]);
     text = t.format(`TENSEG.Sim.Entry.${key ?? 'CannotComplete'}`, data);
   } else if (outcome === 'acts') {
     text = e.target !== undefined ? t.format('TENSEG.Sim.Entry.ActsTarget', { name, action: actionText, target: nameOf(e.target) }) : t.format('TENSEG.Sim.Entry.Acts', { name, action: actionText });
@@ -275,6 +282,7 @@ function stepOf(w: Writer, st: StepView, view: TimelineView, nameOf: (id: string
     if (e.routine !== undefined) out.routine = e.routine;
     if (e.target !== undefined) out.target = e.target;
     if (e.casting !== undefined) out.casting = e.casting;
+    if (e.choosing) out.choosing = true;
     if (e.spell !== undefined) out.spell = e.spell;
     if (e.reason !== undefined) out.reason = e.reason;
     return out;

@@ -11,6 +11,8 @@ import type { Problem } from '../../src/rules/model';
 import { noSurprise, RoundBuilder } from '../../src/rules/round';
 import { PROCEDURES } from '../../src/rules/procedures/all';
 import { ScenarioDice, declarationsFor, editDistance, runScenario, scriptOf, validateScenario, type ProcedureTable } from '../../src/sim/scenario';
+import { buildTimeline } from '../../src/sim/text';
+import { loadStrings, Strings } from '../../src/sim/strings';
 
 /* A stand-in procedure: everyone acts in one step, in declaration order. It
  * forbids 'flee' so the validator's use of validateDeclaration shows. */
@@ -296,7 +298,7 @@ describe('validateScenario: each kind of error names its field', () => {
   it('never throws on arbitrary input, anywhere in the tree: it answers with problems that have paths', () => {
     const table = stubTable();
     fc.assert(
-      fc.property(fc.anything(), fc.constantFrom('procedure', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'options', 'rounds'), (junk, field) => {
+      fc.property(fc.anything(), fc.constantFrom('procedure', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'choose', 'options', 'rounds'), (junk, field) => {
         const raw = base();
         raw[field] = junk;
         const r = validateScenario(raw, table);
@@ -496,5 +498,111 @@ describe('addict phases 1, 3 and 11 and hesitation in seconds (README "The scena
     expect(r.scenario.reactions).toEqual([]);
     expect(r.scenario.distance).toBeUndefined();
     expect(r.scenario.notes.filter((n) => n.key === 'TENSEG.Sim.Note.PhaseDropped').map((n) => n.data?.field)).toEqual(['reactions', 'distance']);
+  });
+});
+
+describe('d12-ascending in a scenario: a spell chosen at the caster\'s turn (`choose`), the GM\'s morale checks', () => {
+  /** Wren declares a spell without naming it; the orc strikes at 5, she acts at 3. */
+  const d12 = (): Record<string, unknown> => ({
+    procedure: 'd12-ascending',
+    sides: [{ id: 'party' }, { id: 'orcs' }],
+    combatants: [
+      { id: 'wren', name: 'Wren', side: 'party', kind: 'character', hp: 12, spells: ['Sleep', 'Fireball'] },
+      { id: 'orc', name: 'Orc', side: 'orcs', kind: 'monster', hp: 8, morale: 40 },
+    ],
+    declarations: { '1': { wren: { action: 'spell' }, orc: { action: 'melee', target: 'wren' } } },
+    dice: [
+      { purpose: 'surprise', side: 'party', result: 12 },
+      { purpose: 'surprise', side: 'orcs', result: 12 },
+      { purpose: 'initiative', side: 'party', round: 1, result: 3 },
+      { purpose: 'initiative', side: 'orcs', round: 1, result: 5 },
+      { purpose: 'morale', combatant: 'orc', result: 90 },
+    ],
+  });
+  const run = (raw: Record<string, unknown>) => {
+    const r = validateScenario(raw, PROCEDURES);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const played = runScenario(r.scenario, new RandomDice(1));
+    if (!played.ok) return { problems: played.problems };
+    const timeline = buildTimeline(r.scenario, played.log, played.dice, 1, 'test.yaml', new Strings(loadStrings('.')));
+    return { log: played.log, text: timeline.lines.join('\n'), timeline };
+  };
+  const shape = (log: NonNullable<ReturnType<typeof run>['log']>) =>
+    log.rounds[0].steps.map((st) => [st.count, st.entries.map((e) => `${e.entry.combatant}:${e.entry.kind}:${e.outcome}`)]);
+
+  it('II.C "A spellcaster may decide on his initiative result what spell to cast": the choice is given at her turn and goes off at 3 + casting time', () => {
+    const raw = d12();
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 1 }];
+    const { log, text } = run(raw);
+    // --json: a turn passed without a choice is marked so.
+    expect(run(d12()).timeline?.timeline.find((x) => x.round === 1)?.steps[0].entries[0]).toMatchObject({ combatant: 'wren', kind: 'cast-begin', choosing: true });
+    expect(log && shape(log)).toEqual([
+      [3, ['wren:cast-begin:begins']],
+      [4, ['wren:cast-complete:goes-off']],
+      [5, ['orc:action:acts']],
+    ]);
+    expect(log?.entries).toContainEqual({ t: 'choose', c: 'wren', spell: 'Sleep', castingTime: 1 });
+    expect(log?.states.wren.expended).toEqual(['Sleep']);
+    expect(text).toContain('Wren begins casting Sleep (casting time 1).');
+  });
+
+  it('"if any": none chosen, or no choice written: the text says so', () => {
+    const none = d12();
+    none.choose = [{ round: 1, combatant: 'wren', none: true }];
+    expect(run(none).text).toContain('Wren chooses to cast no spell.');
+    expect(run(d12()).text).toContain('Wren chose no spell when their turn came.');
+  });
+
+  it('a caster struck before her turn cannot choose: noted as refused, the play goes on', () => {
+    const raw = d12();
+    (raw.dice as unknown[]).splice(2, 2, { purpose: 'initiative', side: 'party', round: 1, result: 6 }, { purpose: 'initiative', side: 'orcs', round: 1, result: 2 });
+    raw.damage = [{ round: 1, by: 'orc', target: 'wren', amount: 2 }];
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 1 }];
+    expect(run(raw).log?.refused).toEqual([{ round: 1, combatant: 'wren', problem: { key: 'ChooseSpellPrevented', data: { name: 'Wren' } } }]);
+  });
+
+  it('errors name their field', () => {
+    const raw = d12();
+    raw.choose = [
+      { round: 1, combatant: 'wren' },
+      { round: 1, combatant: 'wren', none: true, castingTime: 2 },
+      { round: 1, combatant: 'wren', spell: 'Sleep' },
+      { round: 1, combatant: 'wern', spell: 'Sleep', castingTime: 1 },
+      { round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 0 },
+    ];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['ChooseNeedsOne', 'choose[0]'],
+      ['ChooseNoneWithTime', 'choose[1].castingTime'],
+      ['FieldMissing', 'choose[2].castingTime'],
+      ['UnknownCombatant', 'choose[3].combatant'],
+      ['NumberTooSmall', 'choose[4].castingTime'],
+    ]);
+  });
+
+  it('a choice for a caster who had nothing to choose that round stops the play at choose[i]', () => {
+    const raw = d12();
+    raw.declarations = { '1': { wren: { action: 'spell', spell: 'Sleep', castingTime: 1 }, orc: { action: 'melee', target: 'wren' } } };
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Fireball', castingTime: 3 }];
+    expect(run(raw).problems).toEqual([{ key: 'ChooseSpellNeverDue', path: 'choose[0]', data: { name: 'Wren', round: 1 } }]);
+  });
+
+  it('morale: "the DM can still make such a check in any way he sees fit" (method, score, the GM\'s own result); "Player characters never check morale"', () => {
+    const raw = d12();
+    raw.morale = [{ round: 1, combatant: 'orc', trigger: 'leader-died' }];
+    const d100 = run(raw);
+    expect(d100.log?.rounds[0].end?.events).toEqual([{ kind: 'morale', combatant: 'orc', trigger: 'leader-died', roll: 90, total: 90, target: 40, passed: false, method: 'd100' }]);
+    expect(d100.text).toContain('Orc checks morale (leader-died): rolls 90 on d100 against 40 or less: breaks.');
+    raw.morale = [{ round: 1, combatant: 'orc', method: 'gm', passed: true }];
+    expect(run(raw).text).toContain('Orc checks morale (called for by the GM): the GM rules it holds.');
+    raw.morale = [
+      { round: 1, combatant: 'wren' },
+      { round: 1, combatant: 'orc', method: 'gm' },
+      { round: 1, combatant: 'orc', method: '3d6' },
+    ];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['UnknownValueDidYouMean', 'morale[2].method'],
+      ['D12MoraleCharacter', 'morale[0]'],
+      ['MoraleResultMissing', 'morale[1]'],
+    ]);
   });
 });

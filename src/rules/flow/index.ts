@@ -11,3 +11,5 @@ export { castingById } from './step';
 export * from './attack';
 export * from './midround';
 export * from './gm-phases';
+export * from './choose';
+export * from './casting';

@@ -9,7 +9,7 @@
  * where the procedure has them.
  */
 import type { Combatant, CombatantState, Condition, Declaration, Problem, ProcedureId } from '../model';
-import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
+import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, MoraleCheckRequest, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
@@ -33,12 +33,8 @@ export type EntryOutcome = 'acts' | 'begins' | 'goes-off' | 'cannot-act' | 'inte
 
 export type CastingStatus = 'pending' | 'done' | 'interrupted' | 'prevented' | 'cancelled';
 
-/** A morale check the GM calls for (intimidation, overwhelming fear…). */
-export interface MoraleRequest {
-  combatant: string;
-  trigger: string;
-  opposed?: number;
-}
+/** A morale check the GM calls for (intimidation, overwhelming fear…), with the method where the procedure lets the GM choose one. */
+export type MoraleRequest = MoraleCheckRequest;
 
 export type { AttackGrant };
 

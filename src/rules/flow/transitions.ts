@@ -24,6 +24,7 @@ import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
 import { applyMidRound, type MidRoundInput } from './midround';
 import { applyGmPhase, type GmPhaseInput } from './gm-phases';
+import { choose, type ChooseInput } from './choose';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -72,7 +73,9 @@ export type FlowInput =
   /** A delay announced, a held or prepared action released, a casting the GM breaks (midround.ts). */
   | MidRoundInput
   /** What the GM records where the text gives no table (gm-phases.ts): a side's reaction, the encounter distance, bleeding staunched. */
-  | GmPhaseInput;
+  | GmPhaseInput
+  /** A caster chooses its spell (or none) at its turn, where the procedure lets it (choose.ts; d12-ascending II.C). */
+  | ChooseInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -674,7 +677,11 @@ export function beforeFirstRound(state: FlowState): boolean {
 function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice, procedure: P): Applied {
   if (!Array.isArray(requests) || requests.length === 0) return refuse('MalformedRequest');
   for (const r of requests) {
-    if (!r || typeof r.combatant !== 'string' || !combatantOf(state, r.combatant)) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    const c = r && typeof r.combatant === 'string' ? combatantOf(state, r.combatant) : undefined;
+    if (!c) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    // The procedure may refuse a check it cannot make (a method it lacks, a player character: d12-ascending).
+    const problem = procedure.moraleProblem?.(c, r, state.options);
+    if (problem) return { ok: false, problem };
   }
   const copies = requests.map((r) => copyJson(r));
   if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
@@ -767,6 +774,8 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'distance':
     case 'staunch':
       return applyGmPhase(state, input, procedure);
+    case 'choose':
+      return choose(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

@@ -13,6 +13,7 @@ const NUMBERS = [
   'surpriseAdjustment',
   'initiativeAdjustment',
   'missileBonus',
+  'dexterityAcBonus',
   'surprisedOn',
   'surprisesOn',
   'surprisesOthersAdjust',

@@ -2,6 +2,7 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS } from '../../rules/model';
+import { MORALE_METHODS } from '../../rules/procedure';
 import { CONDITIONS } from '../../rules/round';
 import { BREAK_CAUSES } from '../../rules/flow/state';
 import { MAX_ROUNDS } from './types';
@@ -46,6 +47,7 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   surpriseAdjustment: int(-10, 10),
   initiativeAdjustment: int(-10, 10),
   missileBonus: int(-10, 10),
+  dexterityAcBonus: int(-10, 10),
   surprisedOn: int(0, 12),
   surprisesOn: int(0, 12),
   surprisesOthersAdjust: int(-12, 12),
@@ -121,7 +123,13 @@ export const MORALE_FIELDS: Record<string, Spec> = {
   combatant: req,
   trigger: str,
   opposed: num(-1000, 1000),
+  method: { t: 'enum', values: MORALE_METHODS },
+  score: num(-1000, 1000),
+  passed: bool,
 };
+
+/** A spell chosen at the caster's turn (d12-ascending II.C): `spell` with `castingTime`, or `none: true`. */
+export const CHOOSE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, spell: str, castingTime: int(1, 100), none: bool };
 
 export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
 
@@ -167,7 +175,7 @@ export const ATTACK_FIELDS: Record<string, Spec> = {
 
 export const TOP_FIELDS = [
   'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
-  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch',
+  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose',
 ];
 
 /**

@@ -40,6 +40,7 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     reactions: scenario.reactions.map((r) => ({ ...r })),
     ...(scenario.distance !== undefined ? { distance: scenario.distance } : {}),
     staunch: scenario.staunch.map((s) => ({ ...s })),
+    choices: scenario.choices.map((c) => ({ ...c })),
   };
 }
 

@@ -2,7 +2,8 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
-import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease } from '../../rules/play';
+import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRelease } from '../../rules/play';
+import type { MoraleMethod } from '../../rules/procedure';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -35,7 +36,14 @@ export interface ScenarioMorale {
   combatant: string;
   trigger: string;
   opposed?: number;
+  /** The GM's method (where the procedure lets the GM choose one), the score to roll at or under, the GM's own result. */
+  method?: MoraleMethod;
+  score?: number;
+  passed?: boolean;
 }
+
+/** A spell a caster chooses at its turn (the `choose` section); `spell` null: none. */
+export type ScenarioChoice = ScriptedChoice;
 
 /** A caster elects not to complete a casting: by caster (any casting of theirs that round) or by casting id. */
 export interface ScenarioCancel {
@@ -83,6 +91,8 @@ export interface ValidScenario {
   reactions: ScenarioReaction[];
   distance?: number;
   staunch: ScenarioStaunch[];
+  /** Spells chosen at the caster's turn (d12-ascending II.C). */
+  choices: ScenarioChoice[];
   notes: ScenarioNote[];
 }
 

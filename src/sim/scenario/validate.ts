@@ -9,7 +9,7 @@
  *   sides: [{ id, name?, alerted?, surprised? }]
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
- *   dice?, damage?, joins?, morale?, cancel?
+ *   dice?, damage?, joins?, morale?, cancel?, choose?
  *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
  *   reactions?, distance?, staunch? (addict phases 1, 3, 11)
  */
@@ -28,6 +28,7 @@ import {
   ATTACK_FIELDS,
   BREAK_FIELDS,
   CANCEL_FIELDS,
+  CHOOSE_FIELDS,
   COMBATANT_FIELDS,
   DISTANCE_SPEC,
   DAMAGE_FIELDS,
@@ -53,6 +54,7 @@ import {
   MAX_ROUNDS,
   type ProcedureTable,
   type ScenarioCancel,
+  type ScenarioChoice,
   type ScenarioJoin,
   type ScenarioMorale,
   type ScenarioNote,
@@ -93,6 +95,8 @@ class ScenarioReader {
   tooMany = false;
   /** Declarations to check against the procedure once everything is read. */
   readonly toCheck: { decl: Declaration; path: string }[] = [];
+  /** Morale checks to put to the procedure once everything is read. */
+  readonly moraleToCheck: { request: ScenarioMorale; path: string }[] = [];
 
   constructor(
     readonly raw: Record<string, unknown>,
@@ -414,10 +418,30 @@ class ScenarioReader {
   /* ------------------------------------------------------ morale, cancels */
 
   readMorale(): ScenarioMorale[] {
-    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o) => {
+    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o, path) => {
       const req: ScenarioMorale = { round: o.round as number, combatant: o.combatant as string, trigger: (o.trigger as string | undefined) ?? 'gm' };
       if (o.opposed !== undefined) req.opposed = o.opposed as number;
+      if (o.method !== undefined) req.method = o.method as ScenarioMorale['method'];
+      if (o.score !== undefined) req.score = o.score as number;
+      if (o.passed !== undefined) req.passed = o.passed as boolean;
+      this.moraleToCheck.push({ request: req, path });
       return req;
+    });
+  }
+
+  /** Spells chosen at the caster's turn: a spell with its casting time, or none. */
+  readChoices(): ScenarioChoice[] {
+    const { out } = this;
+    return this.readList('choose', CHOOSE_FIELDS, { combatants: ['combatant'] }, (o, path): ScenarioChoice | undefined => {
+      const round = o.round as number;
+      const combatant = o.combatant as string;
+      if ((o.none === true) === (o.spell !== undefined)) return void out.add('ChooseNeedsOne', path, {});
+      if (o.none === true) {
+        if (o.castingTime !== undefined) return void out.add('ChooseNoneWithTime', join(path, 'castingTime'), {});
+        return { round, combatant, spell: null };
+      }
+      if (o.castingTime === undefined) return void out.add('FieldMissing', join(path, 'castingTime'), { field: 'castingTime' });
+      return { round, combatant, spell: o.spell as string, castingTime: o.castingTime as number };
     });
   }
 
@@ -581,6 +605,11 @@ class ScenarioReader {
       }
       if (problem) this.out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
     }
+    for (const { request, path } of this.moraleToCheck) {
+      const c = this.byId.get(request.combatant);
+      const problem = c ? (this.procedure.moraleProblem?.(c, request, this.options) ?? null) : null;
+      if (problem) this.out.problems.push({ ...problem, path });
+    }
   }
 
   private checkStarting(procedure: Procedure<ProcedureOptions>, c: Combatant, path: string): void {
@@ -625,6 +654,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const reactions = r.readReactions();
   const distance = r.readDistance();
   const staunch = r.readStaunch();
+  const choices = r.readChoices();
   r.checkLegality(distance);
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
@@ -649,6 +679,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       attacks,
       reactions,
       staunch,
+      choices,
       notes: r.notes,
     },
   };
