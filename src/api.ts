@@ -6,12 +6,18 @@
  *   game.tenSegments.declare(combatantId, { action: 'melee', weapon: itemId, target: otherCombatantId })
  *   game.tenSegments.attack(attackerId, targetId, { weapon: itemId })
  *   game.tenSegments.next()  // GM: next step
+ *   game.tenSegments.delay(combatantId)  // high-low: announce a delay now
+ *   game.tenSegments.release(combatantId, { action: 'missile', weapon: itemId, target: otherCombatantId })
+ *   game.tenSegments.cancelCasting(combatantId)  // elect not to complete its spell
+ *   game.tenSegments.breakCasting(combatantId, { why: 'save' })  // GM: a casting broken without a hit
  */
 import type { TenSegmentsCombat } from './documents/combat';
 import { requestDeclaration, requestCombatAction, type QueryAnswer } from './documents/queries';
 import { requestAttack } from './documents/attack';
 import type { DeclarationRequest } from './documents/declarations';
 import { notifyProblem } from './documents/problems';
+import { requestMidRound } from './documents/midround';
+import type { BreakCause } from './rules/flow/state';
 
 function currentCombat(): TenSegmentsCombat | null {
   return (game.combat as TenSegmentsCombat | null | undefined) ?? null;
@@ -52,6 +58,28 @@ export const api = {
   async previous(): Promise<QueryAnswer> {
     const combat = currentCombat();
     return combat ? shown(await requestCombatAction(combat, 'previousTurn')) : noCombat();
+  },
+  /** Announce a delay now for a combatant you control (high-low: "Anytime during group actions"). */
+  async delay(combatantId: string): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'delay', { combatantId })) : noCombat();
+  },
+  /** Release a combatant's held (segment-d6) or prepared (addict) action now, as an attack, a missile or the start of a spell. */
+  async release(combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'release', { combatantId, declaration })) : noCombat();
+  },
+  /** Elect not to complete a casting: every casting of the combatant under way, or one (`casting`, its id). */
+  async cancelCasting(combatantId: string, how: { casting?: string } = {}): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'cancel', { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}) })) : noCombat();
+  },
+  /** GM: break a casting no hit broke (a failed save, movement or action impeded, jostling). */
+  async breakCasting(combatantId: string, how: { casting?: string; why?: BreakCause } = {}): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    if (!combat) return noCombat();
+    const extra = { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}), ...(how.why !== undefined ? { why: how.why } : {}) };
+    return shown(await requestMidRound(combat, 'break', extra));
   },
 };
 

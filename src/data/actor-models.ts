@@ -72,6 +72,7 @@ function characterSchema() {
       missileBonus: intField(LIMITS.smallModifier, 0),
       initiativeAdjustment: intField(LIMITS.smallModifier, 0),
       routines: intField(LIMITS.routines, 1),
+      dexAcBonus: intField(LIMITS.smallModifier, 0),
     }),
     individual: new SchemaField(individualFields()),
     biography: htmlField(),

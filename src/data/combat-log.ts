@@ -12,7 +12,7 @@
 export const COMBAT_SCHEMA = 2;
 
 /** The kinds of log entry a stored log may hold. */
-export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack', 'heal', 'injury'] as const;
+export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack', 'delay', 'release', 'break', 'heal', 'injury'] as const;
 
 /** Keys of log entries: "e", five or more digits (the entry's number), and the chain hash a store adds (flow/log.ts chainKey). */
 export const ENTRY_KEY = /^e\d{5,}(?:x[0-9a-z]{1,7})?$/;

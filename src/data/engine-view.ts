@@ -216,6 +216,7 @@ function characterCombatant(actor: ActorView, sys: CharacterSystem, items: ItemV
     if (finite(combat.reactionAdjustment) && combat.reactionAdjustment !== 0) c.surpriseAdjustment = combat.reactionAdjustment;
     if (finite(combat.initiativeAdjustment) && combat.initiativeAdjustment !== 0) c.initiativeAdjustment = combat.initiativeAdjustment;
     if (finite(combat.missileBonus) && combat.missileBonus !== 0) c.missileBonus = combat.missileBonus;
+    if (finite(combat.dexAcBonus) && combat.dexAcBonus !== 0) c.dexterityAcBonus = combat.dexAcBonus;
   }
   applySurprise(c, sys.surprise);
   if (sys.details) {

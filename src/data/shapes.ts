@@ -114,6 +114,8 @@ export interface CharacterSystem {
     missileBonus: number;
     initiativeAdjustment: number;
     routines: number;
+    /** The part of `ac` that comes from Dexterity (d12-ascending III.E: lost while actually casting). */
+    dexAcBonus: number;
   };
   individual: IndividualSpeedData;
   biography: string;

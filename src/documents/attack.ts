@@ -26,7 +26,7 @@ import { criticalMultiplier, damageColumn, damageTaken, defenseScore, fullDefens
 import { injuryText } from '../rules/injury-text';
 import { isDamageType, type DamageType } from '../rules/model';
 import { parseAttackRoutines } from '../rules/attack-routines';
-import { attackProblem, type FlowInput } from '../rules/flow';
+import { armorClassNow, attackProblem, type FlowInput } from '../rules/flow';
 import type { Problem } from '../rules/model';
 import { actorToEngine, weaponOf } from '../data/engine-view';
 import { SYSTEM_ID } from '../settings';
@@ -194,7 +194,9 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
   if (illegal) return refuse(illegal);
-  const ac = actorData(targetActor)?.ac ?? 10;
+  const sheetAc = actorData(targetActor)?.ac ?? 10;
+  // The world's procedure may change the AC the attack is rolled against (d12-ascending III.E: no Dexterity bonus while casting).
+  const { ac, casting } = armorClassNow(state, target.id as string, sheetAc);
   // individual-speed (seed 003): Defense (+4 for a Full-Defense this round) and Armour, read from the actors now.
   const defender = speed ? statsOf(targetActor) : null;
   const defense = defender ? defenseScore(defender, fullDefenseIn(state.schedule, target.id as string)) : 0;
@@ -255,6 +257,9 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     armour: defender && result.value.hit && (defender.armour ?? 0) > 0 ? defender.armour : 0,
     type: type.type !== undefined && result.value.hit ? (i18n?.localize(`TENSEG.DamageType.${type.type}`) ?? type.type) : '',
     injury,
+    // III.E: the AC the attack was rolled against when a casting changed it (AC 0 shown too).
+    castingAc: casting && ac !== sheetAc,
+    ac,
   });
   const answer: AttackAnswer = { ok: true as const, hit: result.value.hit, natural, needed, damage };
   if (critical) answer.critical = true;

@@ -33,6 +33,8 @@ export interface EndOfRoundLine {
   target?: number;
   passed?: boolean;
   trigger?: string;
+  /** The GM's own result, no roll (a procedure's 'gm' morale method). */
+  ruled?: boolean;
 }
 
 /** Engine events as lines a template can show (pure). */
@@ -41,7 +43,9 @@ export function eventLines(state: FlowState, events: readonly EndEvent[]): EndOf
   return events.map((e) => {
     if (e.kind === 'bleed') return { kind: 'bleed', name: name(e.combatant), amount: e.amount };
     if (e.kind === 'death') return { kind: 'death', name: name(e.combatant) };
-    return { kind: 'morale', name: name(e.combatant), roll: e.roll, total: e.total, target: e.target, passed: e.passed, trigger: e.trigger };
+    const line: EndOfRoundLine = { kind: 'morale', name: name(e.combatant), roll: e.roll, total: e.total, target: e.target, passed: e.passed, trigger: e.trigger };
+    if (e.method === 'gm') line.ruled = true;
+    return line;
   });
 }
 

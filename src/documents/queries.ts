@@ -24,6 +24,7 @@ import type { TenSegmentsCombat } from './combat';
 import { declarationFromRequest, type DeclarationOverride, type DeclarationRequest } from './declarations';
 import { engineCombatant, groupIdOf } from './encounter';
 import { handleAttack } from './attack';
+import { handleMidRound } from './midround';
 import { answer, askGM, handleRequests, serialize, type QueryAnswer } from './requests';
 import { combatantData } from '../data/systems';
 import type { RequestedCombatAction } from './request-schema';
@@ -92,7 +93,7 @@ const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'de
 const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space', 'dexterityReaction'] as const satisfies readonly (keyof DeclarationOverride)[];
 
 /** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
-function cleaned(request: DeclarationRequest): DeclarationRequest {
+export function cleaned(request: DeclarationRequest): DeclarationRequest {
   const { override, ...rest } = request;
   const out: DeclarationRequest = { ...rest };
   for (const k of REQUEST_FIELDS) if (blank(out[k])) delete out[k];
@@ -185,6 +186,7 @@ export function registerHandlers(): void {
   handleRequests('withdraw', handleWithdraw);
   handleRequests('attack', handleAttack);
   handleRequests('combat', handleCombatAction);
+  handleRequests('midround', handleMidRound);
 }
 
 /* ------------------------------------------------------- client side */

@@ -15,6 +15,7 @@
  */
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../rules/model';
+import { BREAK_CAUSES } from '../rules/flow/state';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
 import { messageModes } from './compat';
@@ -49,6 +50,15 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** The combat controls a GM may ask the active GM for (another GM's buttons go through the same queue as players' requests). */
 export const COMBAT_ACTIONS_REQUESTED = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption', 'startCombat', 'moveToSide', 'morale'] as const;
 export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
+
+/**
+ * The mid-round actions a client may ask the active GM for, one name each:
+ * who may ask for it and the flow input it becomes are its entry in
+ * src/documents/midround.ts (MID_ROUND). A new mid-round action is a name
+ * here and an entry there (with the fields it needs below, if new).
+ */
+export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break'] as const;
+export type MidRoundActionName = (typeof MID_ROUND_ACTIONS)[number];
 
 /**
  * The numbers a declaration takes from items, stats and the map, which only
@@ -117,6 +127,21 @@ export const REQUEST_SPECS = {
       groupId: opt(ID),
       trigger: opt({ t: 'text', max: 80 }),
       opposed: opt({ t: 'int', min: -100, max: 100 }),
+    },
+  },
+  midround: {
+    t: 'object',
+    fields: {
+      combatId: req(ID),
+      action: req({ t: 'enum', values: MID_ROUND_ACTIONS }),
+      /** The combatant it is for (delay, release; cancel, break: every casting of it under way). */
+      combatantId: opt(ID),
+      /** cancel, break: one casting by its id. */
+      castingId: opt({ t: 'text', max: 100 }),
+      /** release: what the held or prepared action becomes, asked for as a declaration is (items by id). */
+      declaration: opt(DECLARATION_SPEC),
+      /** break: why (a failed save, movement or action impeded, jostled, other). */
+      why: opt({ t: 'enum', values: BREAK_CAUSES }),
     },
   },
 } as const satisfies Record<string, Spec>;

@@ -34,6 +34,7 @@ import { clientState } from './client-state';
 import { envelopeProblem, requestProblem, type RequestKind } from './request-schema';
 import type { CombatActionRequest, DeclareRequest, WithdrawRequest } from './queries';
 import type { AttackRequest } from './attack';
+import type { MidRoundRequest } from './midround';
 
 /** The socket event of the system. */
 export const CHANNEL = `system.${SYSTEM_ID}`;
@@ -53,6 +54,7 @@ export interface RequestBodies {
   withdraw: WithdrawRequest;
   attack: AttackRequest;
   combat: CombatActionRequest;
+  midround: MidRoundRequest;
 }
 
 /** A handler of one kind of request, on the active GM's client; `q` is the request's key ("sender:id") for what it writes. */
@@ -108,7 +110,7 @@ export function answer(problem: Problem | null): QueryAnswer {
 /* ------------------------------------------------------------ GM side */
 
 type Handlers = { [K in RequestKind]: RequestHandler<K> | null };
-const handlers: Handlers = { declare: null, withdraw: null, attack: null, combat: null };
+const handlers: Handlers = { declare: null, withdraw: null, attack: null, combat: null, midround: null };
 /** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
 const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
 

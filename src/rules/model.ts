@@ -98,6 +98,8 @@ export interface Declaration {
   routines?: number;
   /** addict: segments of real-time hesitation (one per full 6 s). */
   hesitation?: number;
+  /** addict: the real-time hesitation in seconds, as the table timed it: "every full 6 seconds" delays 1 segment (floor(s / 6)). */
+  hesitationSeconds?: number;
   /** Charge: distance to the target in feet when the round begins. */
   distance?: number;
   /** d12-ascending III.A: a missile weapon ready and a target in sight at the start of the round. */
@@ -172,6 +174,12 @@ export interface Combatant {
   initiativeAdjustment?: number;
   /** Missile attack bonus (segment-d6: missile users act that many segments earlier). */
   missileBonus?: number;
+  /**
+   * The Dexterity bonus included in its armor class, in AC points (2: its AC
+   * is 2 better for Dexterity; a penalty is negative). d12-ascending III.E
+   * "Spellcasters lose dexterity AC bonus only while actually casting".
+   */
+  dexterityAcBonus?: number;
   /** Chance to be surprised: surprised on 1..surprisedOn of the surprise die (0 or absent = the procedure's standard range; see neverSurprised). */
   surprisedOn?: number;
   /** Chance to surprise others: opponents are surprised on 1..surprisesOn. */
@@ -239,6 +247,8 @@ export interface CombatantState {
   delayed?: boolean;
   /** Morale: has broken. */
   routed?: boolean;
+  /** addict phase 11: the GM staunched its bleeding (a fresh wound bleeds again). */
+  staunched?: boolean;
   /** individual-speed: stabilized by a Heal check (no Wound Point lost at the end of the round). */
   stabilized?: boolean;
   /** individual-speed: each instance of Wound Point damage, "marked as an injury including its damage type and the amount". */

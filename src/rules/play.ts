@@ -8,7 +8,7 @@
 import type { Dice } from './dice';
 import type { Combatant, CombatantState, DamageType, Declaration, Problem } from './model';
 import { RulesError } from './model';
-import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, StepEntry, SurpriseResult } from './procedure';
+import type { Casting, EndEvent, EndOfRoundResult, Encounter, InitiativeResult, Procedure, ProcedureOptions, Schedule, Step, StepEntry, SurpriseResult } from './procedure';
 import { copyState } from './round';
 import {
   applyInput,
@@ -17,6 +17,7 @@ import {
   RecordingDice,
   startFlow,
   type Applied,
+  type BreakCause,
   type EntryOutcome,
   type FlowInput,
   type FlowStart,
@@ -26,6 +27,7 @@ import {
   type MoraleRequest,
   type WoundDetail,
   type WoundInput,
+  choosingCasting,
 } from './flow';
 import { openStep } from './flow/step';
 import { fallenBy } from './flow/read';
@@ -52,6 +54,57 @@ export interface DamageEvent {
   count?: number;
 }
 
+/**
+ * When a mid-round action of a script happens in its round: at the step with
+ * this index, at the first step at or after a segment or an initiative count,
+ * or at the first step of a phase (exactly one is given). It happens before
+ * that step's scripted damage lands.
+ */
+export interface Moment {
+  step?: number;
+  segment?: number;
+  count?: number;
+  phase?: string;
+}
+
+/** A delay announced (high-low). */
+export interface ScriptedDelay extends Moment {
+  round: number;
+  combatant: string;
+}
+
+/** A held or prepared action released as `declaration` (segment-d6, addict). */
+export interface ScriptedRelease extends Moment {
+  round: number;
+  combatant: string;
+  declaration: Declaration;
+}
+
+/** The GM breaks a casting: by id, or every casting of a combatant still under way. */
+export interface ScriptedBreak extends Moment {
+  round: number;
+  casting?: string;
+  combatant?: string;
+  why?: BreakCause;
+}
+
+/** An attack (in its step, or out of turn where the procedure grants one), and the damage it does (none: a miss). */
+export interface ScriptedAttack extends Moment {
+  round: number;
+  attacker: string;
+  target: string;
+  weapon?: string;
+  routine?: number;
+  damage?: number;
+  critical?: boolean;
+  /** individual-speed: the damage type of the blow (the Combat Injury table of a critical hit). */
+  type?: DamageType;
+}
+
+/** The lists of mid-round actions of a script, in the order they are tried within a step. */
+export const MID_ROUND_LISTS = ['delays', 'releases', 'breaks', 'attacks'] as const;
+export type MidRoundList = (typeof MID_ROUND_LISTS)[number];
+
 export interface CombatScript {
   /** Number of regular rounds to play. */
   rounds: number;
@@ -70,6 +123,30 @@ export interface CombatScript {
   cancelled?: { round: number; casting?: string; combatant?: string }[];
   /** individual-speed: Heal checks and Combat Injuries the GM enters (flow/wounds.ts). */
   wounds?: ScriptedWound[];
+  /** Mid-round actions, each at its moment of its round. */
+  delays?: ScriptedDelay[];
+  releases?: ScriptedRelease[];
+  breaks?: ScriptedBreak[];
+  attacks?: ScriptedAttack[];
+  /** What the GM records before the first round (addict phases 1 and 3): each side's reaction, the encounter distance in feet. */
+  reactions?: { side: string; result: string; roll?: number; secret?: boolean }[];
+  distance?: number;
+  /** Bleeding the GM staunches at the end of a round (addict phase 11). */
+  staunch?: { round: number; combatant: string }[];
+  /**
+   * Spells chosen at the caster's turn (d12-ascending II.C: declared as a
+   * spell with no spell named): given when the step its casting begins in
+   * is played, before that step's damage; `spell` null chooses none.
+   */
+  choices?: ScriptedChoice[];
+}
+
+/** A spell a caster chooses at its turn (the `choose` input), in a round. */
+export interface ScriptedChoice {
+  round: number;
+  combatant: string;
+  spell: string | null;
+  castingTime?: number;
 }
 
 /**
@@ -135,6 +212,16 @@ export interface CombatLog {
   view: TimelineView;
   /** The combat as its log (flow/log.ts): the start, then every input with its dice. Replaying it gives `state`. */
   entries: LogEntry[];
+  /** Mid-round actions of the script not done: refused by the flow (with why), or whose moment never came (no problem). */
+  notDone: { list: MidRoundList; index: number; round: number; problem?: Problem }[];
+}
+
+/** Does a mid-round action of the script happen at step k? */
+function happensAt(m: Moment, step: Step, k: number): boolean {
+  if (m.step !== undefined) return m.step === k;
+  if (m.segment !== undefined) return step.segment !== undefined && step.segment >= m.segment;
+  if (m.count !== undefined) return step.count !== undefined && step.count >= m.count;
+  return m.phase !== undefined && step.phase === m.phase;
 }
 
 function isAttackEntry(e: StepEntry): boolean {
@@ -192,11 +279,16 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'wounds'>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'staunch' | 'choices' | 'wounds' | MidRoundList>,
   ) {}
 
   /** The Heal checks and injuries entered in the round being played. */
   woundsDone: NonNullable<RoundLog['wounds']> = [];
+
+  /** Mid-round actions not done (refused, or their moment never came). */
+  readonly notDone: CombatLog['notDone'] = [];
+  /** Mid-round actions tried, by list and index. */
+  private readonly tried = new Set<string>();
 
   /** Every input carried out, with the dice it rolled: the combat's log after its start entry. */
   readonly entries: InputEntry[] = [];
@@ -252,6 +344,64 @@ class Player {
     }
   }
 
+  /** The inputs of one mid-round action of the script (an attack: the attack, then the damage it does). */
+  private midRoundInputs(list: MidRoundList, index: number): FlowInput[] {
+    const state = this.state;
+    if (list === 'delays') {
+      const x = (this.script.delays ?? [])[index];
+      return [{ t: 'delay', c: x.combatant }];
+    }
+    if (list === 'releases') {
+      const x = (this.script.releases ?? [])[index];
+      return [{ t: 'release', c: x.combatant, d: { ...x.declaration, combatant: x.combatant } }];
+    }
+    if (list === 'breaks') {
+      const x = (this.script.breaks ?? [])[index];
+      const why = x.why !== undefined ? { why: x.why } : {};
+      if (x.casting !== undefined) return [{ t: 'break', casting: x.casting, ...why }];
+      // Every casting of the caster still under way; none: the flow says there is nothing to break.
+      const ids = (state.schedule?.castings ?? []).filter((c) => c.caster === x.combatant && state.status[c.id] === 'pending').map((c) => c.id);
+      return (ids.length > 0 ? ids : ['']).map((casting) => ({ t: 'break', casting, ...why }));
+    }
+    const x = (this.script.attacks ?? [])[index];
+    const attack: FlowInput = { t: 'attack', c: x.attacker, target: x.target };
+    if (x.weapon !== undefined) attack.weapon = x.weapon;
+    if (x.routine !== undefined) attack.routine = x.routine;
+    if (!(x.damage !== undefined && x.damage > 0)) return [attack];
+    return [attack, { t: 'hit', target: x.target, amount: x.damage, by: x.attacker, ...(x.critical ? { critical: true } : {}), ...(x.type !== undefined ? { type: x.type } : {}) }];
+  }
+
+  /**
+   * The mid-round actions of the script due at step `k` of `round` (delays,
+   * releases, breaks, then attacks), each once; a refusal is noted, and the
+   * rest of that action is not done.
+   */
+  midRoundAt(round: number, k: number): void {
+    for (const list of MID_ROUND_LISTS) {
+      (this.script[list] ?? []).forEach((x: Moment & { round: number }, index) => {
+        const id = `${list}[${index}]`;
+        const step = this.state.schedule?.steps[k];
+        if (x.round !== round || this.tried.has(id) || !step || !happensAt(x, step, k)) return;
+        this.tried.add(id);
+        for (const input of this.midRoundInputs(list, index)) {
+          const done = this.give(input);
+          if (done.ok) continue;
+          this.notDone.push({ list, index, round, problem: done.problem });
+          return;
+        }
+      });
+    }
+  }
+
+  /** The mid-round actions never tried: their moment never came (or their round was not played). */
+  midRoundLeft(): void {
+    for (const list of MID_ROUND_LISTS) {
+      (this.script[list] ?? []).forEach((x: { round: number }, index) => {
+        if (!this.tried.has(`${list}[${index}]`)) this.notDone.push({ list, index, round: x.round });
+      });
+    }
+  }
+
   /**
    * Every step of the round being played, each with its damage, then the
    * joiners due before the next; with `end`, the end of the round too.
@@ -277,6 +427,8 @@ class Player {
         this.cancelNow(round);
       }
     };
+    // A hold the script releases this round is not itself an attack: the released action is.
+    const releasing = new Set((this.script.releases ?? []).filter((x) => x.round === round).map((x) => x.combatant));
     /** The damage of step k: each attacker's n-th attack, spells going off, then what is placed at the step. */
     const landAt = (k: number) => {
       const step = (state.schedule as Schedule).steps[k];
@@ -284,7 +436,7 @@ class Player {
       const landing: number[] = [];
       step.entries.forEach((entry, i) => {
         const outcome = state.outcomes[k]?.[i];
-        if (outcome === 'acts' && isAttackEntry(entry)) {
+        if (outcome === 'acts' && isAttackEntry(entry) && !(entry.action === 'wait' && releasing.has(entry.combatant))) {
           const n = (attacks.get(entry.combatant) ?? 0) + 1;
           attacks.set(entry.combatant, n);
           events.forEach((ev, j) => {
@@ -321,7 +473,11 @@ class Player {
     const woundsLeft = (this.script.wounds ?? []).filter((w) => w.round === round);
     const woundsUsed = new Set<number>();
     this.cancelNow(round);
+    const choices = (this.script.choices ?? []).map((c, i) => ({ c, i })).filter(({ c }) => c.round === round);
+    const chosen = new Set<number>();
     for (;;) {
+      this.chooseNow(round, choices, chosen);
+      this.midRoundAt(round, state.step);
       landAt(state.step);
       // Joiners due before the next step, or, after the last one, every joiner left.
       joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
@@ -333,7 +489,36 @@ class Player {
       }
       if (state.step + 1 >= (state.schedule as Schedule).steps.length && !end) return events.filter((_, j) => !used.has(j));
       this.must({ t: 'next' }, `round ${round}`);
-      if (state.stage !== 'resolve') return events.filter((_, j) => !used.has(j));
+      if (state.stage !== 'resolve') {
+        this.choicesLeft(round, choices, chosen);
+        return events.filter((_, j) => !used.has(j));
+      }
+    }
+  }
+
+  /** The choices due in the step being played: a caster whose casting still to be chosen begins in it. */
+  private chooseNow(round: number, choices: { c: ScriptedChoice; i: number }[], chosen: Set<number>): void {
+    const state = this.state;
+    for (const { c, i } of choices) {
+      if (chosen.has(i)) continue;
+      const casting = choosingCasting(state, c.combatant);
+      if (!casting || casting.beginStep !== state.step) continue;
+      chosen.add(i);
+      const input: FlowInput = c.spell === null ? { t: 'choose', c: c.combatant, spell: null } : { t: 'choose', c: c.combatant, spell: c.spell, castingTime: c.castingTime };
+      const done = this.give(input);
+      if (done.ok) continue;
+      // A caster struck before its turn, or unable to act then: the script could not foresee it.
+      if (!CHOICE_TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `choose[${i}]` });
+      this.refused.push({ round, combatant: c.combatant, problem: done.problem });
+    }
+  }
+
+  /** A choice whose moment never came this round (no casting of that caster was left to be chosen): a problem with the script. */
+  private choicesLeft(round: number, choices: { c: ScriptedChoice; i: number }[], chosen: Set<number>): void {
+    for (const { c, i } of choices) {
+      if (chosen.has(i)) continue;
+      const name = this.state.encounter.combatants.find((x) => x.id === c.combatant)?.name ?? c.combatant;
+      throw new RulesError({ key: 'ChooseSpellNeverDue', path: `choose[${i}]`, data: { name, round } });
     }
   }
 
@@ -358,10 +543,14 @@ class Player {
     }
   }
 
-  /** The round being played, to its end, as a log. */
+  /** The round being played, to its end (and the bleeding the GM staunches then), as a log. */
   round(round: number): RoundLog {
     this.woundsDone = [];
-    const log = roundLog(this.state, this.playSteps(round, true));
+    const unapplied = this.playSteps(round, true);
+    (this.script.staunch ?? []).forEach((s, i) => {
+      if (s.round === round) this.must({ t: 'staunch', c: s.combatant }, `staunch[${i}]`);
+    });
+    const log = roundLog(this.state, unapplied);
     log.notCarried = this.notCarried;
     this.notCarried = [];
     if (this.woundsDone.length > 0) log.wounds = this.woundsDone;
@@ -371,6 +560,8 @@ class Player {
 
 /** Refusals a script could not foresee: a combatant who fell, a spell with no copy left, one not in the fight. */
 const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant']);
+/** …and for a spell chosen at the caster's turn: struck before it, unable to act then, the spell's last copy gone. */
+const CHOICE_TOLERATED = new Set(['ChooseSpellPrevented', 'CombatantCannotAct', 'SpellNotMemorized']);
 
 function joinInput(j: NonNullable<CombatScript['joins']>[number]): FlowInput {
   const input: FlowInput = { t: 'join', c: j.combatant };
@@ -395,6 +586,10 @@ export function playCombat(
   if (!started.ok) throw new RulesError(started.problem);
   const state = started.state;
   const p = new Player(state, procedure, dice, script);
+
+  // Phases 1 and 3 (addict): what the GM records before the rounds; phase 2, surprise, was rolled at the start.
+  (script.reactions ?? []).forEach((r, i) => p.must({ t: 'reaction', ...r }, `reactions[${i}]`));
+  if (script.distance !== undefined) p.must({ t: 'distance', feet: script.distance }, 'distance');
 
   // Morale checks of combatants not in the fight (never there, or gone) are skipped, as a GM would.
   const inFight = (m: MoraleRequest) => state.encounter.combatants.some((c) => c.id === m.combatant);
@@ -424,6 +619,7 @@ export function playCombat(
     rounds.push(p.round(round));
     if (round < script.rounds) p.advance();
   }
+  p.midRoundLeft();
   return {
     procedure: procedure.id,
     surprise: copyJson(started.detail?.surprise ?? state.surprise),
@@ -433,6 +629,7 @@ export function playCombat(
     rounds,
     states: copyStates(state.states),
     refused: p.refused,
+    notDone: p.notDone,
     entries: [{ t: 'start', v: FLOW_VERSION, s: copyJson(started.detail as FlowStart) }, ...p.entries],
     state: copyJson(state),
     view: timeline(state),

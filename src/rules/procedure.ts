@@ -16,11 +16,27 @@ import type {
   ProcedureId,
   Side,
 } from './model';
+import type { Placed, PlannedCasting } from './round';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
   sides: Side[];
   combatants: Combatant[];
+  /** addict phase 3: the encounter distance in feet, once the GM has recorded it (the gap a charge declared without one closes). */
+  distance?: number;
+  /** addict phase 1: the reaction the GM recorded for a side, by side id. */
+  reactions?: Record<string, EncounterReaction>;
+}
+
+/**
+ * A side's reaction as the GM records it (addict phase 1). The reaction table
+ * is not in the text: the result is the GM's own words, with the roll made on
+ * their table if any. `secret`: rolled privately (footnote 3), not shown to players.
+ */
+export interface EncounterReaction {
+  result: string;
+  roll?: number;
+  secret?: boolean;
 }
 
 /* ------------------------------------------------------------------ options */
@@ -137,6 +153,14 @@ export interface Casting {
   expends: boolean;
   /** Segments still to run at the end of this round (carry-over); 0 when it completes. */
   remaining: number;
+  /**
+   * The spell is still to be chosen at the caster's turn (d12-ascending II.C "A
+   * spellcaster may decide on his initiative result what spell to cast, if
+   * any"; the `choose` input, flow/choose.ts): until then `spell` is '',
+   * `castingTime` 0, it does not expend, and it ends at its own begin step
+   * (completeStep = beginStep, so it never carries into the next round).
+   */
+  choosing?: boolean;
 }
 
 export interface Schedule {
@@ -191,6 +215,8 @@ export type EndEvent =
       total: number;
       target: number;
       passed: boolean;
+      /** The method the GM chose, where the procedure lets them (MoraleMethod); 'gm': no roll, the GM's own result. */
+      method?: MoraleMethod;
     };
 
 export interface EndOfRoundInput {
@@ -201,7 +227,29 @@ export interface EndOfRoundInput {
   /** Each hit taken this round, in order: target and wounds lost. */
   hits: { target: string; wounds: number; by?: string }[];
   /** Combatants the GM asks to check morale (intimidation, opening morale…), with the reason. */
-  moraleRequests?: { combatant: string; trigger: string; opposed?: number }[];
+  moraleRequests?: MoraleCheckRequest[];
+}
+
+/**
+ * How the GM checks morale where a text gives no method (d12-ascending: "no
+ * formal method is given herein for checking morale the DM can still make
+ * such a check in any way he sees fit"): a roll at or under a score (d100,
+ * 2d6, d20), or the GM's own result ('gm').
+ */
+export const MORALE_METHODS = ['d100', '2d6', 'd20', 'gm'] as const;
+export type MoraleMethod = (typeof MORALE_METHODS)[number];
+
+/** A morale check the GM calls for, as a procedure reads it. */
+export interface MoraleCheckRequest {
+  combatant: string;
+  trigger: string;
+  opposed?: number;
+  /** The method, where the procedure lets the GM choose one (else the procedure's own, or its option). */
+  method?: MoraleMethod;
+  /** The score a roll must be at or under (else the combatant's morale score). */
+  score?: number;
+  /** The GM's own result, with method 'gm'. */
+  passed?: boolean;
 }
 
 export interface EndOfRoundResult {
@@ -227,6 +275,19 @@ export interface LateJoinResult {
   baseInitiative?: number;
   /** An extra action owed next round at this count (individual-speed: base + modifier − 12). */
   owedNextRound?: number;
+}
+
+/* ----------------------------------------------------------- spell chosen */
+
+export interface ChooseSpellInput {
+  schedule: Schedule;
+  /** The step being played: the casting's begin step. */
+  currentStep: number;
+  casting: string;
+  spell: string;
+  castingTime: number;
+  declarations: Readonly<Record<string, Declaration>>;
+  surprise: SurpriseResult;
 }
 
 /* ------------------------------------------------------------------ attacks */
@@ -264,6 +325,15 @@ export interface OutOfTurnQuery {
   attacks: readonly AttackMade[];
 }
 
+/** What a procedure is told about the target of an attack, for the armor class the attack is rolled against. */
+export interface ArmorClassQuery {
+  target: Combatant;
+  /** The target's armor class as its sheet gives it (descending, -10..10). */
+  ac: number;
+  /** The target is actually casting a spell now (flow/casting.ts castingNow). */
+  casting: boolean;
+}
+
 /** A grant (with the castings of the attacker it breaks), a refusal, or null: nothing grants one now. */
 export type OutOfTurnAnswer = { grant: AttackGrant; breaks?: string[] } | { problem: Problem } | null;
 
@@ -277,6 +347,58 @@ export interface AttackRules {
   cap?(state: CombatantState): number | undefined;
   /** Attacks granted out of turn (free attacks, attacks of opportunity …), or null when nothing grants one now. */
   outOfTurn?(query: OutOfTurnQuery): OutOfTurnAnswer;
+  /** The armor class an attack is rolled against now, where the procedure changes it (d12-ascending III.E); absent: the sheet's. */
+  armorClass?(query: ArmorClassQuery): number;
+}
+
+/* ------------------------------------------------------ mid-round actions */
+
+/**
+ * What a mid-round action (flow/midround.ts) tells the procedure: the round
+ * as it was planned (`round`: its input, with the states when it began) and
+ * as it is being played (`schedule`, the step being played, the states now).
+ */
+export interface MidRoundQuery {
+  round: RoundInput;
+  initiative: InitiativeResult;
+  schedule: Schedule;
+  /** Index of the step being played: its entries' outcomes are decided. */
+  step: number;
+  states: Record<string, CombatantState>;
+  /** The combatant acting. */
+  combatant: string;
+}
+
+/** A delay announced now: the round's schedule with the delayer's entries placed anew (played steps keep their indices) and the states after it. */
+export interface DelayPlan {
+  schedule: Schedule;
+  states: Record<string, CombatantState>;
+}
+
+/**
+ * A held or prepared action released now as the action it becomes: its
+ * entries at time keys (an entry at the key of the step being played joins
+ * that step) and the casting it begins, if any, with its moments as keys and
+ * its windows ('next': from the step being played on).
+ */
+export interface ReleasePlan {
+  placed: Placed[];
+  castings: PlannedCasting[];
+}
+
+/* ----------------------------------------------------------- the GM's phases */
+
+/**
+ * Phases whose result the GM records because the text gives no table for them
+ * (flow/gm-phases.ts): each present where the procedure has that phase.
+ */
+export interface GmPhases {
+  /** The phase id of the reaction check: the GM records a side's reaction (Encounter.reactions). */
+  reaction?: string;
+  /** The phase id of the distance check: the GM records the encounter distance in feet (Encounter.distance). */
+  distance?: string;
+  /** Recovery: the combatant's state once the GM staunches its bleeding; throws a RulesError when it is not bleeding. */
+  staunch?(combatant: Combatant, state: CombatantState): CombatantState;
 }
 
 /* ------------------------------------------------------------------ wounds */
@@ -352,8 +474,8 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   /** Wound Point rules the flow applies (individual-speed); absent: none. */
   readonly wounds?: WoundRules<O>;
 
-  /** null if legal, else the reason (key under TENSEG.Error). */
-  validateDeclaration(decl: Declaration, combatant: Combatant, options: O): Problem | null;
+  /** null if legal, else the reason (key under TENSEG.Error). `encounter`, where known: what the encounter's phases recorded (addict's distance). */
+  validateDeclaration(decl: Declaration, combatant: Combatant, options: O, encounter?: Encounter): Problem | null;
 
   /** Roll surprise once, at the start of combat. */
   rollSurprise(encounter: Encounter, dice: Dice, options: O): SurpriseResult;
@@ -408,8 +530,44 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
     options: O,
   ): EndOfRoundResult;
 
+  /** What the GM records in the phases around the rounds (addict phases 1, 3, 11); absent where the procedure has none. */
+  readonly gmPhases?: GmPhases;
+
+  /**
+   * A morale check the GM calls for, refused before it is queued (a Problem),
+   * or null when the procedure takes it. Absent: every request is taken.
+   */
+  moraleProblem?(combatant: Combatant, request: MoraleCheckRequest, options: O): Problem | null;
+
+  /**
+   * The spell a caster chooses at its turn for a casting planned as
+   * `choosing` (d12-ascending II.C): the schedule with the casting placed
+   * (its completion spliced in after the current step; played steps keep
+   * their indices), or a RulesError. Absent: no procedure plans such castings.
+   */
+  chooseSpell?(encounter: Encounter, input: ChooseSpellInput, options: O): Schedule;
+
   /** A combatant joining in the middle of a round. */
   lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInput, dice: Dice, options: O): LateJoinResult;
+
+  /**
+   * A delay announced in the middle of the round (flow `delay`; high-low
+   * "Delay"). `played`: the delayer's entries in the step being played count
+   * as played (it has acted in it, or has none there). Refuses by throwing a
+   * RulesError. Absent where the text has no such rule.
+   */
+  announceDelay?(encounter: Encounter, query: MidRoundQuery & { played: boolean }, options: O): DelayPlan;
+  /**
+   * A held or prepared action (AttackRules.held) released now as
+   * `declaration` (flow `release`): where its entries and casting go. Refuses
+   * by throwing a RulesError. Absent where the text holds no actions.
+   */
+  releaseHeld?(encounter: Encounter, query: MidRoundQuery & { declaration: Declaration }, options: O): ReleasePlan;
+  /**
+   * A caster electing not to complete a casting (flow `cancel`) loses the
+   * spell "as if cast" (high-low). Absent or false: the spell is kept.
+   */
+  cancelLoses?(casting: Casting, options: O): boolean;
 }
 
 /** Options merged over a procedure's defaults, checked against its specs. */

@@ -12,9 +12,9 @@
  * acted in, or who struck a blow).
  */
 import type { ActionKind, CombatantState, CombatInjury, Condition, DamageType, Declaration, ProcedureId, Side } from './model';
-import type { Casting, EndEvent, EntryKind, InitiativeResult, InjuryCheck, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
+import type { Casting, EncounterReaction, EndEvent, EntryKind, InitiativeResult, InjuryCheck, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
-import type { CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+import type { BreakCause, CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
 import { copyJson } from './journal';
 
@@ -81,9 +81,17 @@ export interface CombatantView {
   baseInitiative?: number;
   /** Joined while this round was played. */
   joined?: boolean;
+  /** Its bleeding staunched (addict phase 11). */
+  staunched?: boolean;
 }
 
 export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
+  /**
+   * The spell is still to be chosen at the caster's turn (d12-ascending II.C;
+   * the `choose` input): no spell or time yet. Once chosen, `spell` and
+   * `castingTime` instead; chosen "none": still true, the outcome 'cancelled'.
+   */
+  choosing?: boolean;
   spell?: string;
   device?: boolean;
   castingTime?: number;
@@ -100,11 +108,33 @@ export interface StepView {
   when: 'done' | 'current' | 'next';
   entries: EntryView[];
   damage: { target: string; amount: number; wounds: number; by?: string; critical?: boolean; type?: DamageType; strain?: boolean; injury?: InjuryCheck }[];
-  interruptions: { casting: string; caster: string; spell: string; outcome: 'interrupted' | 'prevented'; expended: boolean }[];
+  interruptions: InterruptionView[];
   fallen: { combatant: string; condition: Condition }[];
   /** Combatants who joined just before this step was played. */
   joins: string[];
+  /** Mid-round actions taken while the step was played (flow/midround.ts); absent when none. */
+  midRound?: MidRoundView[];
 }
+
+/** A casting interrupted or prevented in a step: by a hit, or `broken` by the GM (why). */
+export interface InterruptionView {
+  casting: string;
+  caster: string;
+  spell: string;
+  outcome: 'interrupted' | 'prevented';
+  expended: boolean;
+  broken?: BreakCause;
+}
+
+/**
+ * A mid-round action: a delay announced; a held or prepared action released
+ * (as what action); a casting its caster gave up and so lost (its spell: the
+ * GM's view and the caster's side only).
+ */
+export type MidRoundView =
+  | { kind: 'delay'; combatant: string }
+  | { kind: 'release'; combatant: string; action: ActionKind }
+  | { kind: 'cancel'; combatant: string; casting: string; spell?: string };
 
 export interface TimelineView {
   procedure: ProcedureId;
@@ -126,6 +156,15 @@ export interface TimelineView {
   carryOut: CastingView[];
   /** The end of the round (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
+  /** What the GM recorded of the encounter (addict phases 1 and 3), once there is something; a secret reaction only in the GM's view. */
+  encounter?: EncounterView;
+}
+
+export interface EncounterView {
+  /** Phase 3: the encounter distance in feet. */
+  distance?: number;
+  /** Phase 1: each side's reaction, in the order of the sides. */
+  reactions?: ({ side: string } & EncounterReaction)[];
 }
 
 function castingView(c: Casting, status: CastingStatus, known: boolean): CastingView {
@@ -157,7 +196,8 @@ function entryView(entry: StepEntry, schedule: Schedule, outcome: EntryOutcome |
   if (entry.casting !== undefined) {
     v.casting = entry.casting;
     const c = schedule.castings.find((x) => x.id === entry.casting);
-    if (c && !secret) {
+    if (c && !secret && c.choosing) v.choosing = true;
+    else if (c && !secret) {
       v.spell = c.spell;
       v.device = c.device;
       v.castingTime = c.castingTime;
@@ -229,6 +269,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     if (count !== undefined) v.initiative = count;
     if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
     if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
+    if (s?.staunched) v.staunched = true;
     combatants.push(v);
   }
 
@@ -249,8 +290,13 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const hits = state.hits.filter((h) => h.step === k && shown(h.target));
     const breaks = state.interruptions.filter((i) => i.step === k && shown(i.caster));
     const joined = state.joins.filter((j) => j.step + 1 === k && shown(j.combatant)).map((j) => j.combatant);
+    const actions = (state.midRound ?? []).filter((r) => r.step === k && shown(r.c)).map((r): MidRoundView => {
+      if (r.t === 'delay') return { kind: 'delay', combatant: r.c };
+      if (r.t === 'release') return { kind: 'release', combatant: r.c, action: r.d.action };
+      return mine(r.c) ? { kind: 'cancel', combatant: r.c, casting: r.casting, spell: r.spell } : { kind: 'cancel', combatant: r.c, casting: r.casting };
+    });
     // A step a player can see nothing in (a hidden combatant acting alone) is not shown: it would tell that someone acted then.
-    if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0) return;
+    if (!gm && entries.length === 0 && hits.length === 0 && breaks.length === 0 && joined.length === 0 && actions.length === 0) return;
     const v: StepView = {
       index: k,
       phase: step.phase,
@@ -265,10 +311,15 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         if (h.injury) d.injury = copyJson(h.injury);
         return d;
       }),
-      interruptions: breaks.map(({ casting, caster, spell, outcome, expended }) => ({ casting, caster, spell, outcome, expended })),
+      interruptions: breaks.map(({ casting, caster, spell, outcome, expended, broken }) => {
+        const i: InterruptionView = { casting, caster, spell, outcome, expended };
+        if (broken !== undefined) i.broken = broken;
+        return i;
+      }),
       fallen: fallenBy(hits),
       joins: joined,
     };
+    if (actions.length > 0) v.midRound = actions;
     if (step.segment !== undefined) v.segment = step.segment;
     if (step.count !== undefined) v.count = step.count;
     steps.push(v);
@@ -278,7 +329,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
   const dice = ini ? Object.values(ini.sides) : [];
   const top = Math.max(...dice);
   const events = (list: EndEvent[] | null) => (list ? copyJson(list.filter((e) => shown(e.combatant))) : null);
-  return {
+  const view: TimelineView = {
     procedure: state.procedure,
     round: state.round,
     kind: state.round === 0 ? 'surprise' : 'round',
@@ -298,4 +349,19 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         : [],
     end: events(state.end),
   };
+  const recorded = encounterView(state, gm);
+  if (recorded) view.encounter = recorded;
+  return view;
+}
+
+/** What the GM recorded of the encounter that this viewer may see, or null when nothing. */
+function encounterView(state: FlowState, gm: boolean): EncounterView | null {
+  const { distance, reactions } = state.encounter;
+  const out: EncounterView = {};
+  if (typeof distance === 'number') out.distance = distance;
+  if (reactions) {
+    const list = state.encounter.sides.filter((s) => reactions[s.id] && (gm || !reactions[s.id].secret)).map((s) => ({ side: s.id, ...copyJson(reactions[s.id]) }));
+    if (list.length > 0) out.reactions = list;
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }

@@ -8,7 +8,8 @@ import type { CombatantState, CombatInjury } from '../rules/model';
 import { injuryText } from '../rules/injury-text';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
-import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../rules/timeline';
+import type { CastingView, CombatantView, EntryView, MidRoundView, StepView, TimelineView } from '../rules/timeline';
+import { roundRecap } from '../rules/recap';
 import { undeliveredDamage, type ScenarioDice, type ScenarioNote, type Undelivered, type ValidScenario } from './scenario';
 import type { Data, Strings } from './strings';
 
@@ -26,6 +27,8 @@ export interface TimelineEntry {
   routine?: number;
   target?: string;
   casting?: string;
+  /** The spell is still to be chosen at the caster's turn (d12-ascending II.C): see EntryView.choosing. */
+  choosing?: boolean;
   spell?: string;
   reason?: string;
   outcome: string;
@@ -42,6 +45,8 @@ export interface TimelineStep {
   damage: (StepView['damage'][number] & { text: string })[];
   interruptions: (StepView['interruptions'][number] & { text: string })[];
   fallen: (StepView['fallen'][number] & { text: string })[];
+  /** Mid-round actions taken in the step (a delay, a release, a spell given up); absent when none. */
+  midRound?: (MidRoundView & { text: string })[];
   /** individual-speed: the Heal checks and injuries the GM entered with this step. */
   wounds?: TimelineText[];
 }
@@ -62,6 +67,8 @@ export interface TimelineRound {
   wounds?: TimelineText[];
   end: (EndEvent & { text: string })[];
   standing: TimelineText[];
+  /** The round's recap (addict phase 10), where the procedure has a recap phase. */
+  recap?: TimelineText[];
   states: Record<string, CombatantState>;
 }
 
@@ -81,6 +88,9 @@ export interface Timeline {
   notes: (TimelineText & { path?: string })[];
   sides: { id: string; name: string }[];
   combatants: { id: string; name: string; side: string; joins?: number }[];
+  /** What the GM recorded before the rounds (addict phases 1 and 3): each side's reaction, the encounter distance. */
+  reactions: { side: string; result: string; roll?: number; secret?: boolean; text: string }[];
+  distance: { feet: number; text: string } | null;
   openingMorale: (EndEvent & { text: string })[] | null;
   baseInitiative: Record<string, number>;
   surprise: { unit: string; rolls: Record<string, number>; surprised: Record<string, number>; lines: string[] };
@@ -132,7 +142,9 @@ function endEventText(w: Writer, nameOf: (id: string | undefined) => string, e: 
   else {
     const trigger = t.has(`TENSEG.MoraleTrigger.${e.trigger}`) ? t.format(`TENSEG.MoraleTrigger.${e.trigger}`) : t.maybe(`TENSEG.Sim.Trigger.${e.trigger}`, e.trigger);
     const data = { name, trigger, roll: e.roll, total: e.total, target: e.target };
-    text = !e.passed && e.roll === 0 ? t.format('TENSEG.Sim.End.MoraleAutomatic', data) : t.format(e.passed ? 'TENSEG.Sim.End.MoraleHolds' : 'TENSEG.Sim.End.MoraleBreaks', data);
+    if (e.method === 'gm') text = t.format(e.passed ? 'TENSEG.Sim.End.MoraleGmHolds' : 'TENSEG.Sim.End.MoraleGmBreaks', data);
+    else if (e.method !== undefined) text = t.format(e.passed ? 'TENSEG.Sim.End.MoraleMethodHolds' : 'TENSEG.Sim.End.MoraleMethodBreaks', { ...data, method: e.method });
+    else text = !e.passed && e.roll === 0 ? t.format('TENSEG.Sim.End.MoraleAutomatic', data) : t.format(e.passed ? 'TENSEG.Sim.End.MoraleHolds' : 'TENSEG.Sim.End.MoraleBreaks', data);
   }
   return { ...e, text };
 }
@@ -152,6 +164,7 @@ function standingOf(w: Writer, view: TimelineView): TimelineText[] {
     const marks: string[] = [];
     if (c.condition !== 'ok') marks.push(t.format(`TENSEG.Sim.Condition.${c.condition}`));
     if (c.routed) marks.push(t.format('TENSEG.Sim.Condition.routed'));
+    if (c.staunched) marks.push(t.format('TENSEG.Sim.Condition.staunched'));
     if (h.stabilized) marks.push(t.format('TENSEG.Sim.Condition.stabilized'));
     if (marks.length > 0) one = t.format('TENSEG.Sim.StandingCondition', { text: one, condition: marks.join(', ') });
     bySide.set(c.side, [...(bySide.get(c.side) ?? []), one]);
@@ -258,7 +271,10 @@ function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => 
     const time = e.castingTime ?? '?';
     const data = { name, spell: spellName(w, e.spell, e.device || e.action === 'device'), time };
     const timed = typeof time === 'number' && time > 0;
-    const key = e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome];
+    // A spell still to be chosen at the caster's turn (d12-ascending II.C): never chosen, or chosen "none".
+    const chose = e.choosing && outcome === 'begins' ? 'ChoseNothing' : e.choosing && outcome === 'cancelled' ? 'ChoosesNone' : undefined;
+    const key =
+      chose ?? (e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome]);
     text = t.format(`TENSEG.Sim.Entry.${key ?? 'CannotComplete'}`, data);
   } else if (outcome === 'acts') {
     text = e.target !== undefined ? t.format('TENSEG.Sim.Entry.ActsTarget', { name, action: actionText, target: nameOf(e.target) }) : t.format('TENSEG.Sim.Entry.Acts', { name, action: actionText });
@@ -292,9 +308,15 @@ function stepOf(
     if (e.routine !== undefined) out.routine = e.routine;
     if (e.target !== undefined) out.target = e.target;
     if (e.casting !== undefined) out.casting = e.casting;
+    if (e.choosing) out.choosing = true;
     if (e.spell !== undefined) out.spell = e.spell;
     if (e.reason !== undefined) out.reason = e.reason;
     return out;
+  });
+  // Mid-round actions come first: they happen before the blows of the step are counted.
+  const midRound = (st.midRound ?? []).map((m) => {
+    const data = { name: nameOf(m.combatant), action: m.kind === 'release' ? t.format(`TENSEG.Sim.Action.${m.action}`) : '', spell: m.kind === 'cancel' ? spellName(w, m.spell, false) : '' };
+    return { ...m, text: w.say(3, t.format(`TENSEG.Sim.MidRound.${m.kind}`, data)) };
   });
   const damage = st.damage.map((d) => {
     const data: Data = { target: nameOf(d.target), amount: d.amount, by: nameOf(d.by), wounds: d.wounds, stress: d.amount - d.wounds };
@@ -307,12 +329,15 @@ function stepOf(
     return { ...d, text: `${text} ${w.say(3, line)}` };
   });
   const interruptions = st.interruptions.map((x) => {
-    const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell') };
-    const key = x.outcome === 'prevented' ? 'TENSEG.Sim.Prevented' : x.expended ? 'TENSEG.Sim.Interrupted' : 'TENSEG.Sim.InterruptedKept';
+    const data = { name: nameOf(x.caster), spell: x.spell || t.format('TENSEG.Sim.UnnamedSpell'), why: x.broken ? t.format(`TENSEG.Break.${x.broken}`) : '' };
+    const key = x.broken
+      ? x.outcome === 'prevented' ? 'TENSEG.Sim.CastingBrokenPrevented' : x.expended ? 'TENSEG.Sim.CastingBroken' : 'TENSEG.Sim.CastingBrokenKept'
+      : x.outcome === 'prevented' ? 'TENSEG.Sim.Prevented' : x.expended ? 'TENSEG.Sim.Interrupted' : 'TENSEG.Sim.InterruptedKept';
     return { ...x, text: w.say(3, t.format(key, data)) };
   });
   const fallen = st.fallen.map((f) => ({ ...f, text: w.say(3, t.format(`TENSEG.Sim.Falls.${f.condition}`, { name: nameOf(f.combatant) })) }));
   const step: TimelineStep = { index: st.index, phase: st.phase, heading, entries, damage, interruptions, fallen };
+  if (midRound.length > 0) step.midRound = midRound;
   const gm = (wounds ?? []).filter((x) => x.step === st.index).map((x) => woundText(w, x, nameOf));
   for (const x of gm) w.say(3, x.text);
   if (gm.length > 0) step.wounds = gm;
@@ -363,9 +388,15 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   for (const e of end) w.say(2, e.text);
   for (const x of standing) w.say(2, x.text);
   for (const x of injuriesOf(w, view)) w.say(2, x.text);
-  const round: TimelineRound = { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
-  if (afterSteps.length > 0) round.wounds = afterSteps;
-  return round;
+  const out: TimelineRound = { round: view.round, kind: view.kind, heading, joins, initiative, carryIn, steps, unapplied, carryOut, notCarried, end, standing, states: log.states };
+  // Phase 10 (addict): "The DM provides a narrative summary of the events of the round".
+  if (scenario.procedure.phases.includes('addict-recap')) {
+    w.say(1, t.format('TENSEG.Sim.Recap', { phase: t.maybe('TENSEG.Phase.addict-recap', 'addict-recap') }));
+    out.recap = roundRecap(view).map((l) => w.txt(l.key, l.data));
+    for (const x of out.recap) w.say(2, x.text);
+  }
+  if (afterSteps.length > 0) out.wounds = afterSteps;
+  return out;
 }
 
 /** Build the timeline (JSON form) and, in the same pass, the lines a GM reads. */
@@ -390,7 +421,29 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
     const data = { index: u.index, amount: u.damage.amount, target: nameOf(u.damage.target), round: u.damage.round, played: log.rounds.length };
     notes.push({ ...w.txt(UNDELIVERED_KEYS[u.why], data), path: `damage[${u.index}]` });
   }
+  for (const x of log.notDone) {
+    const path = `${x.list}[${x.index}]`;
+    const note = x.problem
+      ? w.txt('TENSEG.Sim.Note.MidRoundRefused', { path, round: x.round, reason: t.format(`TENSEG.Error.${x.problem.key}`, x.problem.data ?? {}) })
+      : w.txt('TENSEG.Sim.Note.MidRoundNotPlayed', { path, round: x.round });
+    notes.push({ ...note, path });
+  }
   for (const n of notes) w.say(0, n.text);
+
+  // Phases 1 and 3 (addict): what the GM recorded before the rounds, as the first round's view shows it.
+  const recorded = (log.surpriseRound ?? log.rounds[0])?.view.encounter ?? log.view.encounter;
+  const reactions: Timeline['reactions'] = (recorded?.reactions ?? []).map((r) => {
+    const data = { side: nameOf(r.side), result: r.result, roll: r.roll ?? '' };
+    const key = r.roll !== undefined ? (r.secret ? 'TENSEG.Sim.ReactionRolledSecret' : 'TENSEG.Sim.ReactionRolled') : r.secret ? 'TENSEG.Sim.ReactionSecret' : 'TENSEG.Sim.Reaction';
+    return { ...r, text: t.format(key, data) };
+  });
+  const distance: Timeline['distance'] = recorded?.distance !== undefined ? { feet: recorded.distance, text: t.format('TENSEG.Sim.Distance', { feet: recorded.distance }) } : null;
+  if (reactions.length > 0 || distance) {
+    w.say(0, '');
+    w.say(0, t.format('TENSEG.Sim.Encounter'));
+    for (const r of reactions) w.say(1, r.text);
+    if (distance) w.say(1, distance.text);
+  }
 
   let openingMorale: Timeline['openingMorale'] = null;
   if (log.openingMorale) {
@@ -441,6 +494,8 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
       ...scenario.encounter.combatants.map((c) => ({ id: c.id, name: c.name, side: c.side })),
       ...scenario.joins.map((j) => ({ id: j.combatant.id, name: j.combatant.name, side: j.combatant.side, joins: j.round })),
     ],
+    reactions,
+    distance,
     openingMorale,
     baseInitiative: log.baseInitiative,
     surprise: { unit: log.surprise.unit, rolls: log.surprise.rolls, surprised: log.surprise.surprised, lines: surprise },

@@ -25,7 +25,7 @@ function character(over: Partial<CharacterSystem> = {}): CharacterSystem {
     encumbrance: { carried: 0 },
     details: { className: 'Fighter', level: 3 },
     surprise: { surprisedOn: 0, surprisesOn: 0, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
-    combat: { reactionAdjustment: 1, missileBonus: 1, initiativeAdjustment: -1, routines: 1 },
+    combat: { reactionAdjustment: 1, missileBonus: 1, initiativeAdjustment: -1, routines: 1, dexAcBonus: 0 },
     individual: { agility: 0, insight: 0, stress: { value: 0, max: 0 }, wounds: { value: 0, max: 0 }, defense: 0, armour: 0, attackBonus: 0 },
     biography: '',
     ...over,
@@ -113,6 +113,14 @@ describe('a character as an engine combatant', () => {
     expect(r.value.surprisedOn).toBeUndefined();
     expect(r.value.stress).toBeUndefined();
     expect(r.value.woundPoints).toBeUndefined();
+  });
+
+  it('seed 002 III.E "Spellcasters lose dexterity AC bonus only while actually casting": the Dexterity AC bonus reaches the engine; none is left out', () => {
+    const sys = character();
+    const r = toEngineCombatant({ id: 'a1', name: 'Wren', type: 'character', system: { ...sys, combat: { ...sys.combat, dexAcBonus: 2 } }, items: [] }, ctx);
+    expect(r.ok && r.value.dexterityAcBonus).toBe(2);
+    const none = toEngineCombatant({ id: 'a1', name: 'Wren', type: 'character', system: character(), items: [] }, ctx);
+    expect(none.ok && 'dexterityAcBonus' in none.value).toBe(false);
   });
 
   it('a token name overrides the actor name; a shared initiative group is passed on (seed 003 "share a single Initiative roll")', () => {

@@ -370,6 +370,47 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(combat.round).toBe(3);
       expect(foundry.errors).toEqual([]);
     });
+
+    it('III.E "Spellcasters lose dexterity AC bonus only while actually casting": an attack on a caster is rolled against its AC without the Dexterity bonus', async () => {
+      const { combat, foundry, ids, actors } = w;
+      // Halvaine's AC 5 includes 2 for Dexterity; the orcs' AAC0 19 needs 14 against AC 5, 12 against AC 7.
+      await actors.halvaine.update({ 'system.combat.dexAcBonus': 2 });
+      foundry.dice.push(12, 12); // nobody surprised
+      await combat.startCombat();
+      await declare(w, ids.halvaine, { action: 'spell', spell: w.spell.id });
+      await declare(w, ids.brand, { action: 'none' });
+      await declare(w, ids.orc1, { action: 'melee', target: ids.halvaine });
+      await declare(w, ids.orc2, { action: 'melee', target: ids.halvaine });
+      foundry.dice.push(3, 2); // party 3, orcs 2: the orcs strike before she begins
+      await combat.rollInitiative();
+      expect(stepOf(combat).count).toBe(2);
+      expect(await attack(w, ids.orc1, ids.halvaine, [13])).toMatchObject({ ok: true, hit: false, needed: 14 });
+      expect(text(cards('attack')[0])).not.toContain('without the Dexterity bonus');
+      await combat.nextTurn();
+      expect(stepOf(combat).count).toBe(3);
+      expect(outcomeOf(combat, ids.halvaine)).toBe('begins');
+      // III.C "Casting while in melee range also draws an AoO": Orc 2 strikes at her while she casts.
+      expect(await attack(w, ids.orc2, ids.halvaine, [12, 1])).toMatchObject({ ok: true, hit: true, needed: 12, damage: 1 });
+      expect(text(cards('attack')[1])).toContain('Halvaine is casting a spell: AC 7 without the Dexterity bonus.');
+      expect(foundry.errors).toEqual([]);
+    });
+
+    it('morale: "the DM can still make such a check in any way he sees fit"; "Player characters never check morale"', async () => {
+      const { combat, foundry, ids } = w;
+      foundry.dice.push(12, 12);
+      await combat.startCombat();
+      foundry.dice.push(3, 2);
+      await combat.rollInitiative();
+      // The default: d100 at or under the orc's morale score (8); the GM's own ruling for the other.
+      expect(await combat.requestMorale({ combatant: ids.orc1, trigger: 'leader-died' })).toBeNull();
+      expect(await combat.requestMorale({ combatant: ids.orc2, trigger: 'gm', method: 'gm', passed: true })).toBeNull();
+      expect(await combat.requestMorale({ combatant: ids.halvaine, trigger: 'gm' })).toMatchObject({ key: 'D12MoraleCharacter' });
+      foundry.dice.push(50);
+      await toEndOfRound(combat);
+      expect(text(cards('end-of-round')[0])).toBe('End of round 1 Orc 1 breaks: morale 50 against 8. Orc 2 holds, as the GM rules.');
+      expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
+      expect(foundry.errors).toEqual([]);
+    });
   });
 
   describe('individual-speed (seed 003)', () => {

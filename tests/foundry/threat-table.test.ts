@@ -5,7 +5,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_KINDS, COMBAT_ACTIONS_REQUESTED, MAX_DEPTH, MAX_NODES, MAX_TEXT } from '../../src/documents/request-schema';
+import { REQUEST_KINDS, COMBAT_ACTIONS_REQUESTED, MAX_DEPTH, MAX_NODES, MAX_TEXT, MID_ROUND_ACTIONS } from '../../src/documents/request-schema';
+import '../standin/global';
+import { MID_ROUND } from '../../src/documents/midround';
 import { authorize, type CombatAction } from '../../src/documents/permissions';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -15,7 +17,7 @@ const rows = section
   .filter((l) => /^\| `[a-zA-Z:]+` \|/.test(l))
   .map((l) => l.split('|').map((c) => c.trim()));
 
-/** The right each request needs (queries.ts, attack.ts). */
+/** The right each request needs (queries.ts, attack.ts, midround.ts). */
 const RIGHT: Record<string, CombatAction> = {
   declare: 'declare',
   withdraw: 'declare',
@@ -29,6 +31,10 @@ const RIGHT: Record<string, CombatAction> = {
   'combat:startCombat': 'manage',
   'combat:moveToSide': 'manage',
   'combat:morale': 'manage',
+  'midround:delay': 'declare',
+  'midround:release': 'declare',
+  'midround:cancel': 'declare',
+  'midround:break': 'manage',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;
@@ -37,7 +43,11 @@ const combatant = (owned: boolean) => ({ name: 'X', actor: { testUserPermission:
 describe('README: Permissions and threats', () => {
   it('lists every request the active GM handles, once', () => {
     const listed = rows.map((r) => r[1].replace(/`/g, ''));
-    const handled = [...REQUEST_KINDS.filter((k) => k !== 'combat'), ...COMBAT_ACTIONS_REQUESTED.map((a) => `combat:${a}`)];
+    const handled = [
+      ...REQUEST_KINDS.filter((k) => k !== 'combat' && k !== 'midround'),
+      ...COMBAT_ACTIONS_REQUESTED.map((a) => `combat:${a}`),
+      ...MID_ROUND_ACTIONS.map((a) => `midround:${a}`),
+    ];
     expect([...listed].sort()).toEqual([...handled].sort());
     expect(Object.keys(RIGHT).sort()).toEqual([...handled].sort());
   });
@@ -51,6 +61,10 @@ describe('README: Permissions and threats', () => {
       expect(authorize(right, user(false), combatant(true)) === null, `${name}: owner`).toBe(who.includes('owner'));
       expect(authorize(right, user(false), combatant(false)), `${name}: another player`).not.toBeNull();
     }
+  });
+
+  it('the rights listed for mid-round actions are the ones their handlers check (midround.ts MID_ROUND)', () => {
+    for (const a of MID_ROUND_ACTIONS) expect(MID_ROUND[a].right, a).toBe(RIGHT[`midround:${a}`]);
   });
 
   it('states the schema\'s bounds', () => {

@@ -367,6 +367,26 @@ describe('phase 6: action declarations', () => {
     expect(actionStep(s, 'mu')!.entry.reason).toBe('addictHesitation');
   });
 
+  it('hesitation in seconds, as the table timed it: "For every full 6 seconds of real-life delay … 1 segment" (floor(s / 6))', () => {
+    const at = (seconds: number) => actionStep(plan(enc, { party: 5, foes: 2 }, [d('fighter', 'melee', { target: 'orc', hesitationSeconds: seconds })]), 'fighter');
+    expect(at(0)!.segment).toBe(2);
+    expect(at(5.9)!.segment).toBe(2);
+    expect(at(6)!.segment).toBe(3);
+    expect(at(17.5)!.segment).toBe(4);
+    expect(at(6)!.entry.reason).toBe('addictHesitation');
+    expect(at(54)).toBeNull(); // 9 segments: past segment 10
+  });
+
+  it.each([
+    [{ hesitationSeconds: -1 }, 'AddictHesitationSecondsInvalid'],
+    [{ hesitationSeconds: Number.NaN }, 'AddictHesitationSecondsInvalid'],
+    [{ hesitationSeconds: Number.POSITIVE_INFINITY }, 'AddictHesitationSecondsInvalid'],
+    [{ hesitationSeconds: '12' as unknown as number }, 'AddictHesitationSecondsInvalid'],
+    [{ hesitationSeconds: 12, hesitation: 2 }, 'AddictHesitationTwice'],
+  ])('hesitation seconds %j → %s (refused, not guessed)', (extra, key) => {
+    expect(P.validateDeclaration(d('fighter', 'melee', extra), enc.combatants[0], opts)?.key).toBe(key);
+  });
+
   it('an action delayed past segment 10 does not happen this round', () => {
     const s = plan(enc, { party: 5, foes: 6 }, [d('fighter', 'melee', { target: 'orc', hesitation: 5 })]);
     expect(where(s, 'fighter')).toEqual([]);
@@ -540,17 +560,39 @@ describe('phase 8: action resolution', () => {
       expect(log.states.orc.condition).toBe('dying');
     });
 
-    it('"All spells are cast, all attack dice are rolled": a spell that kills an attacker in the segment it goes off does not stop that attack', () => {
-      const enc = encounter(pc('mu', { hp: 6 }), foe('orc', { hp: 3 }));
-      // The party rolls 5: the orc attacks in 5; the 4-segment spell goes off in 5 too.
-      const log = combat(enc, scripted([{ party: 5, foes: 2 }]), { 1: [d('mu', 'spell', { spell: 'Fire', castingTime: 4, target: 'orc' }), d('orc', 'melee', { target: 'mu' })] }, [
-        { round: 1, by: 'mu', spell: true, target: 'orc', amount: 13 },
-        { round: 1, by: 'orc', target: 'mu', amount: 2 },
+    it('"Any time an attack, spell, or whatever goes off at the same time as another action, all actions fully resolve. All spells are cast": two spells going off together both resolve, each killing the other caster', () => {
+      const enc = encounter(pc('mu', { hp: 3 }), foe('shaman', { hp: 3 }));
+      const log = combat(enc, scripted([{ party: 4, foes: 4 }]), { 1: [d('mu', 'spell', { spell: 'Bolt', castingTime: 3, target: 'shaman' }), d('shaman', 'spell', { spell: 'Bolt', castingTime: 3, target: 'mu' })] }, [
+        { round: 1, by: 'mu', spell: true, target: 'shaman', amount: 5 },
+        { round: 1, by: 'shaman', spell: true, target: 'mu', amount: 5 },
       ]);
-      const step = log.rounds[0].steps.find((s) => s.segment === 5)!;
-      expect(step.entries.map((e) => `${e.entry.combatant}:${e.outcome}`).sort()).toEqual(['mu:goes-off', 'orc:acts']);
+      const step = log.rounds[0].steps.find((s) => s.entries.some((e) => e.entry.kind === 'cast-complete'))!;
+      expect(step.entries.map((e) => `${e.entry.combatant}:${e.outcome}`)).toEqual(['mu:goes-off', 'shaman:goes-off']);
+      expect([log.states.mu.condition, log.states.shaman.condition]).toEqual(['dying', 'dying']);
+    });
+
+    it('footnote 18, "completed before the spellcaster was attacked": a spell going off in the segment of the blow goes off first, and the attacker it kills does not strike', () => {
+      const enc = encounter(pc('mu', { hp: 6 }), foe('orc', { hp: 3 }));
+      const play = (o: AddictOptions) =>
+        playCombat(P, enc, o, scripted([{ party: 5, foes: 2 }]), {
+          rounds: 1,
+          // The party rolls 5: the orc attacks in 5; the 4-segment spell, begun in 1, goes off in 5.
+          declarations: () => declarations(d('mu', 'spell', { spell: 'Fire', castingTime: 4, target: 'orc' }), d('orc', 'melee', { target: 'mu' })),
+          damage: [
+            { round: 1, by: 'mu', spell: true, target: 'orc', amount: 13 },
+            { round: 1, by: 'orc', target: 'mu', amount: 2 },
+          ],
+        });
+      const log = play(opts);
+      const five = log.rounds[0].steps.filter((s) => s.segment === 5);
+      expect(five.map((s) => s.entries.map((e) => `${e.entry.combatant}:${e.outcome}`))).toEqual([['mu:goes-off'], ['orc:cannot-act']]);
       expect(log.states.orc.condition).toBe('dead');
-      expect(log.states.mu.hp).toBe(4);
+      expect(log.states.mu.hp).toBe(6);
+      // Option tieRules 'segments': the completion joins the first step of its segment and both resolve.
+      const together = play({ ...opts, tieRules: 'segments' });
+      const step = together.rounds[0].steps.find((s) => s.segment === 5)!;
+      expect(step.entries.map((e) => `${e.entry.combatant}:${e.outcome}`).sort()).toEqual(['mu:goes-off', 'orc:acts']);
+      expect(together.states.mu.hp).toBe(4);
     });
 
     it('speed factor: on a tie the lower weapon speed factor strikes first; a killed slower fighter does not strike', () => {
@@ -562,6 +604,22 @@ describe('phase 8: action resolution', () => {
       expect(outcomes(log.rounds[0], 'ogre')[0].outcome).toBe('cannot-act');
       expect(log.states.thief.condition).toBe('ok');
       expect(log.states.ogre.condition).toBe('dying');
+    });
+
+    it('bug (issue 9): a melee attacker alone in its step is not told "the lower speed factor strikes first" (nobody to strike before)', () => {
+      // Tied at 3: the orc parleys, so the fighter is the only one striking in segment 3.
+      const enc = encounter(pc('fighter', { weapon: { speed: 5 } }), foe('orc', { weapon: { speed: 7 } }));
+      const tied = plan(enc, { party: 3, foes: 3 }, [d('fighter', 'melee', { target: 'orc' }), d('orc', 'parley')]);
+      expect(actionStep(tied, 'fighter')!.entry.reason).toBeUndefined();
+      expect(actionStep(plan(enc, { party: 3, foes: 3 }, [d('fighter', 'melee', { target: 'orc' })], {}, { ...opts, tieRules: 'segments' }), 'fighter')!.entry.reason).toBeUndefined();
+      // In the surprise segments no side has initiative; a lone surpriser strikes before nobody either.
+      const surprise = { rolls: {}, surprised: { fighter: 0, orc: 2 }, unit: 'segments' as const };
+      const s = P.planSurprise(enc, surprise, declarations(d('fighter', 'melee', { target: 'orc' })), opts)!;
+      expect(where(s, 'fighter').map((w) => w.entry.reason)).toEqual([undefined, undefined]);
+      // Two sides striking in the same tied step: the reason stays where the speed factor orders them.
+      const both = plan(enc, { party: 3, foes: 3 }, [d('fighter', 'melee', { target: 'orc' }), d('orc', 'melee', { target: 'fighter' })]);
+      expect(actionStep(both, 'fighter')!.entry.reason).toBe('addictSpeedFactor');
+      expect(actionStep(both, 'orc')!.entry.reason).toBe('addictSpeedFactor');
     });
 
     it('speed factor does not order sides when initiative is not tied (the winner resolves first)', () => {
@@ -662,6 +720,135 @@ describe('phase 8: action resolution', () => {
     });
   });
 
+  describe('the tie rules, each an order (README addict, "Tie rules"; option tieRules)', () => {
+    const segmentsOpts: AddictOptions = { ...opts, tieRules: 'segments' };
+    const playWith = (o: AddictOptions, enc: Encounter, dice: () => ScriptedDice, ds: Declaration[], damage: DamageEvent[]) =>
+      playCombat(P, enc, o, dice(), { rounds: 1, declarations: () => declarations(...ds), damage }).rounds[0];
+
+    it('speed factor: equal speed factors of two sides strike together, and say so', () => {
+      const enc = encounter(pc('fighter', { weapon: { speed: 5 } }), foe('orc', { weapon: { speed: 5 } }));
+      const s = plan(enc, { party: 2, foes: 2 }, [d('fighter', 'melee', { target: 'orc' }), d('orc', 'melee', { target: 'fighter' })]);
+      expect(actionStep(s, 'fighter')!.step).toBe(actionStep(s, 'orc')!.step);
+      expect(actionStep(s, 'fighter')!.entry.reason).toBe('addictSpeedFactorEqual');
+    });
+
+    it('footnote 16: "Attacks without speed factor … always resolve on tie rounds", even when a faster blow from a third combatant kills the monster', () => {
+      // Tied at 3. The thief's dagger (2) kills the bear before the swordsman's sword (5) would strike.
+      const enc = encounter(pc('thief', { weapon: { speed: 2 } }), pc('swordsman', { hp: 10, weapon: { speed: 5 } }), foe('bear', { hp: 4 }));
+      const ds = [d('thief', 'melee', { target: 'bear' }), d('swordsman', 'melee', { target: 'bear' }), d('bear', 'melee', { target: 'swordsman' })];
+      const damage: DamageEvent[] = [
+        { round: 1, by: 'thief', target: 'bear', amount: 9 },
+        { round: 1, by: 'bear', target: 'swordsman', amount: 3 },
+      ];
+      const r = playWith(opts, enc, () => scripted([{ party: 3, foes: 3 }]), ds, damage);
+      // The claws resolve with the first blow aimed at the bear, so no blow of the tie stops them.
+      expect(outcomes(r, 'bear')).toEqual([{ segment: 3, kind: 'action', outcome: 'acts' }]);
+      expect(r.states.swordsman.hp).toBe(7);
+      expect(r.schedule.steps.flatMap((st) => st.entries).find((e) => e.combatant === 'bear')!.reason).toBe('addictNoSpeedFactor');
+      // Segment timing keeps the claws with their target's own blow, after the dagger: the dead bear does not strike.
+      const old = playWith(segmentsOpts, enc, () => scripted([{ party: 3, foes: 3 }]), ds, damage);
+      expect(outcomes(old, 'bear')).toEqual([{ segment: 3, kind: 'action', outcome: 'cannot-act' }]);
+    });
+
+    it('footnote 17: "Speed factor is ignored during a charge; only weapon length is considered": the longer weapon of the one charged strikes first, equal lengths together', () => {
+      // Tied at 2. The orc charges from 10 ft at 24 ft a segment with a 3.5 ft sword: it lands in segment 2, where the
+      // spearman (8 ft spear, speed factor 8, slower than the sword's 4) strikes back at it.
+      const fight = (spearLength: number, o = opts) =>
+        playWith(
+          o,
+          encounter(pc('spearman', { hp: 5, weapon: { speed: 8, length: spearLength } }), foe('orc', { hp: 4, chargeMovement: 240, weapon: { speed: 4, length: 3.5 } })),
+          () => scripted([{ party: 2, foes: 2 }]),
+          [d('spearman', 'melee', { target: 'orc' }), d('orc', 'charge', { target: 'spearman', distance: 10 })],
+          [
+            { round: 1, by: 'spearman', target: 'orc', amount: 6 },
+            { round: 1, by: 'orc', target: 'spearman', amount: 6 },
+          ],
+        );
+      const longer = fight(8);
+      expect(outcomes(longer, 'spearman')).toEqual([{ segment: 2, kind: 'action', outcome: 'acts' }]);
+      expect(outcomes(longer, 'orc')).toEqual([{ segment: 2, kind: 'action', outcome: 'cannot-act' }]);
+      expect(longer.schedule.steps.flatMap((st) => st.entries).find((e) => e.combatant === 'spearman')!.reason).toBe('addictChargeLength');
+      // Equal lengths: the same moment, both strike.
+      const equal = fight(3.5);
+      expect([outcomes(equal, 'spearman')[0].outcome, outcomes(equal, 'orc')[0].outcome]).toEqual(['acts', 'acts']);
+      expect(equal.states.spearman.condition).toBe('dying');
+      // Segment timing: the charge (E) comes before the melee (G) by its letter.
+      expect(outcomes(fight(8, segmentsOpts), 'spearman')).toEqual([{ segment: 2, kind: 'action', outcome: 'cannot-act' }]);
+    });
+
+    it('D vs D, footnote 18: a spell whose casting time is under the tied die goes off before the missiles of that segment; a longer one is spoiled by them', () => {
+      // Tied at 4: the archer shoots in segment 4. A 3-segment spell begun in 1 goes off in 4, before the arrow.
+      const enc = encounter(pc('mu', { hp: 5 }), foe('archer', { hp: 3 }));
+      const duel = (time: number) =>
+        playWith(opts, enc, () => scripted([{ party: 4, foes: 4 }]), [d('mu', 'spell', { spell: 'Bolt', castingTime: time, target: 'archer' }), d('archer', 'missile', { target: 'mu' })], [
+          { round: 1, by: 'mu', spell: true, target: 'archer', amount: 5 },
+          { round: 1, by: 'archer', target: 'mu', amount: 2 },
+        ]);
+      const quick = duel(3);
+      expect(goesOff(quick, 'mu')).toBe(true);
+      expect(outcomes(quick, 'archer')).toEqual([{ segment: 4, kind: 'action', outcome: 'cannot-act' }]);
+      expect(quick.states.mu.hp).toBe(5);
+      const slow = duel(4);
+      expect(goesOff(slow, 'mu')).toBe(false);
+      expect(slow.steps.flatMap((s) => s.interruptions)).toEqual([expect.objectContaining({ caster: 'mu', outcome: 'interrupted', expended: true })]);
+    });
+
+    it('E vs D: a spell that goes off in the segment the charge lands goes off before the charge strikes; footnote 19 places the charge', () => {
+      // Tied at 2: the orc starts in 2 at 24 ft a segment, 29 ft to within 5 ft: lands at the end of segment 3.
+      const enc = encounter(pc('mu', { hp: 5 }), foe('orc', { hp: 3, chargeMovement: 240, weapon: { length: 5 } }));
+      const r = playWith(opts, enc, () => scripted([{ party: 2, foes: 2 }]), [d('mu', 'spell', { spell: 'Bolt', castingTime: 2, target: 'orc' }), d('orc', 'charge', { target: 'mu', distance: 34 })], [
+        { round: 1, by: 'mu', spell: true, target: 'orc', amount: 5 },
+        { round: 1, by: 'orc', target: 'mu', amount: 5 },
+      ]);
+      const three = r.steps.filter((s) => s.segment === 3);
+      expect(three.map((s) => s.entries.map((e) => `${e.entry.combatant}:${e.outcome}`))).toEqual([['mu:goes-off'], ['orc:cannot-act']]);
+      expect(r.states.mu.hp).toBe(5);
+    });
+
+    it('G vs D, footnotes 18 and 20: the die against the casting time; win or lose, "a higher initiative roll is better"', () => {
+      const enc = encounter(pc('mu', { hp: 10 }), foe('orc'));
+      const blow = (time: number, sides: Record<string, number>, action: 'spell' | 'device' = 'spell') =>
+        playWith(opts, enc, () => scripted([sides]), [d('mu', action, { spell: 'Web', castingTime: time }), d('orc', 'melee', { target: 'mu' })], [
+          { round: 1, by: 'orc', target: 'mu', amount: 1 },
+        ]);
+      // Tied at 3: the blow comes in segment 3. A 2-segment spell goes off in 3, before it; a 3-segment one is lost.
+      const before = blow(2, { party: 3, foes: 3 });
+      const three = before.steps.filter((s) => s.segment === 3);
+      expect(three[0].entries.map((e) => e.entry.kind)).toEqual(['cast-complete']);
+      expect(goesOff(before, 'mu')).toBe(true);
+      expect(goesOff(blow(3, { party: 3, foes: 3 }), 'mu')).toBe(false);
+      // "Spells are lost if the caster is hit, but device usage can still happen normally assuming the wielder is still alive."
+      expect(goesOff(blow(3, { party: 3, foes: 3 }, 'device'), 'mu')).toBe(true);
+      // The caster's side rolls 5 and loses to a 6: the orcs still strike in segment 5, and a 4-segment spell is done first.
+      expect(goesOff(blow(4, { party: 5, foes: 6 }), 'mu')).toBe(true);
+      expect(goesOff(blow(5, { party: 5, foes: 6 }), 'mu')).toBe(false);
+    });
+
+    it('footnote 11: hesitation "never allows a combatant to delay casting a spell so as to not lose it": a start pushed past the round is still exposed, and the spell goes off next round', () => {
+      const enc = encounter(pc('mu', { spells: ['Sleep'] }), foe('orc'));
+      // 72 seconds of hesitation: 12 segments. Begun in (round 2) segment 3, 3 segments: goes off in round 2, segment 6.
+      const mage = d('mu', 'spell', { spell: 'Sleep', castingTime: 3, hesitationSeconds: 72 });
+      const run = (damage: DamageEvent[]) =>
+        playCombat(P, enc, opts, scripted([{ party: 3, foes: 2 }, { party: 3, foes: 2 }]), {
+          rounds: 2,
+          declarations: (round) => declarations(...(round === 1 ? [mage, d('orc', 'melee', { target: 'mu' })] : [d('mu', 'none'), d('orc', 'parley')])),
+          damage,
+        });
+      const hit = run([{ round: 1, by: 'orc', target: 'mu', amount: 1 }]);
+      expect(hit.rounds[0].steps.flatMap((s) => s.interruptions)).toEqual([expect.objectContaining({ caster: 'mu', spell: 'Sleep', outcome: 'interrupted', expended: true })]);
+      expect(hit.states.mu.expended).toEqual(['Sleep']);
+      expect(outcomes(hit.rounds[1], 'mu')).toEqual([]);
+      const untouched = run([]);
+      expect(untouched.rounds[0].carryOut).toEqual([expect.objectContaining({ caster: 'mu', spell: 'Sleep', remaining: 6 })]);
+      expect(outcomes(untouched.rounds[1], 'mu')).toEqual([{ segment: 6, kind: 'cast-complete', outcome: 'goes-off' }]);
+      // The round's plan holds the casting from the start of the round; a combat started before issue 9 (its frozen
+      // options have no tieRules) planned none, so a hit cost nothing.
+      expect(plan(enc, { party: 3, foes: 2 }, [mage]).castings).toEqual([expect.objectContaining({ caster: 'mu', beginStep: -1, completeStep: null, lossFrom: 0, remaining: 6 })]);
+      const { tieRules: _dropped, ...before } = opts;
+      expect(plan(enc, { party: 3, foes: 2 }, [mage], {}, before as AddictOptions).castings).toEqual([]);
+    });
+  });
+
   describe('multiple attack routines', () => {
     it('further routines come after the other side\'s segment', () => {
       const enc = encounter(pc('fighter', { routines: 2 }), foe('orc'));
@@ -707,6 +894,21 @@ describe('phase 8: action resolution', () => {
       // 12 ft a segment: 29 ft to close → 3 segments, starting in segment 4 → lands in 6.
       expect(actionStep(plan(enc, { party: 1, foes: 4 }, [d('knight', 'charge', { target: 'orc', distance: 34 })]), 'knight')!.segment).toBe(6);
       expect(actionStep(plan(enc, { party: 1, foes: 4 }, [d('knight', 'charge', { target: 'orc', distance: 200 })]), 'knight')).toBeNull();
+    });
+
+    it('phase 3: a charge declared without a distance closes the encounter distance the GM recorded; its own distance wins', () => {
+      const knight = pc('knight', { movement: 60, weapon: { length: 5 } });
+      const enc: Encounter = { ...encounter(knight, foe('orc')), distance: 34 };
+      const charge = d('knight', 'charge', { target: 'orc' });
+      // Refused while no distance is known at all, taken once the encounter has one.
+      expect(P.validateDeclaration(charge, knight, opts)?.key).toBe('AddictChargeNoDistance');
+      expect(P.validateDeclaration(charge, knight, opts, encounter(knight, foe('orc')))?.key).toBe('AddictChargeNoDistance');
+      expect(P.validateDeclaration(charge, knight, opts, enc)).toBeNull();
+      // 34 ft as above: lands in segment 6; a stated 10 ft (5 to close): in its first segment, 4.
+      expect(actionStep(plan(enc, { party: 1, foes: 4 }, [charge]), 'knight')!.segment).toBe(6);
+      expect(actionStep(plan(enc, { party: 1, foes: 4 }, [{ ...charge, distance: 10 }]), 'knight')!.segment).toBe(4);
+      // Without any distance the planner skips the charge, as it skips every declaration it would refuse.
+      expect(actionStep(plan(encounter(knight, foe('orc')), { party: 1, foes: 4 }, [charge]), 'knight')).toBeNull();
     });
   });
 
@@ -769,6 +971,37 @@ describe('phase 9: bleeding', () => {
     expect(P.applyDamage(c, st(5), Number.NaN, opts).state.hp).toBe(5);
   });
 
+  it('phase 11, "bleeding can be staunched": a staunched combatant loses no more hit points; a fresh wound bleeds again', () => {
+    const staunched: CombatantState = { ...st(-4), staunched: true };
+    const res = P.endOfRound(enc, { round: 1, before: { a: staunched }, after: { a: staunched }, hits: [] }, new ScriptedDice([]), opts);
+    expect(res.states.a.hp).toBe(-4);
+    expect(res.events).toEqual([]);
+    const wounded = P.applyDamage(enc.combatants[0], staunched, 2, opts).state;
+    expect(wounded).toMatchObject({ hp: -6, condition: 'dying' });
+    expect(wounded.staunched).toBeUndefined();
+    expect(P.endOfRound(enc, { round: 2, before: { a: wounded }, after: { a: wounded }, hits: [] }, new ScriptedDice([]), opts).states.a.hp).toBe(-7);
+    // Healed to 0 or more, it is no longer bleeding: the mark goes.
+    expect(P.applyDamage(enc.combatants[0], staunched, -5, opts).state.staunched).toBeUndefined();
+    expect(P.applyDamage(enc.combatants[0], staunched, -3, opts).state.staunched).toBe(true);
+  });
+
+  it('phase 11: only a bleeding combatant can be staunched (below 0, not dead, not staunched already)', () => {
+    const staunch = P.gmPhases!.staunch!;
+    expect(staunch(enc.combatants[0], st(-3))).toEqual({ hp: -3, condition: 'dying', expended: [], staunched: true });
+    for (const s of [st(5), st(0), st(-12, 'dead'), { ...st(-3), staunched: true }, st(-2, 'fled')]) {
+      expect(() => staunch(enc.combatants[0], s)).toThrow(RulesError);
+    }
+    const problemOf = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return e instanceof RulesError ? e.problem : e;
+      }
+      return null;
+    };
+    expect(problemOf(() => staunch(enc.combatants[0], st(4)))).toEqual({ key: 'AddictNotBleeding', data: { name: 'a', hp: 4 } });
+  });
+
   it('bleeds round after round to death in a whole combat', () => {
     const e = encounter(pc('hero', { hp: 5 }), foe('orc'));
     const inits = Array.from({ length: 9 }, () => ({ party: 3, foes: 4 }));
@@ -816,7 +1049,7 @@ describe('late joiners', () => {
 
 describe('options', () => {
   it('defaults are the rulings; bad values and unknown keys are Problems', () => {
-    expect(P.defaults).toEqual({ chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100' });
+    expect(P.defaults).toEqual({ chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100', tieRules: 'footnotes' });
     const { problems } = resolveOptions(P, { moraleDie: 'd20', fooBar: true });
     expect(problems.map((p) => p.key).sort()).toEqual(['BadOption', 'UnknownOption']);
     expect(resolveOptions(P, { chargeOutdoors: true }).options.chargeOutdoors).toBe(true);

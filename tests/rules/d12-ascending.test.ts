@@ -9,13 +9,19 @@ import type { ActionKind, Combatant, CombatantState, Declaration, Side } from '.
 import { resolveOptions, type Encounter, type RoundInput, type Schedule, type SurpriseResult } from '../../src/rules/procedure';
 import { initialStates } from '../../src/rules/round';
 import { playCombat, playSchedule, type DamageEvent, type RoundLog } from '../../src/rules/play';
+import { armorClassNow, castingNow, type FlowState } from '../../src/rules/flow';
+import { timeline } from '../../src/rules/timeline';
+import * as F from './flow-helpers';
 import {
+  armorClassWhileCasting,
   ATTACKS_PER_ROUND_TABLE,
   attackOfOpportunityReasons,
   attacksPerRound,
   canFiveFootStep,
   d12AscendingProcedure as P,
   drawsAttackOfOpportunity,
+  isChoosing,
+  MORALE_RALLY,
   PHASE_FULL_ROUND,
   PHASE_INITIATIVE,
   PHASE_READIED,
@@ -745,12 +751,12 @@ describe('death and morale', () => {
     expect(log2.states[hero.id].condition).toBe('ok');
   });
 
-  it('"no formal method is given herein for checking morale": the engine checks none, even when asked', () => {
+  it('"no formal method is given herein for checking morale": no check the GM did not call for, no opening morale', () => {
     const hero = pc('party');
-    const orc = who('orcs');
+    const orc = who('orcs', { morale: 1 });
     const enc = encounter([hero, orc]);
     const st = initialStates(enc);
-    const res = P.endOfRound(enc, { round: 1, before: st, after: st, hits: [], moraleRequests: [{ combatant: orc.id, trigger: 'leader-died' }] }, new RandomDice(1), opts());
+    const res = P.endOfRound(enc, { round: 1, before: st, after: st, hits: [{ target: orc.id, wounds: 9 }] }, new RandomDice(1), opts());
     expect(res.events).toEqual([]);
     expect(res.states[orc.id].routed).toBeUndefined();
     expect(P.openingMorale).toBeUndefined();
@@ -1165,5 +1171,521 @@ describe('d12-ascending: bleeding option (text silent; README rules notes)', () 
   it('off by default; with death at 0 nobody is dying to bleed', () => {
     expect(play({ deathAt: -10 }).states.a.hp).toBe(-2);
     expect(play({ bleedPerRound: 1 }).states.a).toMatchObject({ hp: -2, condition: 'dead' });
+  });
+});
+
+/* ============ II.C "A spellcaster may decide on his initiative result what spell to cast, if any" */
+
+const hero = (id: string, extra: Partial<Combatant> = {}): Combatant => ({ id, name: id[0].toUpperCase() + id.slice(1), side: 'party', kind: 'character', hp: 12, ...extra });
+const orcNamed = (id: string, extra: Partial<Combatant> = {}): Combatant => ({
+  id,
+  name: id[0].toUpperCase() + id.slice(1),
+  side: 'orcs',
+  kind: 'monster',
+  hp: 10,
+  weapon: { name: 'spear', speed: 6, length: 8 },
+  ...extra,
+});
+/** A d12 combat nobody is surprised in (12s); round 1's dice for the party and the orcs, then any more. */
+function d12Flow(people: Combatant[], party: number, orcs: number, options: Record<string, boolean | number | string> = {}, more: ScriptedRoll[] = []) {
+  return F.start('d12-ascending', F.encounter(...people), [F.surprise('party', 12), F.surprise('orcs', 12), F.init('party', 1, party), F.init('orcs', 1, orcs), ...more], options);
+}
+/** "decide on his initiative result what spell to cast": a spell declared without naming it. */
+const castLater = (c: string, extra: Partial<Declaration> = {}): Declaration => ({ combatant: c, action: 'spell', ...extra });
+const chooseIt = (c: string, spell: string | null, castingTime?: number) =>
+  spell === null ? ({ t: 'choose', c, spell: null } as const) : ({ t: 'choose', c, spell, castingTime } as const);
+const shape = (state: FlowState) => state.schedule?.steps.map((s) => [s.count ?? s.phase, s.entries.map((e) => `${e.combatant}:${e.kind}`)]);
+
+describe('II.C the spell chosen on the initiative result (the `choose` input)', () => {
+  const wren = () => hero('wren', { spells: ['Sleep', 'Fireball'] });
+
+  it('"decide on his initiative result": declared without a spell, its turn shows "choosing"; chosen then, it begins at S and goes off at S + casting time', () => {
+    expect(isChoosing(castLater('wren'))).toBe(true);
+    expect(isChoosing(castLater('wren', { spell: 'Sleep', castingTime: 1 }))).toBe(false);
+    expect(P.validateDeclaration(castLater('wren'), wren(), opts())).toBeNull();
+    // A spell named without its casting time is still refused: only the whole choice can wait.
+    expect(P.validateDeclaration(castLater('wren', { spell: 'Sleep' }), wren(), opts())?.key).toBe('CastingTimeInvalid');
+
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 5, 3);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    // Nothing is planned past its turn yet: the casting ends at its own step until it is chosen.
+    expect(shape(state)).toEqual([
+      [3, ['orc:action']],
+      [5, ['wren:cast-begin']],
+    ]);
+    expect(state.schedule?.castings).toEqual([expect.objectContaining({ caster: 'wren', choosing: true, spell: '', castingTime: 0, beginStep: 1, completeStep: 1, expends: false })]);
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 2), 'ChooseSpellNotYet');
+
+    F.give(state, { t: 'next' });
+    expect(timeline(state).steps[1].entries[0]).toMatchObject({ kind: 'cast-begin', choosing: true, outcome: 'begins' });
+    expect(timeline(state).steps[1].entries[0].spell).toBeUndefined();
+    const played = structuredClone(state.schedule?.steps.slice(0, 2));
+    const outcomes = structuredClone(state.outcomes);
+
+    F.give(state, chooseIt('wren', 'Sleep', 2));
+    // The steps played keep their places; the completion comes at 5 + 2.
+    expect(state.schedule?.steps.slice(0, 2)).toEqual(played);
+    expect(state.outcomes).toEqual(outcomes);
+    expect(state.step).toBe(1);
+    expect(shape(state)).toEqual([
+      [3, ['orc:action']],
+      [5, ['wren:cast-begin']],
+      [7, ['wren:cast-complete']],
+    ]);
+    const cast = state.schedule?.castings[0];
+    expect(cast).toMatchObject({ spell: 'Sleep', castingTime: 2, beginStep: 1, completeStep: 2, lossFrom: 1, preventFrom: 0, expends: true, remaining: 0 });
+    expect(cast && 'choosing' in cast).toBe(false);
+    const view = timeline(state);
+    expect(view.steps[1].entries[0]).toMatchObject({ spell: 'Sleep', castingTime: 2, outcome: 'begins' });
+    expect(view.steps[1].entries[0].choosing).toBeUndefined();
+    expect(view.steps[2].entries[0]).toMatchObject({ kind: 'cast-complete', spell: 'Sleep' });
+    F.expectRefused(state, chooseIt('wren', 'Fireball', 1), 'ChooseSpellNothing');
+
+    F.give(state, { t: 'next' });
+    expect(state.outcomes[2]).toEqual(['goes-off']);
+    expect(state.states.wren.expended).toEqual(['Sleep']);
+  });
+
+  it('the other side sees someone casting, never whether the spell is still to be chosen', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 3, 5);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    const theirs = timeline(state, { gm: false, sides: ['orcs'] }).steps[0].entries[0];
+    expect(theirs).toMatchObject({ combatant: 'wren', kind: 'cast-begin' });
+    expect(theirs.choosing).toBeUndefined();
+    expect(timeline(state, { gm: false, sides: ['party'] }).steps[0].entries[0].choosing).toBe(true);
+  });
+
+  it('"on his initiative result": its turn passed without a choice, the chance is gone; nothing carries into the next round', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 3, 5);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    F.give(state, { t: 'next' });
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellPassed');
+    expect(timeline(state).steps[0].entries[0]).toMatchObject({ choosing: true, outcome: 'begins' });
+    F.finishRound(state);
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellPassed');
+    expect(state.carry).toEqual([]);
+    expect(state.states.wren.expended).toEqual([]);
+  });
+
+  it('refusals name the reason and change nothing', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc'), hero('bran')], 3, 5);
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNothing');
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'declare', d: castLater('bran', { spell: 'Light', castingTime: 1 }) });
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNotYet');
+    F.expectRefused(state, chooseIt('bran', 'Light', 1), 'ChooseSpellNothing');
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    for (const t of [0, 101, 2.5, undefined]) F.expectRefused(state, chooseIt('wren', 'Sleep', t), 'CastingTimeInvalid');
+    F.expectRefused(state, chooseIt('wren', 'Light', 1), 'SpellNotMemorized');
+    F.expectRefused(state, chooseIt('bran', 'Light', 1), 'ChooseSpellNothing');
+    F.expectRefused(state, chooseIt('nobody', 'Sleep', 1), 'UnknownCombatant');
+    for (const bad of [{ t: 'choose', c: 'wren', spell: '  ' }, { t: 'choose', c: 7, spell: 'Sleep', castingTime: 1 }, { t: 'choose', c: 'wren', spell: null, castingTime: 2 }, { t: 'choose', c: 'wren', spell: 'Sleep', castingTime: '2' }]) {
+      F.expectRefused(state, bad, 'MalformedRequest');
+    }
+  });
+
+  it('a spell with no copy left in memory cannot be chosen ("removed from the caster\'s memorized list")', () => {
+    const { state, dice } = d12Flow([hero('wren', { spells: ['Sleep'] }), orcNamed('orc')], 3, 5, {}, [F.init('party', 2, 3), F.init('orcs', 2, 5)]);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, dice);
+    F.give(state, chooseIt('wren', 'Sleep', 1));
+    F.finishRound(state);
+    expect(state.states.wren.expended).toEqual(['Sleep']);
+    F.give(state, { t: 'next' });
+    // "Same as last round": she declares again that she will cast, and chooses at her turn.
+    expect(state.declarations.wren).toEqual(castLater('wren'));
+    F.give(state, { t: 'next' }, dice);
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'SpellNotMemorized');
+  });
+
+  it('"what spell to cast, if any": choosing none ends the casting, nothing expended; "same as last round" leaves the choice open again', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 3, 5, {}, [F.init('party', 2, 4), F.init('orcs', 2, 5)]);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    const id = state.schedule?.castings[0].id as string;
+    F.give(state, chooseIt('wren', null));
+    expect(state.status[id]).toBe('cancelled');
+    expect(state.cancelled).toEqual([id]);
+    expect(state.outcomes[0]).toEqual(['cancelled']);
+    expect(timeline(state).steps[0].entries[0]).toMatchObject({ choosing: true, outcome: 'cancelled' });
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNothing');
+    F.finishRound(state);
+    expect(state.states.wren.expended).toEqual([]);
+    F.give(state, { t: 'next' });
+    F.give(state, { t: 'next' }, dice);
+    expect(state.schedule?.castings).toEqual([expect.objectContaining({ caster: 'wren', choosing: true, beganRound: 2 })]);
+    F.give(state, chooseIt('wren', 'Fireball', 3));
+    expect(shape(state)).toEqual([
+      [4, ['wren:cast-begin']],
+      [5, ['orc:action']],
+      [7, ['wren:cast-complete']],
+    ]);
+  });
+
+  it('II.D "Any damage taken before completing a spell in that round prevents any/all spell completion": struck before its turn, no spell can be chosen; the spells are kept', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 5, 3);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    const hit = F.give(state, { t: 'hit', target: 'wren', amount: 2, by: 'orc' });
+    expect(hit.interruptions).toEqual([expect.objectContaining({ caster: 'wren', outcome: 'prevented', expended: false })]);
+    F.give(state, { t: 'next' });
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 2), 'ChooseSpellPrevented');
+    // The GM's undo of the interruption gives the choice back.
+    F.give(state, { t: 'restore', casting: state.schedule?.castings[0].id as string });
+    F.give(state, chooseIt('wren', 'Sleep', 2));
+    expect(state.outcomes[1]).toEqual(['begins']);
+    expect(state.states.wren.expended).toEqual([]);
+  });
+
+  it('II.D: a blow in the caster\'s own step lands before a spell not yet chosen (prevented) or on the spell chosen ("struck while actually casting": lost and expended)', () => {
+    const before = d12Flow([wren(), orcNamed('orc')], 4, 4);
+    F.give(before.state, { t: 'declare', d: castLater('wren') });
+    F.give(before.state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, before.dice);
+    expect(F.give(before.state, { t: 'hit', target: 'wren', amount: 2, by: 'orc' }).interruptions).toEqual([]);
+    F.expectRefused(before.state, chooseIt('wren', 'Sleep', 2), 'ChooseSpellPrevented');
+
+    const after = d12Flow([wren(), orcNamed('orc')], 4, 4);
+    F.give(after.state, { t: 'declare', d: castLater('wren') });
+    F.give(after.state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, after.dice);
+    F.give(after.state, chooseIt('wren', 'Sleep', 2));
+    expect(F.give(after.state, { t: 'hit', target: 'wren', amount: 2, by: 'orc' }).interruptions).toEqual([
+      expect.objectContaining({ spell: 'Sleep', outcome: 'interrupted', expended: true }),
+    ]);
+    expect(after.state.states.wren.expended).toEqual(['Sleep']);
+  });
+
+  it('README "Simultaneous actions": a blow at the count the chosen spell goes off does not stop it', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    F.give(state, chooseIt('wren', 'Sleep', 3));
+    F.give(state, { t: 'next' });
+    expect(state.schedule?.steps[state.step].entries.map((e) => e.combatant)).toEqual(['orc', 'wren']);
+    expect(F.give(state, { t: 'hit', target: 'wren', amount: 2, by: 'orc' }).interruptions).toEqual([]);
+    expect(state.outcomes[state.step]).toEqual(['acts', 'goes-off']);
+  });
+
+  it('II.C "Spells needing a full round to cast are resolved last in the round"; longer ones carry into the next round', () => {
+    const full = d12Flow([wren(), orcNamed('orc'), orcNamed('gob')], 2, 5);
+    F.give(full.state, { t: 'declare', d: castLater('wren') });
+    F.give(full.state, { t: 'begin', d: { orc: F.melee('orc', 'wren'), gob: F.d('gob', 'flee') } }, full.dice);
+    F.give(full.state, chooseIt('wren', 'Fireball', 10));
+    expect(shape(full.state)).toEqual([
+      [2, ['wren:cast-begin']],
+      [5, ['orc:action']],
+      [PHASE_WITHDRAWAL, ['gob:action']],
+      [PHASE_FULL_ROUND, ['wren:cast-complete']],
+    ]);
+    expect(full.state.schedule?.castings[0]).toMatchObject({ completeStep: 3, remaining: 0 });
+    expect(full.state.schedule?.steps[3].entries[0].reason).toBe(REASONS.fullRound);
+
+    const long = d12Flow([wren(), orcNamed('orc')], 2, 5, {}, [F.init('party', 2, 6), F.init('orcs', 2, 5)]);
+    F.give(long.state, { t: 'declare', d: castLater('wren') });
+    F.give(long.state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, long.dice);
+    F.give(long.state, chooseIt('wren', 'Fireball', 15));
+    expect(long.state.schedule?.castings[0]).toMatchObject({ completeStep: null, remaining: 10 });
+    expect(long.state.schedule?.carryOut).toHaveLength(1);
+    F.finishRound(long.state);
+    F.give(long.state, { t: 'next' });
+    F.give(long.state, { t: 'begin', d: { wren: F.d('wren', 'none') } }, long.dice);
+    F.finishRound(long.state);
+    expect(long.state.states.wren.expended).toEqual(['Fireball']);
+  });
+
+  it('a spell chosen to run past the round is not begun again by "same as last round": it goes off last in the next', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5, {}, [F.init('party', 2, 6), F.init('orcs', 2, 5)]);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, dice);
+    F.give(state, chooseIt('wren', 'Fireball', 15));
+    F.finishRound(state);
+    F.give(state, { t: 'next' });
+    expect(state.declarations.wren).toEqual(castLater('wren'));
+    F.give(state, { t: 'next' }, dice);
+    expect(state.schedule?.castings.filter((c) => c.choosing)).toEqual([]);
+    expect(shape(state)).toEqual([[PHASE_FULL_ROUND, ['wren:cast-complete']]]);
+    F.finishRound(state);
+    expect(state.states.wren.expended).toEqual(['Fireball']);
+  });
+
+  it('II.F "Ties are just that – simultaneous results": chosen to go off at a count where others act, it joins their step', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    F.give(state, chooseIt('wren', 'Sleep', 3));
+    expect(shape(state)).toEqual([
+      [2, ['wren:cast-begin']],
+      [5, ['orc:action', 'wren:cast-complete']],
+    ]);
+  });
+
+  it('RULING (II.G "Ties between spell completion and a melee strike go to whichever is lower of the casting time or WSF"): a spell chosen on the initiative result cannot win a tie on casting time', () => {
+    const play = (decl: Declaration, choice?: number) => {
+      const { state, dice } = d12Flow([wren(), orcNamed('orc')], 2, 5, { tieSpellVsMelee: true });
+      F.give(state, { t: 'declare', d: decl });
+      F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+      if (choice !== undefined) F.give(state, chooseIt('wren', 'Sleep', choice));
+      return state;
+    };
+    // Named in the declaration, casting time 3 beats the spear's WSF 6.
+    expect(shape(play(castLater('wren', { spell: 'Sleep', castingTime: 3 })))).toEqual([
+      [2, ['wren:cast-begin']],
+      [5, ['wren:cast-complete']],
+      [5, ['orc:action']],
+    ]);
+    // Chosen at the turn: the strike planned at 5 keeps its place, the spell after it.
+    const late = play(castLater('wren'), 3);
+    expect(shape(late)).toEqual([
+      [2, ['wren:cast-begin']],
+      [5, ['orc:action']],
+      [5, ['wren:cast-complete']],
+    ]);
+    expect(late.schedule?.steps[2].entries[0].reason).toBe(REASONS.chosenAfterTies);
+    expect(late.schedule?.castings[0].completeStep).toBe(2);
+  });
+
+  it('RULING (II.G "Ties between missile fire and spell completion go to the missile if spell casting time is actually higher than initiative die result"): chosen late, the spell goes after the missile', () => {
+    const { state, dice } = d12Flow([wren(), orcNamed('archer', { weapon: { name: 'bow', missile: true, rate: 1 } })], 4, 6, { tieMissileVsSpell: true });
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { archer: F.d('archer', 'missile', { target: 'wren' }) } }, dice);
+    F.give(state, chooseIt('wren', 'Sleep', 2));
+    expect(shape(state)).toEqual([
+      [4, ['wren:cast-begin']],
+      [6, ['archer:action']],
+      [6, ['wren:cast-complete']],
+    ]);
+  });
+
+  it('I.D the surprise round (no counts shown, "highest surprise die roll first"): the chosen spell goes off at the place + casting time among the others', () => {
+    const play = (t: number) => {
+      const people = [wren(), hero('bran', { weapon: { name: 'sword', speed: 5, length: 3 } }), orcNamed('orc')];
+      const { state, dice } = F.start('d12-ascending', F.encounter(...people), [
+        { purpose: 'surprise', combatant: 'wren', round: 0, result: 11 },
+        { purpose: 'surprise', combatant: 'bran', round: 0, result: 6 },
+        F.surprise('orcs', 3),
+      ], { initiativeMode: 'individual' });
+      expect(state.round).toBe(0);
+      F.give(state, { t: 'declare', d: castLater('wren') });
+      F.give(state, { t: 'declare', d: F.melee('bran', 'orc') });
+      F.give(state, { t: 'next' }, dice);
+      F.give(state, chooseIt('wren', 'Sleep', t));
+      return shape(state);
+    };
+    // Wren's place is 13 − 11 = 2, Bran's 13 − 6 = 7.
+    expect(play(2)).toEqual([
+      [PHASE_SURPRISE, ['wren:cast-begin']],
+      [PHASE_SURPRISE, ['wren:cast-complete']],
+      [PHASE_SURPRISE, ['bran:action']],
+    ]);
+    expect(play(5)).toEqual([
+      [PHASE_SURPRISE, ['wren:cast-begin']],
+      [PHASE_SURPRISE, ['bran:action', 'wren:cast-complete']],
+    ]);
+    expect(play(6)).toEqual([
+      [PHASE_SURPRISE, ['wren:cast-begin']],
+      [PHASE_SURPRISE, ['bran:action']],
+      [PHASE_SURPRISE, ['wren:cast-complete']],
+    ]);
+  });
+
+  it('III.C "Casting while in melee range also draws an AoO": only once the spell is chosen, and not when none is', () => {
+    const run = (choice: string | null) => {
+      const { state, dice } = d12Flow([wren(), orcNamed('orc')], 3, 9);
+      F.give(state, { t: 'declare', d: castLater('wren') });
+      F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+      F.expectRefused(state, { t: 'attack', c: 'orc', target: 'wren' }, 'AttackNotYourStep');
+      F.give(state, chooseIt('wren', choice, choice === null ? undefined : 1));
+      return state;
+    };
+    expect(F.give(run('Sleep'), { t: 'attack', c: 'orc', target: 'wren' }).attack?.as).toBe('opportunity');
+    F.expectRefused(run(null), { t: 'attack', c: 'orc', target: 'wren' }, 'AttackNotYourStep');
+  });
+
+  it('RULING (late joiners act on their side\'s result): a joiner who will cast chooses at its turn', () => {
+    const { state, dice } = d12Flow([orcNamed('orc'), hero('bran')], 5, 3);
+    F.give(state, { t: 'declare', d: F.d('bran', 'none') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'bran') } }, dice);
+    F.give(state, { t: 'join', c: wren(), d: castLater('wren') });
+    F.give(state, { t: 'next' });
+    expect(state.schedule?.steps[state.step]).toMatchObject({ count: 5, entries: [expect.objectContaining({ combatant: 'wren', kind: 'cast-begin' })] });
+    F.give(state, chooseIt('wren', 'Sleep', 1));
+    expect(shape(state)?.at(-1)).toEqual([6, ['wren:cast-complete']]);
+  });
+
+  it('other procedures plan no such casting: a choice is refused', () => {
+    const { state, dice } = F.start('segment-d6', F.encounter(wren(), orcNamed('orc')), [F.surprise('party', 6), F.surprise('orcs', 6), F.init('party', 1, 3), F.init('orcs', 1, 4)]);
+    expect(P.validateDeclaration(castLater('wren'), wren(), opts())).toBeNull();
+    F.expectRefused(state, { t: 'declare', d: castLater('wren') }, 'CastingTimeInvalid');
+    F.give(state, { t: 'declare', d: castLater('wren', { spell: 'Sleep', castingTime: 1 }) });
+    F.give(state, { t: 'next' }, dice);
+    F.expectRefused(state, chooseIt('wren', 'Sleep', 1), 'ChooseSpellNothing');
+  });
+});
+
+/* ===== "the DM can still make such a check in any way he sees fit"; "Player characters never check morale" */
+
+describe('morale: a check the GM calls, by a method of their choosing', () => {
+  const people = () => [hero('hale'), orcNamed('orc', { morale: 40 }), orcNamed('gob')];
+  /** Dice that record what they are asked for and answer from a list. */
+  const asked = (results: number[]) => {
+    const requests: { count: number; faces: number; combatant?: string }[] = [];
+    const dice: Dice = {
+      roll(r) {
+        requests.push({ count: r.count, faces: r.faces, combatant: r.combatant });
+        const next = results.shift();
+        if (next === undefined) throw new Error('no die expected');
+        return next;
+      },
+    };
+    return { dice, requests };
+  };
+  const end = (requests: NonNullable<Parameters<typeof P.endOfRound>[1]['moraleRequests']>, results: number[], o = opts(), after?: Record<string, CombatantState>) => {
+    const enc = encounter(people());
+    const st = initialStates(enc);
+    const d = asked(results);
+    return { ...P.endOfRound(enc, { round: 1, before: st, after: after ?? st, hits: [], moraleRequests: requests }, d.dice, o), requests: d.requests };
+  };
+
+  it('default (README): a d100 at or under the monster\'s morale score holds; over it, it breaks and routs', () => {
+    expect(P.defaults.moraleMethod).toBe('d100');
+    const holds = end([{ combatant: 'orc', trigger: 'leader-died' }], [40]);
+    expect(holds.events).toEqual([{ kind: 'morale', combatant: 'orc', trigger: 'leader-died', roll: 40, total: 40, target: 40, passed: true, method: 'd100' }]);
+    expect(holds.states.orc.routed).toBeUndefined();
+    expect(holds.requests).toEqual([{ count: 1, faces: 100, combatant: 'orc' }]);
+    const breaks = end([{ combatant: 'orc', trigger: 'leader-died' }], [41]);
+    expect(breaks.events[0]).toMatchObject({ passed: false, roll: 41, target: 40 });
+    expect(breaks.states.orc.routed).toBe(true);
+  });
+
+  it('"adjusted for circumstances as he sees fit": the method and score of the call (2d6, d20), `opposed` taken off the score', () => {
+    const twoD6 = end([{ combatant: 'gob', trigger: 'gm', method: '2d6', score: 7 }], [8]);
+    expect(twoD6.requests).toEqual([{ count: 2, faces: 6, combatant: 'gob' }]);
+    expect(twoD6.events[0]).toMatchObject({ method: '2d6', roll: 8, target: 7, passed: false });
+    const d20 = end([{ combatant: 'orc', trigger: 'gm', method: 'd20', score: 12, opposed: 2 }], [10]);
+    expect(d20.requests).toEqual([{ count: 1, faces: 20, combatant: 'orc' }]);
+    expect(d20.events[0]).toMatchObject({ method: 'd20', roll: 10, target: 10, passed: true });
+    // The option sets the method when the call names none.
+    expect(end([{ combatant: 'orc', trigger: 'gm', score: 9 }], [9], opts({ moraleMethod: '2d6' })).requests).toEqual([{ count: 2, faces: 6, combatant: 'orc' }]);
+  });
+
+  it('"in any way he sees fit": the GM\'s own result, no die', () => {
+    const r = end([{ combatant: 'gob', trigger: 'gm', method: 'gm', passed: false }], []);
+    expect(r.events).toEqual([{ kind: 'morale', combatant: 'gob', trigger: 'gm', roll: 0, total: 0, target: 0, passed: false, method: 'gm' }]);
+    expect(r.states.gob.routed).toBe(true);
+    expect(end([{ combatant: 'gob', trigger: 'gm', score: 0 }], [], opts({ moraleMethod: 'gm' })).events).toEqual([]);
+  });
+
+  it('"perhaps at least require a morale check for PC\'s to see if they successfully rally": a rally that holds ends the rout', () => {
+    const enc = encounter(people());
+    const routed = { ...initialStates(enc), hale: { hp: 12, condition: 'ok' as const, expended: [], routed: true } };
+    const r = end([{ combatant: 'hale', trigger: MORALE_RALLY, method: '2d6', score: 8 }], [6], opts(), routed);
+    expect(r.states.hale.routed).toBe(false);
+    const failed = end([{ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: false }], [], opts(), routed);
+    expect(failed.states.hale.routed).toBe(true);
+  });
+
+  it('through the flow: called during the round, checked at its end; a failed check marks the combatant routed', () => {
+    const { state, dice } = d12Flow(people(), 3, 5, {}, [{ purpose: 'morale', combatant: 'orc', result: 77 }]);
+    F.give(state, { t: 'declare', d: F.melee('hale', 'orc') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'hale') } }, dice);
+    F.give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-died' }] });
+    F.finishRound(state, dice);
+    expect(state.end).toEqual([expect.objectContaining({ kind: 'morale', combatant: 'orc', roll: 77, target: 40, passed: false })]);
+    expect(timeline(state).combatants.find((c) => c.id === 'orc')?.routed).toBe(true);
+  });
+
+  it('refused with the reason, nothing changed: "Player characters never check morale", no score to roll against, the GM\'s result missing, an unknown method', () => {
+    const { state, dice } = d12Flow(people(), 3, 5);
+    F.give(state, { t: 'declare', d: F.melee('hale', 'orc') });
+    F.give(state, { t: 'begin' }, dice);
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'hale', trigger: 'gm' }] }, 'D12MoraleCharacter');
+    // All or nothing: a list with one refused check queues none.
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'gm' }, { combatant: 'hale', trigger: 'gm' }] }, 'D12MoraleCharacter');
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'gm' }] }, 'MoraleScoreMissing');
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'gm', method: 'gm' }] }, 'MoraleResultMissing');
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'gm', method: '3d6' }] }, 'MoraleMethodInvalid');
+    F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'gm', score: 'high' }] }, 'NumberInvalid');
+    F.give(state, { t: 'morale', requests: [{ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: true }] });
+    expect(state.moraleRequests).toEqual([{ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: true }]);
+  });
+
+  it('a combat stored before the GM\'s morale check (no moraleMethod in its start) keeps the old rule: calls are taken and ignored', () => {
+    const { state, dice } = d12Flow(people(), 3, 5);
+    const { moraleMethod: _, ...old } = state.options;
+    state.options = old;
+    F.give(state, { t: 'begin' }, dice);
+    F.give(state, { t: 'morale', requests: [{ combatant: 'hale', trigger: 'gm' }, { combatant: 'gob', trigger: 'gm' }] });
+    F.finishRound(state);
+    expect(state.end).toEqual([]);
+  });
+});
+
+/* ================ III.E "Spellcasters lose dexterity AC bonus only while actually casting" */
+
+describe('III.E "Spellcasters lose dexterity AC bonus only while actually casting"', () => {
+  it('the AC without the Dexterity bonus; a penalty is no bonus; the -10..10 scale holds', () => {
+    expect(armorClassWhileCasting(5, 2)).toBe(7);
+    expect(armorClassWhileCasting(-3, 4)).toBe(1);
+    expect(armorClassWhileCasting(5, -1)).toBe(5);
+    expect(armorClassWhileCasting(5, undefined)).toBe(5);
+    expect(armorClassWhileCasting(9, 3)).toBe(10);
+  });
+
+  const mage = () => hero('wren', { spells: ['Sleep', 'Fireball'], dexterityAcBonus: 2 });
+  const acOf = (state: FlowState) => armorClassNow(state, 'wren', 5);
+
+  it('"only while actually casting": from the step the spell begins until it goes off', () => {
+    const { state, dice } = d12Flow([mage(), orcNamed('orc'), orcNamed('gob')], 3, 1, {}, []);
+    F.give(state, { t: 'declare', d: castLater('wren', { spell: 'Sleep', castingTime: 3 }) });
+    expect(acOf(state)).toEqual({ ac: 5, casting: false });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren'), gob: F.d('gob', 'flee') } }, dice);
+    // count 1: the orc, before she begins
+    expect(acOf(state)).toEqual({ ac: 5, casting: false });
+    F.give(state, { t: 'next' });
+    expect(state.schedule?.steps[state.step].count).toBe(3);
+    expect(acOf(state)).toEqual({ ac: 7, casting: true });
+    expect(castingNow(state, 'wren')?.spell).toBe('Sleep');
+    F.give(state, { t: 'next' });
+    expect(state.schedule?.steps[state.step].count).toBe(6); // it goes off
+    expect(acOf(state)).toEqual({ ac: 5, casting: false });
+  });
+
+  it('a spell still to be chosen is not being cast; chosen, it is; stopped, it is not', () => {
+    const { state, dice } = d12Flow([mage(), orcNamed('orc')], 3, 5);
+    F.give(state, { t: 'declare', d: castLater('wren') });
+    F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'wren') } }, dice);
+    expect(acOf(state).ac).toBe(5);
+    F.give(state, chooseIt('wren', 'Sleep', 4));
+    expect(acOf(state).ac).toBe(7);
+    F.give(state, { t: 'next' });
+    expect(acOf(state).ac).toBe(7);
+    F.give(state, { t: 'hit', target: 'wren', amount: 1, by: 'orc' });
+    expect(acOf(state)).toEqual({ ac: 5, casting: false });
+  });
+
+  it('a spell of several rounds is cast through the end of the round and the next declarations; a device is no spellcasting', () => {
+    const { state, dice } = d12Flow([mage(), orcNamed('orc')], 3, 5, {}, [F.init('party', 2, 3), F.init('orcs', 2, 5)]);
+    F.give(state, { t: 'declare', d: castLater('wren', { spell: 'Fireball', castingTime: 15 }) });
+    F.give(state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, dice);
+    F.finishRound(state);
+    expect(acOf(state).ac).toBe(7);
+    F.give(state, { t: 'next' });
+    expect(state.stage).toBe('declare');
+    expect(acOf(state).ac).toBe(7);
+
+    const device = d12Flow([mage(), orcNamed('orc')], 3, 5);
+    F.give(device.state, { t: 'declare', d: castLater('wren', { action: 'device', spell: 'wand', castingTime: 3 }) });
+    F.give(device.state, { t: 'begin', d: { orc: F.d('orc', 'none') } }, device.dice);
+    expect(acOf(device.state).ac).toBe(5);
+  });
+
+  it('only under d12-ascending: another procedure\'s caster keeps its AC', () => {
+    const { state, dice } = F.start('segment-d6', F.encounter(mage(), orcNamed('orc')), [F.surprise('party', 6), F.surprise('orcs', 6), F.init('party', 1, 4), F.init('orcs', 1, 3)]);
+    F.give(state, { t: 'declare', d: castLater('wren', { spell: 'Sleep', castingTime: 5 }) });
+    F.give(state, { t: 'next' }, dice);
+    expect(castingNow(state, 'wren')).not.toBeNull();
+    expect(armorClassNow(state, 'wren', 5)).toEqual({ ac: 5, casting: false });
   });
 });

@@ -601,11 +601,13 @@ describe('addict through the flow (seed 004)', () => {
     expect(segmentOf(state, 'mage', 'cast-complete')).toBe(5);
     expect(segmentOf(state, 'ogre')).toBe(5);
     expect(stepOf(state, 'footman')).toBe(-1);
-    // README (addict): "The start and completion of a casting join the first step of their segment. Damage in that
-    // segment therefore does not stop the spell": the ogre's blow in segment 5 comes too late.
+    // Footnote 18 ("completed before the spellcaster was attacked"): the 4-segment spell goes off at the top of
+    // segment 5, in a step of its own before the ogre's blow of segment 5, which comes too late.
+    expect(stepOf(state, 'mage', 'cast-complete')).toBeLessThan(stepOf(state, 'ogre'));
+    playTo(state, stepOf(state, 'mage', 'cast-complete'));
+    expect(outcomeNow(state, 'mage', 'cast-complete')).toBe('goes-off');
     playTo(state, stepOf(state, 'ogre'));
     expect(give(state, { t: 'hit', target: 'mage', amount: 2, by: 'ogre' }).interruptions).toEqual([]);
-    expect(playRoundCollecting(state, 'mage', 'cast-complete')).toEqual(['goes-off']);
     expect(state.states.mage.expended).toEqual(['Sleep']);
   });
 

@@ -471,8 +471,9 @@ describe('delay', () => {
     expect(r2.ok ? null : r2.problem.key).toBe('HighLowDelayCannotAct');
     const r3 = announceDelay(enc, input, initiative, schedule, 'nobody', 0, input.states);
     expect(r3.ok ? null : r3.problem.key).toBe('UnknownCombatant');
-    const changed = { ...schedule, steps: schedule.steps.slice(1) };
-    const r4 = announceDelay(enc, input, initiative, changed, 'hero', -1, input.states);
+    // Steps are rebuilt by their time keys: two steps at one key (late joiners spliced in there) cannot be.
+    const changed = { ...schedule, steps: schedule.steps.map((st) => ({ ...st, key: schedule.steps[0].key })) };
+    const r4 = announceDelay(enc, input, initiative, changed, 'hero', 0, input.states);
     expect(r4.ok ? null : r4.problem.key).toBe('HighLowDelayScheduleChanged');
   });
 

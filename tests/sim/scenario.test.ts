@@ -11,6 +11,8 @@ import type { Problem } from '../../src/rules/model';
 import { noSurprise, RoundBuilder } from '../../src/rules/round';
 import { PROCEDURES } from '../../src/rules/procedures/all';
 import { ScenarioDice, declarationsFor, editDistance, runScenario, scriptOf, validateScenario, type ProcedureTable } from '../../src/sim/scenario';
+import { buildTimeline } from '../../src/sim/text';
+import { loadStrings, Strings } from '../../src/sim/strings';
 
 /* A stand-in procedure: everyone acts in one step, in declaration order. It
  * forbids 'flee' so the validator's use of validateDeclaration shows. */
@@ -293,6 +295,24 @@ describe('validateScenario: each kind of error names its field', () => {
     ]);
   });
 
+  it('a scripted attack\'s critical hit carries its damage type into the flow, which makes the Combat Injury check (seed 003)', () => {
+    const raw = base();
+    raw.procedure = 'individual-speed';
+    raw.dice = [
+      { purpose: 'initiative', combatant: 'x', result: 1 },
+      { purpose: 'initiative', combatant: 'y', result: 5 },
+      { purpose: 'injury', combatant: 'y', round: 1, result: 90 },
+    ];
+    raw.attacks = [{ round: 1, attacker: 'x', target: 'y', step: 0, damage: 4, critical: true, type: 'blunt' }];
+    const v = validateScenario(raw, PROCEDURES);
+    if (!v.ok) throw new Error(JSON.stringify(v.problems));
+    expect(v.scenario.attacks).toEqual([expect.objectContaining({ critical: true, type: 'blunt' })]);
+    const run = runScenario(v.scenario, new RandomDice(1));
+    if (!run.ok) throw new Error(JSON.stringify(run.problems));
+    expect(run.log.rounds[0].states.y).toMatchObject({ hp: 1, wounds: [{ amount: 4, type: 'blunt' }] });
+    expect(run.log.rounds[0].view.steps[0].damage).toEqual([expect.objectContaining({ target: 'y', type: 'blunt', critical: true, injury: { roll: 90, wounds: 4 } })]);
+  });
+
   it('a Heal check the flow refuses stops the run at its entry, with the flow\'s reason', () => {
     const raw = base();
     raw.procedure = 'individual-speed';
@@ -335,7 +355,7 @@ describe('validateScenario: each kind of error names its field', () => {
   it('never throws on arbitrary input, anywhere in the tree: it answers with problems that have paths', () => {
     const table = stubTable();
     fc.assert(
-      fc.property(fc.anything(), fc.constantFrom('procedure', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'options', 'rounds'), (junk, field) => {
+      fc.property(fc.anything(), fc.constantFrom('procedure', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'choose', 'options', 'rounds'), (junk, field) => {
         const raw = base();
         raw[field] = junk;
         const r = validateScenario(raw, table);
@@ -486,5 +506,176 @@ describe('helpers', () => {
     expect(editDistance('weapn', 'weapon')).toBe(1);
     expect(editDistance('hp', 'hp')).toBe(0);
     expect(editDistance('', 'abc')).toBe(3);
+  });
+});
+
+describe('addict phases 1, 3 and 11 and hesitation in seconds (README "The scenario file")', () => {
+  /** The base scenario under addict, charges possible. */
+  function addict(): Record<string, unknown> {
+    const raw = base();
+    raw.procedure = 'addict';
+    (raw.combatants as Record<string, unknown>[])[0].movement = 120;
+    return raw;
+  }
+
+  it('reactions, distance, staunch and hesitationSeconds are read into the script; a charge without a distance closes the encounter distance', () => {
+    const raw = addict();
+    raw.reactions = [{ side: 'b', result: 'Hostile', roll: 7, secret: true }];
+    raw.distance = 40;
+    raw.staunch = [{ round: 2, combatant: 'y' }];
+    raw.declarations = { '1': { x: { action: 'charge', target: 'y', hesitationSeconds: 13.5 }, y: { action: 'melee', target: 'x' } } };
+    const r = validateScenario(raw, PROCEDURES);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.rounds).toBe(2); // the staunch names round 2
+    const script = scriptOf(r.scenario);
+    expect(script).toMatchObject({ reactions: [{ side: 'b', result: 'Hostile', roll: 7, secret: true }], distance: 40, staunch: [{ round: 2, combatant: 'y' }] });
+    expect(r.scenario.declarations.get(1)?.x).toMatchObject({ hesitationSeconds: 13.5 });
+    // Without the distance, the same charge is refused at its declaration.
+    delete raw.distance;
+    expect(problemsOf(raw, PROCEDURES)).toEqual([expect.objectContaining({ key: 'AddictChargeNoDistance', path: 'declarations.1.x' })]);
+  });
+
+  it('each bad entry names its field', () => {
+    const raw = addict();
+    raw.reactions = [{ side: 'c', result: 'Hostile' }, { side: 'b', result: '' }, { side: 'a', result: 'x'.repeat(201) }, { side: 'b', result: 'Calm' }, { side: 'b', result: 'Again' }, { side: 'a', result: 'Ok', rol: 3 }];
+    raw.distance = -5;
+    raw.staunch = [{ round: 1, combatant: 'zed' }, { combatant: 'x' }];
+    (raw.declarations as Record<string, Record<string, unknown>[]>)['1'][0].hesitationSeconds = -6;
+    const problems = problemsOf(raw, PROCEDURES).map((p) => `${p.path} ${p.key}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'reactions[0].side UnknownSideId',
+        'reactions[1].result EmptyText',
+        'reactions[2].result ReactionResultInvalid',
+        'reactions[4].side DuplicateReaction',
+        'reactions[5].rol UnknownFieldDidYouMean',
+        'distance NumberTooSmall',
+        'staunch[0].combatant UnknownCombatant',
+        'staunch[1].round FieldMissing',
+        'declarations.1[0].hesitationSeconds NumberTooSmall',
+      ]),
+    );
+  });
+
+  it('written for a procedure without those phases they are problems; under --procedure they are dropped with a note', () => {
+    const raw = base();
+    raw.reactions = [{ side: 'b', result: 'Hostile' }];
+    raw.distance = 40;
+    raw.staunch = [{ round: 1, combatant: 'y' }];
+    expect(problemsOf(raw, PROCEDURES).map((p) => `${p.path} ${p.key}`)).toEqual(['reactions PhaseNotInProcedure', 'distance PhaseNotInProcedure', 'staunch PhaseNotInProcedure']);
+    const moved = addict();
+    moved.reactions = [{ side: 'b', result: 'Hostile' }];
+    moved.distance = 40;
+    const r = validateScenario(moved, PROCEDURES, { procedure: 'high-low' });
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.scenario.reactions).toEqual([]);
+    expect(r.scenario.distance).toBeUndefined();
+    expect(r.scenario.notes.filter((n) => n.key === 'TENSEG.Sim.Note.PhaseDropped').map((n) => n.data?.field)).toEqual(['reactions', 'distance']);
+  });
+});
+
+describe('d12-ascending in a scenario: a spell chosen at the caster\'s turn (`choose`), the GM\'s morale checks', () => {
+  /** Wren declares a spell without naming it; the orc strikes at 5, she acts at 3. */
+  const d12 = (): Record<string, unknown> => ({
+    procedure: 'd12-ascending',
+    sides: [{ id: 'party' }, { id: 'orcs' }],
+    combatants: [
+      { id: 'wren', name: 'Wren', side: 'party', kind: 'character', hp: 12, spells: ['Sleep', 'Fireball'] },
+      { id: 'orc', name: 'Orc', side: 'orcs', kind: 'monster', hp: 8, morale: 40 },
+    ],
+    declarations: { '1': { wren: { action: 'spell' }, orc: { action: 'melee', target: 'wren' } } },
+    dice: [
+      { purpose: 'surprise', side: 'party', result: 12 },
+      { purpose: 'surprise', side: 'orcs', result: 12 },
+      { purpose: 'initiative', side: 'party', round: 1, result: 3 },
+      { purpose: 'initiative', side: 'orcs', round: 1, result: 5 },
+      { purpose: 'morale', combatant: 'orc', result: 90 },
+    ],
+  });
+  const run = (raw: Record<string, unknown>) => {
+    const r = validateScenario(raw, PROCEDURES);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const played = runScenario(r.scenario, new RandomDice(1));
+    if (!played.ok) return { problems: played.problems };
+    const timeline = buildTimeline(r.scenario, played.log, played.dice, 1, 'test.yaml', new Strings(loadStrings('.')));
+    return { log: played.log, text: timeline.lines.join('\n'), timeline };
+  };
+  const shape = (log: NonNullable<ReturnType<typeof run>['log']>) =>
+    log.rounds[0].steps.map((st) => [st.count, st.entries.map((e) => `${e.entry.combatant}:${e.entry.kind}:${e.outcome}`)]);
+
+  it('II.C "A spellcaster may decide on his initiative result what spell to cast": the choice is given at her turn and goes off at 3 + casting time', () => {
+    const raw = d12();
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 1 }];
+    const { log, text } = run(raw);
+    // --json: a turn passed without a choice is marked so.
+    expect(run(d12()).timeline?.timeline.find((x) => x.round === 1)?.steps[0].entries[0]).toMatchObject({ combatant: 'wren', kind: 'cast-begin', choosing: true });
+    expect(log && shape(log)).toEqual([
+      [3, ['wren:cast-begin:begins']],
+      [4, ['wren:cast-complete:goes-off']],
+      [5, ['orc:action:acts']],
+    ]);
+    expect(log?.entries).toContainEqual({ t: 'choose', c: 'wren', spell: 'Sleep', castingTime: 1 });
+    expect(log?.states.wren.expended).toEqual(['Sleep']);
+    expect(text).toContain('Wren begins casting Sleep (casting time 1).');
+  });
+
+  it('"if any": none chosen, or no choice written: the text says so', () => {
+    const none = d12();
+    none.choose = [{ round: 1, combatant: 'wren', none: true }];
+    expect(run(none).text).toContain('Wren chooses to cast no spell.');
+    expect(run(d12()).text).toContain('Wren chose no spell when their turn came.');
+  });
+
+  it('a caster struck before her turn cannot choose: noted as refused, the play goes on', () => {
+    const raw = d12();
+    (raw.dice as unknown[]).splice(2, 2, { purpose: 'initiative', side: 'party', round: 1, result: 6 }, { purpose: 'initiative', side: 'orcs', round: 1, result: 2 });
+    raw.damage = [{ round: 1, by: 'orc', target: 'wren', amount: 2 }];
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 1 }];
+    expect(run(raw).log?.refused).toEqual([{ round: 1, combatant: 'wren', problem: { key: 'ChooseSpellPrevented', data: { name: 'Wren' } } }]);
+  });
+
+  it('errors name their field', () => {
+    const raw = d12();
+    raw.choose = [
+      { round: 1, combatant: 'wren' },
+      { round: 1, combatant: 'wren', none: true, castingTime: 2 },
+      { round: 1, combatant: 'wren', spell: 'Sleep' },
+      { round: 1, combatant: 'wern', spell: 'Sleep', castingTime: 1 },
+      { round: 1, combatant: 'wren', spell: 'Sleep', castingTime: 0 },
+    ];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['ChooseNeedsOne', 'choose[0]'],
+      ['ChooseNoneWithTime', 'choose[1].castingTime'],
+      ['FieldMissing', 'choose[2].castingTime'],
+      ['UnknownCombatant', 'choose[3].combatant'],
+      ['NumberTooSmall', 'choose[4].castingTime'],
+    ]);
+  });
+
+  it('a choice for a caster who had nothing to choose that round stops the play at choose[i]', () => {
+    const raw = d12();
+    raw.declarations = { '1': { wren: { action: 'spell', spell: 'Sleep', castingTime: 1 }, orc: { action: 'melee', target: 'wren' } } };
+    raw.choose = [{ round: 1, combatant: 'wren', spell: 'Fireball', castingTime: 3 }];
+    expect(run(raw).problems).toEqual([{ key: 'ChooseSpellNeverDue', path: 'choose[0]', data: { name: 'Wren', round: 1 } }]);
+  });
+
+  it('morale: "the DM can still make such a check in any way he sees fit" (method, score, the GM\'s own result); "Player characters never check morale"', () => {
+    const raw = d12();
+    raw.morale = [{ round: 1, combatant: 'orc', trigger: 'leader-died' }];
+    const d100 = run(raw);
+    expect(d100.log?.rounds[0].end?.events).toEqual([{ kind: 'morale', combatant: 'orc', trigger: 'leader-died', roll: 90, total: 90, target: 40, passed: false, method: 'd100' }]);
+    expect(d100.text).toContain('Orc checks morale (leader-died): rolls 90 on d100 against 40 or less: breaks.');
+    raw.morale = [{ round: 1, combatant: 'orc', method: 'gm', passed: true }];
+    expect(run(raw).text).toContain('Orc checks morale (called for by the GM): the GM rules it holds.');
+    raw.morale = [
+      { round: 1, combatant: 'wren' },
+      { round: 1, combatant: 'orc', method: 'gm' },
+      { round: 1, combatant: 'orc', method: '3d6' },
+    ];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['UnknownValueDidYouMean', 'morale[2].method'],
+      ['D12MoraleCharacter', 'morale[0]'],
+      ['MoraleResultMissing', 'morale[1]'],
+    ]);
   });
 });

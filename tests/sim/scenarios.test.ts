@@ -266,8 +266,22 @@ describe('addict.yaml (seed 004)', () => {
     expect(stepOf(r1, 'archer').segment).toBe(2);
     expect(stepOf(r1, 'hale').segment).toBe(5);
   });
-  it('"For every full 6 seconds of real-life delay ... the character will delay 1 segment"', () => {
+  it('"For every full 6 seconds of real-life delay ... the character will delay 1 segment": 12 seconds timed at the table', () => {
     expect(stepOf(round(t, 1), 'pip').segment).toBe(5 + 2);
+    expect(stepOf(round(t, 1), 'pip').entries.find((e) => e.combatant === 'pip')?.reason).toBe('addictHesitation');
+  });
+  it('phases 1 and 3: the reaction and the encounter distance the GM recorded; a charge without a distance closes it (footnote 19)', () => {
+    expect(t.reactions).toEqual([expect.objectContaining({ side: 'goblins', result: 'Hostile: attack on sight', roll: 23 })]);
+    expect(t.distance).toMatchObject({ feet: 30 });
+    // Round 3: Pip starts in segment 2 at 24 ft a segment; 29 ft to within his dagger's 1 ft: lands at the end of segment 3.
+    expect(stepOf(round(t, 3), 'pip').segment).toBe(3);
+  });
+  it('phase 10: each round ends with its recap; phase 11: the GM staunches the bleeding once the fight is won', () => {
+    for (const r of t.timeline) expect(r.recap?.length).toBeGreaterThan(0);
+    const r3 = round(t, 3);
+    expect(r3.recap?.map((l) => l.text)).toEqual(expect.arrayContaining(["Goblin 1's bleeding is staunched.", "Goblin archer's bleeding is staunched."]));
+    expect(r3.states.goblin1).toMatchObject({ hp: -4, staunched: true });
+    expect(t.final.states.archer).toMatchObject({ hp: -1, staunched: true });
   });
   it('action letters: D (missiles) resolves before G (melee)', () => {
     const r1 = round(t, 1);

@@ -11,8 +11,11 @@
  *    attack routine; a missile routine allows as many as the weapon's rate of
  *    fire), counted again from zero in every step; an entry that is the
  *    combatant's turn to choose its action (AttackRules.turn) allows one;
- *  - a held or prepared action released (AttackRules.held): once its entry
- *    has come this round, one attack in that step or any later one;
+ *  - a held or prepared action (AttackRules.held): once its entry has come
+ *    this round, one attack in that step or any later one — unless it was
+ *    released as an action (the `release` input, midround.ts): then the
+ *    released action's entries are its attacks, and its weapon the one it
+ *    names;
  *  - an attack the procedure grants out of turn (AttackRules.outOfTurn: each
  *    procedure's own text decides, in its own file).
  * It must use the weapon its declaration stands for (weaponProblem).
@@ -22,7 +25,7 @@
  * same segment ... fully resolves, including damage from a combatant that
  * dies in that segment"); the entries' outcomes were decided then too.
  */
-import type { ActionKind, Combatant, CombatantState, Problem } from '../model';
+import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
 import type { AttackGrant, Procedure, ProcedureOptions, StepEntry } from '../procedure';
 import { getProcedure } from '../registry';
 import { currentEntries } from './read';
@@ -54,7 +57,7 @@ function refuse(key: string, data: Record<string, string | number>): { ok: false
  * its state now, or, where a hit landed on it in this step, its condition
  * before the first such hit (simultaneous actions).
  */
-function ableState(state: FlowState, id: string, procedure: P): CombatantState | null {
+export function ableState(state: FlowState, id: string, procedure: P): CombatantState | null {
   const now = state.states[id];
   if (!now) return null;
   if (procedure.canAct(now)) return now;
@@ -76,9 +79,23 @@ function surprisedNow(state: FlowState, id: string): boolean {
   return state.round === 0 && (state.schedule?.steps[state.step]?.segment ?? 0) <= n;
 }
 
+/**
+ * What the combatant's action is this round: its declaration, or, once a held
+ * or prepared action was released (flow/midround.ts), the action it became.
+ */
+function actionOf(state: FlowState, id: string): Declaration | undefined {
+  const release = state.midRound?.find((r) => r.t === 'release' && r.c === id);
+  return release?.t === 'release' ? release.d : state.declarations[id];
+}
+
+/** Has this combatant released its held or prepared action this round (flow/midround.ts)? */
+export function releasedThisRound(state: FlowState, id: string): boolean {
+  return state.midRound?.some((r) => r.t === 'release' && r.c === id) ?? false;
+}
+
 /** Attacks one schedule entry allows: one per routine, a missile routine its weapon's rate of fire; none for a defensive attack declared without attacking. */
 function entryAllowance(state: FlowState, c: Combatant, entry: StepEntry): number {
-  const decl = state.declarations[c.id];
+  const decl = actionOf(state, c.id);
   // individual-speed: "a character may use Defensive Attack even if they do not actually attack" (declared with routines 0).
   if (entry.action === 'defensive-attack' && decl?.routines === 0) return 0;
   if (entry.action === 'missile') {
@@ -89,7 +106,7 @@ function entryAllowance(state: FlowState, c: Combatant, entry: StepEntry): numbe
 }
 
 /** Has a `hold` entry of this combatant come (and acted) in a step of this round up to the current one? */
-function released(state: FlowState, id: string, hold: ActionKind): boolean {
+export function holdHasCome(state: FlowState, id: string, hold: ActionKind): boolean {
   const steps = state.schedule?.steps ?? [];
   for (let k = 0; k <= state.step && k < steps.length; k++) {
     const outcomes = state.outcomes[k] ?? [];
@@ -114,7 +131,7 @@ function made(state: FlowState): readonly FlowAttack[] {
  * An attack naming neither uses the declared weapon.
  */
 function weaponProblem(state: FlowState, c: Combatant, input: AttackInput): Problem | null {
-  const decl = state.declarations[c.id];
+  const decl = actionOf(state, c.id);
   const declared = decl?.weapon?.name?.trim();
   if (input.routine !== undefined) {
     if (declared) return { key: 'AttackRoutineNotDeclared', data: { name: c.name, weapon: declared } };
@@ -150,8 +167,9 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   const here = made(state).filter((a) => a.c === id && a.step === state.step && a.as === 'schedule').length;
   if (here < allowance) return { ok: true, grant: 'schedule' };
 
-  const held = rules?.held !== undefined && released(state, id, rules.held);
-  if (held && !made(state).some((a) => a.c === id && a.as === 'held')) return { ok: true, grant: 'held' };
+  // A held action is one attack, or the action it was released as (its entries in the schedule).
+  const held = rules?.held !== undefined && holdHasCome(state, id, rules.held);
+  if (held && !releasedThisRound(state, id) && !made(state).some((a) => a.c === id && a.as === 'held')) return { ok: true, grant: 'held' };
 
   const free =
     rules?.outOfTurn?.({

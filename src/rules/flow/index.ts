@@ -10,3 +10,7 @@ export * from './read';
 export { castingById } from './step';
 export * from './attack';
 export * from './wounds';
+export * from './midround';
+export * from './gm-phases';
+export * from './choose';
+export * from './casting';

@@ -9,7 +9,7 @@
  * where the procedure has them.
  */
 import type { Combatant, CombatantState, Condition, DamageType, Declaration, Problem, ProcedureId } from '../model';
-import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
+import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, MoraleCheckRequest, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
 export const FLOW_VERSION = 2;
@@ -33,12 +33,8 @@ export type EntryOutcome = 'acts' | 'begins' | 'goes-off' | 'cannot-act' | 'inte
 
 export type CastingStatus = 'pending' | 'done' | 'interrupted' | 'prevented' | 'cancelled';
 
-/** A morale check the GM calls for (intimidation, overwhelming fear…). */
-export interface MoraleRequest {
-  combatant: string;
-  trigger: string;
-  opposed?: number;
-}
+/** A morale check the GM calls for (intimidation, overwhelming fear…), with the method where the procedure lets the GM choose one. */
+export type MoraleRequest = MoraleCheckRequest;
 
 export type { AttackGrant };
 
@@ -77,7 +73,23 @@ export interface FlowInterruption {
   spell: string;
   outcome: 'interrupted' | 'prevented';
   expended: boolean;
+  /** Broken by the GM (the `break` input), not by a hit: why (flow/midround.ts). */
+  broken?: BreakCause;
 }
+
+/** Why the GM breaks a casting no hit broke: a failed save, the caster's movement or ability to act impeded, jostling (seeds 001, 002), or another cause. */
+export const BREAK_CAUSES = ['save', 'impeded', 'jostled', 'other'] as const;
+export type BreakCause = (typeof BREAK_CAUSES)[number];
+
+/**
+ * A mid-round action taken this round (flow/midround.ts), with the step being
+ * played then: a delay announced, a held or prepared action released (as the
+ * declaration it became), a casting given up that lost its spell.
+ */
+export type MidRoundRecord =
+  | { t: 'delay'; c: string; step: number }
+  | { t: 'release'; c: string; step: number; d: Declaration }
+  | { t: 'cancel'; c: string; step: number; casting: string; spell: string };
 
 export interface FlowState {
   /** FLOW_VERSION of this shape. */
@@ -141,6 +153,11 @@ export interface FlowState {
    * the round begins.
    */
   finalDeclarations?: Record<string, 'declared' | 'cancelled'>;
+  /**
+   * Mid-round actions this round (flow/midround.ts), in order. Absent until
+   * the first; cleared when a round begins and when the next is declared.
+   */
+  midRound?: MidRoundRecord[];
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
   /** The rules revision the combat started under (RULES_REVISION, FlowStart.rules); absent: 0, the rules before. */

@@ -23,6 +23,9 @@ import { combatantProblem, copyState, initialState, NEVER, plainStartingConditio
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
 import { applyWoundInput, chargeOutOfTurn, type WoundDetail, type WoundInput } from './wounds';
+import { applyMidRound, type MidRoundInput } from './midround';
+import { applyGmPhase, type GmPhaseInput } from './gm-phases';
+import { choose, type ChooseInput } from './choose';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -69,7 +72,13 @@ export type FlowInput =
   /** An attack now, held to the schedule (attack.ts); it rolls nothing: the damage comes as a `hit`. */
   | AttackInput
   /** individual-speed: a Heal check to stabilize, a Combat Injury the GM enters (wounds.ts). */
-  | WoundInput;
+  | WoundInput
+  /** A delay announced, a held or prepared action released, a casting the GM breaks (midround.ts). */
+  | MidRoundInput
+  /** What the GM records where the text gives no table (gm-phases.ts): a side's reaction, the encounter distance, bleeding staunched. */
+  | GmPhaseInput
+  /** A caster chooses its spell (or none) at its turn, where the procedure lets it (choose.ts; d12-ascending II.C). */
+  | ChooseInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -262,7 +271,7 @@ export function declarationProblem(state: FlowState, decl: Declaration, procedur
   if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
   const final = finalProblem(state, combatant);
   if (final) return final;
-  const problem = procedure.validateDeclaration(decl, combatant, state.options);
+  const problem = procedure.validateDeclaration(decl, combatant, state.options, state.encounter);
   if (problem) return problem;
   if (!spellAvailable(state, decl)) return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell ?? '' } };
   return null;
@@ -347,6 +356,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.owed = {};
   state.end = null;
   delete state.attacks;
+  delete state.midRound;
   delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
@@ -422,6 +432,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.cancelled = [];
   state.end = null;
   delete state.attacks;
+  delete state.midRound;
   delete state.finalDeclarations;
 }
 
@@ -493,13 +504,19 @@ function restore(state: FlowState, castingId: string): Applied {
 
 /**
  * The caster elects not to complete a casting ("may elect not to cast the
- * spell"). Entries of that casting in the step being played show it.
+ * spell", seed 000: the spell is kept). Entries of that casting in the step
+ * being played show it. Where the procedure says giving it up loses the spell
+ * (high-low, `cancelLoses`), it is expended "as if cast".
  */
-function cancel(state: FlowState, castingId: string): Applied {
+function cancel(state: FlowState, castingId: string, procedure: P): Applied {
   const casting = state.schedule ? castingById(state.schedule, castingId) : undefined;
   if (!casting || state.status[castingId] !== 'pending') return refuse('NoCasting');
   state.status[castingId] = 'cancelled';
   state.cancelled.push(castingId);
+  if (procedure.cancelLoses?.(casting, state.options)) {
+    state.states[casting.caster].expended.push(casting.spell);
+    (state.midRound ??= []).push({ t: 'cancel', c: casting.caster, step: state.step, casting: castingId, spell: casting.spell });
+  }
   const step = state.stage === 'resolve' ? state.schedule?.steps[state.step] : undefined;
   const outcomes = state.outcomes[state.step];
   if (step && outcomes) step.entries.forEach((e, i) => e.casting === castingId && (outcomes[i] = 'cancelled'));
@@ -587,11 +604,11 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
   if (!entering.ok) return entering;
   if (input.d) {
     if (input.d.combatant !== c.id) return refuse('DeclarationWrongCombatant', { name: c.name });
-    const problem = procedure.validateDeclaration(input.d, c, state.options);
+    const problem = procedure.validateDeclaration(input.d, c, state.options, state.encounter);
     if (problem) return { ok: false, problem };
   }
   const newcomer = copyJson(c);
-  const encounter: Encounter = { sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
+  const encounter: Encounter = { ...state.encounter, sides: sides.sides, combatants: [...state.encounter.combatants, newcomer] };
   // A round migrated from schema 1 has steps without time keys: nothing can be spliced into it, so its joiner acts from the next round.
   const late = was === undefined && state.stage === 'resolve' && state.schedule !== null && state.schedule.steps.every((s) => typeof s.key === 'number');
   const kept = was !== undefined ? state.baseInitiative[was] : undefined;
@@ -637,7 +654,7 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
 /** A combatant leaves: its state is kept (the recap names it), it acts no more. */
 function leave(state: FlowState, id: string): Applied {
   if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
-  state.encounter = { sides: state.encounter.sides, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
+  state.encounter = { ...state.encounter, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
   delete state.declarations[id];
   if (state.finalDeclarations) delete state.finalDeclarations[id];
   if (state.states[id]) state.states[id] = { ...state.states[id], condition: 'fled' };
@@ -667,7 +684,11 @@ export function beforeFirstRound(state: FlowState): boolean {
 function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice, procedure: P): Applied {
   if (!Array.isArray(requests) || requests.length === 0) return refuse('MalformedRequest');
   for (const r of requests) {
-    if (!r || typeof r.combatant !== 'string' || !combatantOf(state, r.combatant)) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    const c = r && typeof r.combatant === 'string' ? combatantOf(state, r.combatant) : undefined;
+    if (!c) return refuse('UnknownCombatant', { id: String(r?.combatant) });
+    // The procedure may refuse a check it cannot make (a method it lacks, a player character: d12-ascending).
+    const problem = procedure.moraleProblem?.(c, r, state.options);
+    if (problem) return { ok: false, problem };
   }
   const copies = requests.map((r) => copyJson(r));
   if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
@@ -736,7 +757,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'hit':
       return hit(state, input, procedure, dice);
     case 'cancel':
-      return cancel(state, input.casting);
+      return cancel(state, input.casting, procedure);
     case 'restore':
       return restore(state, input.casting);
     case 'join':
@@ -757,6 +778,16 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'heal':
     case 'injury':
       return applyWoundInput(state, input, dice, procedure);
+    case 'delay':
+    case 'release':
+    case 'break':
+      return applyMidRound(state, input, procedure);
+    case 'reaction':
+    case 'distance':
+    case 'staunch':
+      return applyGmPhase(state, input, procedure);
+    case 'choose':
+      return choose(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

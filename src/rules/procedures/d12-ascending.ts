@@ -20,11 +20,14 @@
  * silent are marked RULING and listed in README.md, Rules notes.
  */
 import type { Dice } from '../dice';
+import { applyArmorClassBonus } from '../attack';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, WeaponStats } from '../model';
+import { RulesError } from '../model';
 import type {
-  AttackRules, Casting, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
-  OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
+  AttackRules, Casting, ChooseSpellInput, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
+  MoraleCheckRequest, MoraleMethod, OptionSpec, OutOfTurnQuery, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
+import { MORALE_METHODS } from '../procedure';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
   rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
@@ -54,6 +57,12 @@ export interface D12AscendingOptions extends ProcedureOptions {
   deathAt: number;
   /** RULING (text silent): with deathAt below 0, hit points a dying combatant loses at the end of each round (0 = none). */
   bleedPerRound: number;
+  /**
+   * "no formal method is given herein for checking morale the DM can still
+   * make such a check in any way he sees fit": the method of a check the GM
+   * calls for when the request names none (a request may name its own).
+   */
+  moraleMethod: MoraleMethod;
 }
 
 export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
@@ -64,6 +73,7 @@ export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
   tieMissileVsSpell: false,
   deathAt: 0,
   bleedPerRound: 0,
+  moraleMethod: 'd100',
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -74,6 +84,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'tieMissileVsSpell', type: 'boolean' },
   { key: 'deathAt', type: 'number', min: -10, max: 0 },
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
+  { key: 'moraleMethod', type: 'choice', choices: MORALE_METHODS },
 ];
 
 /* ============================================================ phases, keys */
@@ -107,6 +118,7 @@ export const REASONS = {
   aooCasting: 'd12AooCasting',
   aooMoving: 'd12AooMoving',
   aooFleeing: 'd12AooFleeing',
+  chosenAfterTies: 'd12ChosenAfterTies',
 } as const;
 
 const ACTIONS: readonly ActionKind[] = ['melee', 'missile', 'spell', 'device', 'turn-undead', 'charge', 'move', 'flee', 'parley', 'full-defense', 'other', 'none'];
@@ -261,16 +273,19 @@ function surpriseRoundHappened(surprise: SurpriseResult | null): boolean {
  */
 function planSurprise(encounter: Encounter, surprise: SurpriseResult, declarations: Record<string, Declaration>, options: D12AscendingOptions): Schedule | null {
   if (!surpriseRoundHappened(surprise)) return null;
+  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf: surprisePlace(encounter, surprise), carryIn: [], phase: PHASE_SURPRISE, options, rules: 0 });
+}
+
+/** A combatant's place in the surprise round: unsurprised and able to act (above 0 hp, not entering the combat out of it), 13 − its surprise die; else none. */
+function surprisePlace(encounter: Encounter, surprise: SurpriseResult): (c: Combatant) => number | undefined {
   const sideById = new Map(encounter.sides.map((s) => [s.id, s]));
-  /** Unsurprised and able to act (above 0 hp, not entering the combat out of it): 13 − its surprise die. */
-  const placeOf = (c: Combatant): number | undefined => {
+  return (c) => {
     if ((surprise.surprised[c.id] ?? 0) > 0 || !isActive(initialState(c))) return undefined;
     const side = sideById.get(c.side);
     let die = surprise.rolls[c.id] ?? surprise.rolls[c.side];
     if (die === undefined) die = side?.alerted && !side.surprised ? DIE + 1 : 0;
     return DIE + 1 - die;
   };
-  return plan(encounter, { round: 0, combatRound: 1, declarations, placeOf, carryIn: [], phase: PHASE_SURPRISE, options, rules: 0 });
 }
 
 /* ============================================== II  Determine initiative */
@@ -374,6 +389,8 @@ interface PendingCast {
   begin: Item;
   complete: Item | null;
   remaining: number;
+  /** II.C: the spell is chosen on the initiative result (isChoosing). */
+  choosing: boolean;
 }
 
 function makeItem(c: Combatant, d: Declaration, phase: PhaseId, count: number, entries: StepEntry[], tie: TieClass, attacks: number): Item {
@@ -455,17 +472,31 @@ function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, cas
 }
 
 /**
+ * II.C "A spellcaster may decide on his initiative result what spell to cast,
+ * if any": a spell declared without naming it (no spell, no casting time) is
+ * chosen when the caster's turn comes (the flow's `choose` input, chooseSpell
+ * below). RULING: naming the spell and its casting time in the declaration is
+ * still allowed (the caster decided early); such a spell is planned at once
+ * and takes part in the II.G tie-breaks.
+ */
+export function isChoosing(d: Declaration): boolean {
+  return d.action === 'spell' && d.spell === undefined && d.castingTime === undefined;
+}
+
+/**
  * Castings (II.C, II.D, "Casting in Combat"): a spell begins on the caster's
  * initiative result and goes off at result + casting time. "Spells needing a
  * full round to cast are resolved last in the round": a casting time of 10 or
  * more goes off in the full-round phase. RULING: a casting time over 10 takes
- * whole rounds (15 → 2 rounds) and goes off last in its final round.
+ * whole rounds (15 → 2 rounds) and goes off last in its final round. A spell
+ * still to be chosen has only its begin (chooseSpell places the rest).
  */
 function castItems(c: Combatant, d: Declaration, place: number, round: number, phase: PhaseId, out: Item[]): PendingCast {
   const t = d.castingTime ?? 1;
   const id = `${c.id}:${round}:${d.spell ?? d.action}`;
   const begin = makeItem(c, d, phase, place, [entry(c, d, 'cast-begin', { casting: id })], 'other', 0);
   out.push(begin);
+  if (isChoosing(d)) return { id, c, spell: '', device: false, castingTime: 0, begin, complete: null, remaining: 0, choosing: true };
   let complete: Item | null = null;
   let remaining = 0;
   if (t < FULL_ROUND) {
@@ -478,7 +509,7 @@ function castItems(c: Combatant, d: Declaration, place: number, round: number, p
     remaining = FULL_ROUND * (Math.ceil(t / FULL_ROUND) - 1);
   }
   if (complete) out.push(complete);
-  return { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining };
+  return { id, c, spell: d.spell ?? d.action, device: d.action === 'device', castingTime: t, begin, complete, remaining, choosing: false };
 }
 
 /**
@@ -491,8 +522,143 @@ function plannedCasting(cast: PendingCast, round: number): PlannedCasting {
   const spell = !cast.device;
   const { id, spell: name, device, castingTime, remaining } = cast;
   const begin = cast.begin.key;
+  // Still to be chosen: "Any damage taken before completing a spell in that round prevents any/all spell completion"
+  // until its turn; it ends at its begin step (chooseSpell places its completion), nothing to lose or expend yet.
+  if (cast.choosing) return { id, caster: cast.c.id, spell: '', device: false, castingTime: 0, beganRound: round, begin, complete: begin, lossFrom: 'never', preventFrom: 'start', expends: false, remaining: 0 };
   const complete = cast.complete ? cast.complete.key : null;
   return { id, caster: cast.c.id, spell: name, device, castingTime, beganRound: round, begin, complete, lossFrom: spell ? begin : 'never', preventFrom: spell ? 'start' : 'never', expends: spell, remaining };
+}
+
+/**
+ * II.C "A spellcaster may decide on his initiative result what spell to cast,
+ * if any. Caster is then casting for the duration of the listed casting time;
+ * then the effects are resolved." The caster chose at its turn (its begin
+ * step, the one being played): the casting begins there, at its result S,
+ * and goes off at S + casting time as any other does (10: last in the round;
+ * over 10: in a later round). Its completion is spliced in after the step
+ * being played, so the steps played keep their places.
+ * RULING (II.G): the order planned at S + time stands. With a tie-break that
+ * reads casting time switched on (tieSpellVsMelee, tieMissileVsSpell), the
+ * spell goes off after every step at that count holding a weapon attack such
+ * a tie-break would compare it with: a spell chosen on the initiative result
+ * cannot win a tie on casting time. Otherwise it joins the turns at that
+ * count (II.F "Ties are just that – simultaneous results").
+ */
+function chooseSpell(encounter: Encounter, input: ChooseSpellInput, options: D12AscendingOptions): Schedule {
+  const { schedule, currentStep } = input;
+  const casting = schedule.castings.find((c) => c.id === input.casting);
+  if (!casting || !casting.choosing || casting.beginStep !== currentStep) throw new RulesError({ key: 'ChooseSpellNothing', data: { name: nameIn(encounter, casting?.caster ?? '') } });
+  const t = input.castingTime;
+  const target = schedule.steps[currentStep].entries.find((e) => e.casting === casting.id)?.target;
+  const complete: StepEntry = { combatant: casting.caster, kind: 'cast-complete', action: 'spell', casting: casting.id };
+  if (target !== undefined) complete.target = target;
+  let placed: Placed | null = null;
+  if (t < FULL_ROUND) placed = completionAfterChoice(encounter, input, options, complete, t);
+  else if (t <= FULL_ROUND) {
+    complete.reason = REASONS.fullRound;
+    placed = { key: keyOf(PHASE_FULL_ROUND), where: { phase: PHASE_FULL_ROUND }, entry: complete };
+  }
+  const spliced = placed ? splice(schedule, currentStep, [placed]) : schedule;
+  const key = placed?.key;
+  const castings = spliced.castings.map((c): Casting => {
+    if (c.id !== casting.id) return c;
+    const { choosing: _chosen, ...rest } = c;
+    return {
+      ...rest,
+      spell: input.spell,
+      castingTime: t,
+      completeStep: key === undefined ? null : spliced.steps.findIndex((st, j) => j > currentStep && st.key === key),
+      // "Damage ... while actually casting": from this step on the spell is lost and expended.
+      lossFrom: currentStep,
+      expends: true,
+      remaining: t > FULL_ROUND ? FULL_ROUND * (Math.ceil(t / FULL_ROUND) - 1) : 0,
+    };
+  });
+  return makeSchedule('d12-ascending', spliced.round, spliced.steps, castings, spliced.initiative);
+}
+
+const nameIn = (encounter: Encounter, id: string): string => encounter.combatants.find((c) => c.id === id)?.name ?? id;
+
+/** II.E first strikes stand just ahead of the turn they strike before, and show its count. */
+const FIRST_STRIKE_REASONS: ReadonlySet<string> = new Set([REASONS.longerWeapon, REASONS.armedVsUnarmed]);
+const isFirstStrike = (step: Step): boolean => step.entries.length > 0 && step.entries.every((e) => e.reason !== undefined && FIRST_STRIKE_REASONS.has(e.reason));
+
+/**
+ * The count of each step of the round's ordered phase (undefined for the
+ * other phases): the count it shows; in the surprise round, whose steps show
+ * none, the place it was planned at (13 − the surprise die; a completion: its
+ * casting's begin + casting time; a first strike: the turn it is ahead of).
+ */
+function stepCounts(encounter: Encounter, schedule: Schedule, surprise: SurpriseResult): (number | undefined)[] {
+  const steps = schedule.steps;
+  const out = new Array<number | undefined>(steps.length).fill(undefined);
+  if (schedule.round !== 0) {
+    for (let k = 0; k < steps.length; k++) if (steps[k].phase === PHASE_INITIATIVE) out[k] = steps[k].count;
+    return out;
+  }
+  const place = surprisePlace(encounter, surprise);
+  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
+  const castings = new Map(schedule.castings.map((c) => [c.id, c]));
+  let ahead: number | undefined;
+  for (let k = steps.length - 1; k >= 0; k--) {
+    const step = steps[k];
+    if (step.phase !== PHASE_SURPRISE) continue;
+    if (isFirstStrike(step)) {
+      out[k] = ahead;
+      continue;
+    }
+    const e = step.entries[0];
+    const c = e ? byId.get(e.combatant) : undefined;
+    const at = c ? place(c) : undefined;
+    const cast = e?.kind === 'cast-complete' && e.casting !== undefined ? castings.get(e.casting) : undefined;
+    out[k] = at === undefined ? undefined : cast ? at + cast.castingTime : at;
+    ahead = out[k];
+  }
+  return out;
+}
+
+/** Where a spell chosen on the initiative result goes off, before the full round: at count S + t (chooseSpell's ruling). */
+function completionAfterChoice(encounter: Encounter, input: ChooseSpellInput, o: D12AscendingOptions, complete: StepEntry, t: number): Placed {
+  const { schedule, currentStep } = input;
+  const steps = schedule.steps;
+  const counts = stepCounts(encounter, schedule, input.surprise);
+  const phase = steps[currentStep].phase;
+  const x = (counts[currentStep] ?? DIE) + t;
+  const where: Where = phase === PHASE_INITIATIVE ? { phase, count: x } : { phase };
+  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
+  // A weapon attack a casting-time tie-break compares a spell completion with (tieBreak).
+  const compared = (e: StepEntry): boolean => {
+    if (o.tieMissileVsSpell && e.action === 'missile' && (e.kind === 'action' || e.kind === 'routine')) return true;
+    if (!o.tieSpellVsMelee || (e.action !== 'melee' && e.action !== 'charge')) return false;
+    const c = byId.get(e.combatant);
+    const d = input.declarations[e.combatant];
+    const wsf = c && d ? weaponOf(c, d)?.speed : undefined;
+    return wsf !== undefined && Number.isFinite(wsf);
+  };
+  const ordered = (j: number) => steps[j].phase === phase;
+  let lastCompared = -1;
+  let firstTurn = -1;
+  let end = currentStep + 1; // the first step after the count
+  for (let j = currentStep + 1; j < steps.length && ordered(j) && (counts[j] ?? Infinity) <= x; j++) {
+    end = j + 1;
+    if (counts[j] !== x) continue;
+    if (steps[j].entries.some(compared)) lastCompared = j;
+    if (firstTurn < 0 && !isFirstStrike(steps[j])) firstTurn = j;
+  }
+  if (lastCompared >= 0) {
+    complete.reason = REASONS.chosenAfterTies;
+    const after = lastCompared + 1;
+    if (after < end && !isFirstStrike(steps[after])) return { key: steps[after].key, where, entry: complete };
+    return { key: between(steps, lastCompared), where, entry: complete };
+  }
+  if (firstTurn >= 0) return { key: steps[firstTurn].key, where, entry: complete };
+  return { key: between(steps, end - 1), where, entry: complete };
+}
+
+/** A key after step `j`'s and before the next step's (one past the last key when `j` is the last step). */
+function between(steps: readonly Step[], j: number): Key {
+  const lo = steps[j].key;
+  return j + 1 < steps.length ? (lo + steps[j + 1].key) / 2 : lo + 1;
 }
 
 /**
@@ -674,7 +840,17 @@ function plan(encounter: Encounter, p: PlanInput, initiative?: InitiativeResult)
   // spell still running is lost to damage at any step, a device never.
   const last = { key: keyOf(PHASE_FULL_ROUND), where: { phase: PHASE_FULL_ROUND }, reason: REASONS.fullRound };
   for (const cast of p.carryIn) round.carryIn(cast, cast.remaining <= FULL_ROUND ? last : null);
-  return round.build(initiative);
+  return markChoosing(round.build(initiative), casts);
+}
+
+/** The castings whose spell is still to be chosen are marked so (a planned casting carries no such mark). */
+function markChoosing(schedule: Schedule, casts: readonly PendingCast[]): Schedule {
+  for (const cast of casts) {
+    if (!cast.choosing) continue;
+    const planned = schedule.castings.find((x) => x.id === cast.id);
+    if (planned) planned.choosing = true;
+  }
+  return schedule;
 }
 
 /* ================================================= III  Additional rules */
@@ -755,13 +931,36 @@ const attackRules: AttackRules = {
     const mine = declarations[attacker.id];
     const engaged = ((mine?.action === 'melee' || mine?.action === 'charge') && mine.target === target.id) || declarations[target.id]?.target === attacker.id;
     if (attacker.side === target.side || !engaged) return null;
-    if (!actsNow(q, target.id, ['missile', 'flee']) && !actsNow(q, target.id, ['spell', 'device'], ['begins'])) return null;
+    if (!actsNow(q, target.id, ['missile', 'flee']) && !beginsCasting(q, target.id)) return null;
     const data = { name: attacker.name, target: target.name };
     if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
     if (q.attacks.some((a) => a.c === attacker.id && a.as === 'opportunity')) return { problem: { key: 'AttackOfOpportunityUsed', data } };
     return { grant: 'opportunity' };
   },
+  armorClass: ({ target, ac, casting }) => (casting ? armorClassWhileCasting(ac, target.dexterityAcBonus) : ac),
 };
+
+/** Does `id` begin casting in this step? Not while its spell is still to be chosen (II.C), nor once it chose none. */
+function beginsCasting(q: Pick<OutOfTurnQuery, 'entries' | 'schedule'>, id: string): boolean {
+  return q.entries.some(({ entry, outcome }) => {
+    if (entry.combatant !== id || outcome !== 'begins' || (entry.action !== 'spell' && entry.action !== 'device')) return false;
+    return !q.schedule.castings.some((c) => c.id === entry.casting && c.choosing);
+  });
+}
+
+/**
+ * III.E "Spellcasters lose dexterity AC bonus only while actually casting":
+ * the armor class an attack is rolled against while the target is casting
+ * (from the step its spell begins until it goes off or is stopped;
+ * flow/casting.ts castingNow) is its AC without its Dexterity bonus
+ * (`dexterityAcBonus`: 2 means its AC is 2 better for Dexterity, so it is 2
+ * worse while casting). RULING: a Dexterity penalty is no bonus and is not
+ * lost; a magic device is no spellcasting; the AC stays on the -10..10 scale.
+ */
+export function armorClassWhileCasting(ac: number, dexterityAcBonus: number | undefined): number {
+  const bonus = finite(dexterityAcBonus);
+  return bonus > 0 ? applyArmorClassBonus(ac, -bonus) : ac;
+}
 
 /* ============== tables: "MULTIPLE ATTACKS PER ROUND BY LEVEL", "SURPRISE" */
 
@@ -834,13 +1033,95 @@ function startingCondition(c: Combatant, options: D12AscendingOptions): Conditio
   return conditionByHp(c.hp, { incapacitatedAt: 0, deathAt: Math.min(0, finite(options.deathAt, 0)) }, 'dying');
 }
 
+/* ------------------------------------------------- morale ("Withdrawal Tactics and Effects of Failed Morale") */
+
+/** The trigger of the one check the text lets a player character make: "require a morale check for PC's to see if they successfully rally". */
+export const MORALE_RALLY = 'rally';
+
+const MORALE_DICE: Record<Exclude<MoraleMethod, 'gm'>, { count: number; faces: number }> = {
+  d100: { count: 1, faces: 100 },
+  '2d6': { count: 2, faces: 6 },
+  d20: { count: 1, faces: 20 },
+};
+
 /**
- * RULING: no engine morale ("no formal method is given herein for checking
- * morale"); the text has no dying rule, so the round ends with a death event
- * for each combatant killed in it, and a table that plays "dead at -10" may
- * bleed the dying (bleedPerRound).
+ * A combat started before `moraleMethod` existed (its start entry has no such
+ * option) keeps the old rule, so its stored log replays the same: morale
+ * requests are taken and ignored (README, "Stored data").
  */
-function endOfRound(input: EndOfRoundInput, options: D12AscendingOptions): EndOfRoundResult {
+const oldMorale = (options: D12AscendingOptions): boolean => options.moraleMethod === undefined;
+
+const moraleMethodOf = (request: MoraleCheckRequest, options: D12AscendingOptions): MoraleMethod =>
+  request.method ?? ((MORALE_METHODS as readonly unknown[]).includes(options.moraleMethod) ? options.moraleMethod : D12_DEFAULTS.moraleMethod);
+
+/** The score a morale roll must be at or under: the request's, else the combatant's morale score. */
+const moraleScoreOf = (c: Combatant, request: MoraleCheckRequest): number | undefined =>
+  request.score !== undefined ? request.score : c.morale !== undefined && Number.isFinite(c.morale) ? c.morale : undefined;
+
+/**
+ * "Although no formal method is given herein for checking morale the DM can
+ * still make such a check in any way he sees fit and adjusted for
+ * circumstances as he sees fit": the GM calls a check with a method (the
+ * request's, else the `moraleMethod` option): a roll of d100, 2d6 or d20 at
+ * or under a score (the request's, else the combatant's morale score, less
+ * `opposed`), or the GM's own result ('gm', `passed`). "Player characters
+ * never check morale – their morale is decided by the players": a
+ * character's check is refused, except the one the text names, "require a
+ * morale check for PC's to see if they successfully rally" (trigger 'rally').
+ */
+function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: D12AscendingOptions): Problem | null {
+  if (oldMorale(options)) return null;
+  const name = c.name;
+  if (request.method !== undefined && !(MORALE_METHODS as readonly unknown[]).includes(request.method)) {
+    return { key: 'MoraleMethodInvalid', data: { name, method: String(request.method), methods: MORALE_METHODS.join(', ') } };
+  }
+  for (const field of ['score', 'opposed'] as const) {
+    const v = request[field];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) return { key: 'NumberInvalid', data: { name, field } };
+  }
+  if (request.passed !== undefined && typeof request.passed !== 'boolean') return { key: 'MalformedRequest' };
+  if (isCharacter(c) && request.trigger !== MORALE_RALLY) return { key: 'D12MoraleCharacter', data: { name } };
+  const method = moraleMethodOf(request, options);
+  if (method === 'gm') return request.passed === undefined ? { key: 'MoraleResultMissing', data: { name } } : null;
+  if (moraleScoreOf(c, request) === undefined) return { key: 'MoraleScoreMissing', data: { name, method } };
+  return null;
+}
+
+/**
+ * The checks called this round, in the order called: a failed check routs
+ * (`routed`: the GM plays the fall back, disengage, flight or surrender the
+ * text describes); a rally that holds ends the rout. Nobody dead or gone
+ * checks.
+ */
+function moraleChecks(encounter: Encounter, input: EndOfRoundInput, end: RoundEnd, dice: Dice, options: D12AscendingOptions): void {
+  if (oldMorale(options)) return;
+  const byId = new Map(encounter.combatants.map((c) => [c.id, c]));
+  for (const request of input.moraleRequests ?? []) {
+    const c = byId.get(request.combatant);
+    const state = end.states[request.combatant];
+    if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
+    const method = moraleMethodOf(request, options);
+    let roll = 0;
+    let target = 0;
+    let passed: boolean;
+    if (method === 'gm') passed = request.passed === true;
+    else {
+      target = (moraleScoreOf(c, request) ?? 0) - finite(request.opposed);
+      roll = dice.roll({ purpose: 'morale', ...MORALE_DICE[method], combatant: c.id, side: c.side, round: input.round });
+      passed = roll <= target;
+    }
+    if (!passed) end.set(c.id, { ...state, expended: state.expended.slice(), routed: true });
+    else if (request.trigger === MORALE_RALLY && state.routed) end.set(c.id, { ...state, expended: state.expended.slice(), routed: false });
+    end.events.push({ kind: 'morale', combatant: c.id, trigger: request.trigger, roll, total: roll, target, passed, method });
+  }
+}
+
+/**
+ * The text has no dying rule, so the round ends with a death event for each
+ * combatant killed in it, and a table that plays "dead at -10" may bleed the
+ * dying (bleedPerRound); then the morale checks the GM called (moraleChecks).
+ */
+function endOfRound(encounter: Encounter, input: EndOfRoundInput, dice: Dice, options: D12AscendingOptions): EndOfRoundResult {
   const deathAt = Math.min(0, finite(options.deathAt, 0));
   const bleed = deathAt < 0 ? Math.max(0, Math.trunc(finite(options.bleedPerRound, 0))) : 0;
   const end = new RoundEnd(input);
@@ -851,13 +1132,15 @@ function endOfRound(input: EndOfRoundInput, options: D12AscendingOptions): EndOf
       end.bleed(id, bleed, { ...s, expended: s.expended.slice(), hp, condition: hp <= deathAt ? 'dead' : 'dying' });
     } else if (end.diedThisRound(id)) end.death(id);
   }
+  moraleChecks(encounter, input, end, dice, options);
   return end.result();
 }
 
 /* ============================================================ validation */
 
 function validateDeclaration(decl: Declaration, c: Combatant): Problem | null {
-  const common = commonDeclarationProblem(decl, c, ACTIONS);
+  // II.C: a spell still to be chosen has no casting time yet; the rest of the shared checks apply (its time is checked when chosen).
+  const common = commonDeclarationProblem(decl && typeof decl === 'object' && isChoosing(decl) ? { ...decl, castingTime: 1 } : decl, c, ACTIONS);
   if (common) return common;
   if (decl.readied && decl.action !== 'missile') return { key: 'D12ReadiedNotMissile', data: { name: c.name, action: decl.action } };
   if ((decl.action === 'melee' || decl.action === 'missile' || decl.action === 'charge') && badRoutines(decl.routines)) {
@@ -938,7 +1221,7 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
     for (const e of it.entries) placed.push({ key: it.key, where, entry: e });
   }
   const castings = casts.map((c) => plannedCasting(c, schedule.round));
-  return { schedule: splice(schedule, played, placed, castings) };
+  return { schedule: markChoosing(splice(schedule, played, placed, castings), casts) };
 }
 
 /* ============================================================= procedure */
@@ -960,6 +1243,8 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   applyDamage,
   canAct: isActive,
   startingCondition,
-  endOfRound: (_encounter, input, _dice, options) => endOfRound(input, options),
+  endOfRound,
+  moraleProblem,
+  chooseSpell,
   lateJoin,
 };

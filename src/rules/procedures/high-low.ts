@@ -17,10 +17,10 @@
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
-import { SEGMENTS_PER_ROUND } from '../model';
+import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type {
-  AttackRules, Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
-  OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
+  AttackRules, Casting, DamageResult, DelayPlan, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
+  MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
@@ -55,11 +55,17 @@ export interface HighLowOptions extends ProcedureOptions {
   dexterityReaction: boolean;
   /** Where "Go First" actions stand among the fast actions A–C (the Combat Round Flowchart is not in the text). */
   goFirstOrder: 'after-charge' | 'before-parley';
+  /**
+   * A caster who elects not to complete an incantation loses it "as if cast" (concentration ended). Absent from a
+   * combat started before this option (false there): the spell was kept.
+   */
+  cancelLosesSpell: boolean;
 }
 
 export const highLowDefaults: Readonly<HighLowOptions> = Object.freeze({
   surpriseDie: 6, surprisedOn: 2, initiativeDie: 6, groupOrder: 'missile-first', weaponSpeedTies: true,
   naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0, dexterityReaction: false, goFirstOrder: 'after-charge',
+  cancelLosesSpell: true,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -74,6 +80,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
   { key: 'dexterityReaction', type: 'boolean' },
   { key: 'goFirstOrder', type: 'choice', choices: ['after-charge', 'before-parley'] },
+  { key: 'cancelLosesSpell', type: 'boolean' },
 ];
 
 /** An integer option, never below `min` (options arrive as any finite number). */
@@ -508,6 +515,16 @@ function planCarried(c: Combatant, casting: Casting, state: CombatantState, ctx:
   out.cast({ ...casting, begin: null, complete: null, lossFrom: breakable, preventFrom: breakable, remaining: remaining - SEGMENTS_PER_ROUND });
 }
 
+/*
+ * "Spell Casting. All incantations require deep concentration during the casting time. If this concentration is
+ * broken, the spell being cast fails and is lost as if cast"; and of a major action given up: "consequences for ending
+ * the declared major action are assessed normally for that action; e.g. loss of spell". A caster who elects not to
+ * complete an incantation loses it (option cancelLosesSpell); an invocation (device) is not an incantation.
+ */
+function cancelLoses(casting: Casting, options: HighLowOptions): boolean {
+  return options.cancelLosesSpell === true && !casting.device;
+}
+
 /* ---------------------------------------------- the round assembled: steps 3-7 */
 
 function planDeclared(c: Combatant, decl: Declaration, state: CombatantState, ctx: PlanContext): void {
@@ -612,17 +629,21 @@ function plannedAgain(x: Casting, steps: readonly Step[]): PlannedCasting {
 }
 
 /**
- * A combatant announces a delay during group actions: steps 0..currentStep have been played (-1: none) and the next
- * step is in the HIGH or LOW phase. "If you are in HIGH initiative, you lose all actions until LOW initiative ... You
- * also gain the delayed condition for the rest of the round. If you announce a delay during LOW initiative, you lose
- * your major action that round." Its unplayed entries are placed again as a delayed individual (LOW, losing ties;
- * spells count it LOW); everyone else keeps their place and the played steps keep their indices, so play goes on at
- * currentStep + 1. `schedule` must be the one planRound made from `input` and `initiative`; `states` are the states
- * now. Pure.
+ * A combatant announces a delay during group actions: steps 0..currentStep have been played (-1: none) and the delay
+ * is announced before step currentStep + 1. "If you are in HIGH initiative, you lose all actions until LOW initiative
+ * ... You also gain the delayed condition for the rest of the round. If you announce a delay during LOW initiative,
+ * you lose your major action that round." Its unplayed entries are placed again as a delayed individual (LOW, losing
+ * ties; spells count it LOW); everyone else keeps their place in `schedule` (the round as it is being played: late
+ * joiners spliced in, leavers' entries kept) and the played steps keep their indices, so play goes on at
+ * currentStep + 1. `during`: the phase the delay is announced in (the step being played), where it is not the next
+ * step's; `open`: the index of a step being played, kept even when only the delayer was in it. `input` and
+ * `initiative` are the round's plan (its declarations and the states it began with); `states` are the states now.
+ * Pure.
  */
 export function announceDelay(
   encounter: Encounter, input: RoundInput, initiative: InitiativeResult, schedule: Schedule,
   combatantId: string, currentStep: number, states: Record<string, CombatantState>, options: HighLowOptions = highLowDefaults,
+  at: { during?: string; open?: number } = {},
 ): DelayResult {
   const c = encounter.combatants.find((x) => x.id === combatantId);
   if (!c) return { ok: false, problem: { key: 'UnknownCombatant', data: { id: combatantId } } };
@@ -630,14 +651,15 @@ export function announceDelay(
   const now = states[c.id] ?? stateOf(c, input.states);
   if (!isActive(now) || surprisedThisRound(input, c.id)) return { ok: false, problem: { key: 'HighLowDelayCannotAct', data } };
   const next = Number.isInteger(currentStep) && currentStep >= -1 ? schedule.steps[currentStep + 1] : undefined;
-  if (!next || (next.phase !== 'high' && next.phase !== 'low')) return { ok: false, problem: { key: 'HighLowDelayOutsideGroupPhase', data } };
-  // The round as planned, and as it would be planned with the delayed condition.
-  const planned = planRound(encounter, input, initiative, options);
-  if (planned.steps.length !== schedule.steps.length || planned.steps.some((s, i) => s.phase !== schedule.steps[i].phase)) {
-    return { ok: false, problem: { key: 'HighLowDelayScheduleChanged', data } };
-  }
-  const played = keyAt(planned, currentStep); // -Infinity: nothing played yet
+  const during = at.during ?? next?.phase;
+  if (during !== 'high' && during !== 'low') return { ok: false, problem: { key: 'HighLowDelayOutsideGroupPhase', data } };
+  // Steps are rebuilt by their time keys: each must have its own (a round migrated without keys, or two steps spliced
+  // in at one key, cannot be rebuilt without moving a played step).
+  const keys = schedule.steps.map((st) => st.key);
+  if (keys.some((k, i) => typeof k !== 'number' || (i > 0 && !(k > keys[i - 1])))) return { ok: false, problem: { key: 'HighLowDelayScheduleChanged', data } };
+  const played = keyAt(schedule, currentStep); // -Infinity: nothing played yet
   const delayedState: CombatantState = { ...copyState(now), delayed: true };
+  // The delayer planned anew with the delayed condition (only its own entries are taken from this plan).
   const replanned = planRound(encounter, { ...input, states: { ...input.states, [c.id]: delayedState } }, initiative, options);
 
   // Everyone else keeps their entries, and so does the delayer for the steps played;
@@ -650,7 +672,7 @@ export function announceDelay(
     out.add(step.key, step, entry);
     if (entry.kind === 'cast-complete' && entry.casting) completing.add(entry.casting);
   };
-  for (const step of planned.steps) {
+  for (const step of schedule.steps) {
     for (const entry of step.entries) {
       if (entry.combatant !== c.id) keep(step, entry);
       else if (step.key <= played) {
@@ -659,7 +681,9 @@ export function announceDelay(
       }
     }
   }
-  const duringLow = next.phase === 'low';
+  const open = at.open !== undefined ? schedule.steps[at.open] : undefined;
+  if (open) out.touch(open.key, open);
+  const duringLow = during === 'low';
   for (const step of replanned.steps) {
     if (step.key <= played) continue;
     for (const entry of step.entries) {
@@ -670,9 +694,22 @@ export function announceDelay(
     }
   }
   const kept = (x: Casting) => x.completeStep === null || completing.has(x.id);
-  for (const x of planned.castings) if (x.caster !== c.id && kept(x)) out.cast(plannedAgain(x, planned.steps));
+  for (const x of schedule.castings) if (x.caster !== c.id && kept(x)) out.cast(plannedAgain(x, schedule.steps));
   for (const x of replanned.castings) if (x.caster === c.id && kept(x)) out.cast(plannedAgain(x, replanned.steps));
   return { ok: true, schedule: out.build(schedule.initiative), states: { ...states, [c.id]: delayedState } };
+}
+
+/**
+ * The flow's `delay` (flow/midround.ts), announced while step `q.step` is played: before the delayer's own turn in
+ * that step when it has one it has not used ("Anytime during group actions, you can announce your intent to delay"),
+ * else after that step. In a HIGH or LOW step the delay is announced during that group's actions.
+ */
+function delayNow(encounter: Encounter, q: MidRoundQuery & { played: boolean }, options: HighLowOptions): DelayPlan {
+  const current = q.schedule.steps[q.step];
+  const during = current?.phase === 'high' || current?.phase === 'low' ? current.phase : undefined;
+  const r = announceDelay(encounter, q.round, q.initiative, q.schedule, q.combatant, q.played ? q.step : q.step - 1, q.states, options, { during, open: q.step });
+  if (!r.ok) throw new RulesError(r.problem);
+  return { schedule: r.schedule, states: r.states };
 }
 
 /* ============================== "Complex Activity. [go last] ... takes the entire round" */
@@ -815,4 +852,6 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   startingCondition,
   endOfRound,
   lateJoin,
+  announceDelay: delayNow,
+  cancelLoses,
 };

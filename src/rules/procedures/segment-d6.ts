@@ -23,9 +23,9 @@
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
-import { SEGMENTS_PER_ROUND } from '../model';
+import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
-import type { AttackRules, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import type { AttackRules, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { actsNow, commonDeclarationProblem, conditionByHp, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
@@ -97,6 +97,7 @@ export const REASON = {
   carried: 'SegmentD6Carried',
   surprise: 'SegmentD6Surprise',
   surpriseEnd: 'SegmentD6SurpriseEnd',
+  released: 'SegmentD6Released',
 } as const;
 
 const ACTIONS: readonly ActionKind[] = [
@@ -533,6 +534,47 @@ const attackRules: AttackRules = {
   },
 };
 
+/**
+ * The held action released (the flow's `release`, flow/midround.ts): "some
+ * combatants might 'hold' (choose to delay) their actions, waiting to act
+ * until these later segments". RULING: it becomes its action now, in the step
+ * being played (the released entries join it): an attack, a missile, or the
+ * start of a spell, which goes off at this segment + casting time (README
+ * casting ruling; "That segment is the first segment of the casting time")
+ * and can be spoiled from now until then; in the surprise segments it carries
+ * into round 1 past the last of them, as a spell begun there does. Past
+ * segment 10 it carries into the next round.
+ */
+function releaseHeld(encounter: Encounter, q: MidRoundQuery & { declaration: Declaration }, options: SegmentD6Options): ReleasePlan {
+  const c = encounter.combatants.find((x) => x.id === q.combatant);
+  if (!c) throw new RulesError({ key: 'UnknownCombatant', data: { id: q.combatant } });
+  const now = q.schedule.steps[q.step];
+  const d = q.declaration;
+  const round = q.schedule.round;
+  const S = now.segment ?? 1;
+  const placed: Placed[] = [];
+  const here = (entry: StepEntry) => placed.push({ key: now.key, where: now, entry });
+  if (!isCasting(d.action)) {
+    here(entryOf(c.id, 'action', d.action, REASON.released, d.target, isAttack(d.action) ? { routine: 1 } : undefined));
+    return { placed, castings: [] };
+  }
+  const T = d.castingTime as number; // validated: integer 1..100
+  const surprise = round === 0;
+  const last = surprise ? Math.max(0, ...Object.values(q.round.surprise?.surprised ?? {}).map(surpriseCount)) : SEGMENTS_PER_ROUND;
+  const end = S + T;
+  // As a spell begun in the surprise (planSurprise): one that ends with the last surprise segment goes off at its end.
+  const atEnd = surprise && end === last + 1 && options.fullyCastInSurprise === true;
+  const complete = end <= last ? end : atEnd ? last : null;
+  const table = surprise ? WHERE_SURPRISE : WHERE_SEGMENT;
+  const emit: Emit = (segment, sub, entry) => {
+    if (entry.kind === 'cast-begin') here({ ...entry, reason: REASON.released });
+    else placed.push({ key: keyOf(segment, sub), where: whereOf(table, segment), entry });
+  };
+  const casting = beginCasting(c, d, round, T, S, complete, complete === null ? end - last : 0, emit, atEnd);
+  const window = casting.device ? 'never' : 'next';
+  return { placed, castings: [{ ...casting, begin: now.key, lossFrom: window, preventFrom: window }] };
+}
+
 /* =================================================== damage, death, end of round */
 
 const thresholdsOf = (options: SegmentD6Options) => (options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 });
@@ -660,4 +702,5 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   startingCondition,
   endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
+  releaseHeld: (encounter, query, options) => releaseHeld(encounter, query, options),
 };

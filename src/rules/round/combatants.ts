@@ -14,6 +14,7 @@ const NUMBERS = [
   'surpriseAdjustment',
   'initiativeAdjustment',
   'missileBonus',
+  'dexterityAcBonus',
   'surprisedOn',
   'surprisesOn',
   'surprisesOthersAdjust',

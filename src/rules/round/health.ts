@@ -76,6 +76,7 @@ export function copyState(s: CombatantState): CombatantState {
   // Wounds and injuries are never changed in place: a copy of the list is enough.
   if (s.wounds !== undefined) c.wounds = s.wounds.slice();
   if (s.injuries !== undefined) c.injuries = s.injuries.slice();
+  if (s.staunched !== undefined) c.staunched = s.staunched;
   return c;
 }
 

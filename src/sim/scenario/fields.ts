@@ -2,7 +2,9 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../../rules/model';
+import { MORALE_METHODS } from '../../rules/procedure';
 import { CONDITIONS } from '../../rules/round';
+import { BREAK_CAUSES } from '../../rules/flow/state';
 import { MAX_ROUNDS } from './types';
 
 export type Spec =
@@ -49,6 +51,7 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   surpriseAdjustment: int(-10, 10),
   initiativeAdjustment: int(-10, 10),
   missileBonus: int(-10, 10),
+  dexterityAcBonus: int(-10, 10),
   surprisedOn: int(0, 12),
   surprisesOn: int(0, 12),
   surprisesOthersAdjust: int(-12, 12),
@@ -87,6 +90,7 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   speed: num(-100, 100),
   routines: int(0, 20),
   hesitation: int(0, 10),
+  hesitationSeconds: num(0, 3600),
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
@@ -148,13 +152,61 @@ export const MORALE_FIELDS: Record<string, Spec> = {
   combatant: req,
   trigger: str,
   opposed: num(-1000, 1000),
+  method: { t: 'enum', values: MORALE_METHODS },
+  score: num(-1000, 1000),
+  passed: bool,
 };
+
+/** A spell chosen at the caster's turn (d12-ascending II.C): `spell` with `castingTime`, or `none: true`. */
+export const CHOOSE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, spell: str, castingTime: int(1, 100), none: bool };
 
 export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
 
+/** addict phase 1: a side's reaction as the GM records it (the reaction table is not in the text). */
+export const REACTION_FIELDS: Record<string, Spec> = { side: req, result: req, roll: num(-100000, 100000), secret: bool };
+
+/** addict phase 3: the encounter distance, in feet. */
+export const DISTANCE_SPEC: Spec = num(0, 100000);
+
+/** addict phase 11: bleeding the GM staunches at the end of a round. */
+export const STAUNCH_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req };
+
 export const JOIN_FIELDS = ['round', 'step', 'combatant', 'declaration'];
 
-export const TOP_FIELDS = ['title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel', 'heal', 'injuries'];
+/** When a mid-round action happens in its round: exactly one of these (play.ts Moment). */
+export const MOMENT_FIELDS: Record<string, Spec> = { step: int(0, 1000000), segment: int(1, 100), count: num(-1000, 1000), phase: str };
+
+/** A delay announced during group actions (high-low). */
+export const DELAY_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, ...MOMENT_FIELDS };
+
+/** A held or prepared action released; `as`, the action it becomes, is a declaration (DECLARATION_FIELDS) read on its own. */
+export const RELEASE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, ...MOMENT_FIELDS };
+
+/** The GM breaks a casting: by caster (combatant) or casting id, and why. */
+export const BREAK_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  combatant: str,
+  casting: str,
+  why: { t: 'enum', values: BREAK_CAUSES },
+  ...MOMENT_FIELDS,
+};
+
+/** An attack (in the attacker's step or out of turn) and the damage it does. */
+export const ATTACK_FIELDS: Record<string, Spec> = {
+  round: int(0, MAX_ROUNDS, true),
+  attacker: req,
+  target: req,
+  weapon: str,
+  damage: int(0, 100000),
+  critical: bool,
+  type: { t: 'enum', values: DAMAGE_TYPES },
+  ...MOMENT_FIELDS,
+};
+
+export const TOP_FIELDS = [
+  'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
+  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose', 'heal', 'injuries',
+];
 
 /**
  * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group

@@ -34,6 +34,14 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     joins: scenario.joins.map((j) => ({ ...j, combatant: { ...j.combatant } })),
     cancelled: scenario.cancels.map((c) => ({ ...c })),
     wounds: scenario.wounds.map((w) => ({ ...w, input: { ...w.input } })),
+    delays: scenario.delays.map((x) => ({ ...x })),
+    releases: scenario.releases.map((x) => ({ ...x, declaration: { ...x.declaration } })),
+    breaks: scenario.breaks.map((x) => ({ ...x })),
+    attacks: scenario.attacks.map((x) => ({ ...x })),
+    reactions: scenario.reactions.map((r) => ({ ...r })),
+    ...(scenario.distance !== undefined ? { distance: scenario.distance } : {}),
+    staunch: scenario.staunch.map((s) => ({ ...s })),
+    choices: scenario.choices.map((c) => ({ ...c })),
   };
 }
 

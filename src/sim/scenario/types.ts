@@ -2,7 +2,8 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
-import type { DamageEvent, ScriptedWound } from '../../rules/play';
+import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
+import type { MoraleMethod } from '../../rules/procedure';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -35,13 +36,34 @@ export interface ScenarioMorale {
   combatant: string;
   trigger: string;
   opposed?: number;
+  /** The GM's method (where the procedure lets the GM choose one), the score to roll at or under, the GM's own result. */
+  method?: MoraleMethod;
+  score?: number;
+  passed?: boolean;
 }
+
+/** A spell a caster chooses at its turn (the `choose` section); `spell` null: none. */
+export type ScenarioChoice = ScriptedChoice;
 
 /** A caster elects not to complete a casting: by caster (any casting of theirs that round) or by casting id. */
 export interface ScenarioCancel {
   round: number;
   combatant?: string;
   casting?: string;
+}
+
+/** addict phase 1: a side's reaction as the GM records it. */
+export interface ScenarioReaction {
+  side: string;
+  result: string;
+  roll?: number;
+  secret?: boolean;
+}
+
+/** addict phase 11: the GM staunches a combatant's bleeding at the end of a round. */
+export interface ScenarioStaunch {
+  round: number;
+  combatant: string;
 }
 
 export interface ValidScenario {
@@ -62,6 +84,17 @@ export interface ValidScenario {
   cancels: ScenarioCancel[];
   /** individual-speed: Heal checks (`heal`) and Combat Injuries (`injuries`) the GM enters. */
   wounds: ScriptedWound[];
+  /** Mid-round actions (play.ts): delays announced, held actions released, castings broken, attacks. */
+  delays: ScriptedDelay[];
+  releases: ScriptedRelease[];
+  breaks: ScriptedBreak[];
+  attacks: ScriptedAttack[];
+  /** addict phases 1, 3 and 11 (empty, absent where the file has none or the procedure played has no such phase). */
+  reactions: ScenarioReaction[];
+  distance?: number;
+  staunch: ScenarioStaunch[];
+  /** Spells chosen at the caster's turn (d12-ascending II.C). */
+  choices: ScenarioChoice[];
   notes: ScenarioNote[];
 }
 

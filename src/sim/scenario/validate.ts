@@ -9,31 +9,45 @@
  *   sides: [{ id, name?, alerted?, surprised? }]
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
- *   dice?, damage?, joins?, morale?, cancel?, heal?, injuries?
+ *   dice?, damage?, joins?, morale?, cancel?, choose?
+ *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
+ *   reactions?, distance?, staunch? (addict phases 1, 3, 11)
+ *   heal?, injuries? (individual-speed: Heal checks, Combat Injuries the GM enters)
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
-import type { Combatant, Declaration, Problem, ProcedureId, Side } from '../../rules/model';
+import type { Combatant, DamageType, Declaration, Problem, ProcedureId, Side } from '../../rules/model';
 import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
 import { plainStartingCondition, startingConditionProblem } from '../../rules/round';
-import type { DamageEvent, ScriptedWound } from '../../rules/play';
+import type { DamageEvent, Moment, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
 import type { WoundInput } from '../../rules/flow/wounds';
+import { RELEASABLE } from '../../rules/flow/midround';
+import type { BreakCause } from '../../rules/flow/state';
 import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
 import {
+  ATTACK_FIELDS,
+  BREAK_FIELDS,
   CANCEL_FIELDS,
+  CHOOSE_FIELDS,
   COMBATANT_FIELDS,
+  DISTANCE_SPEC,
   DAMAGE_FIELDS,
   DECLARATION_FIELDS,
+  DELAY_FIELDS,
   DIE_FIELDS,
   HEAL_FIELDS,
   INJURY_FIELDS,
   int,
   JOIN_FIELDS,
   KNOWN_DICE,
+  MOMENT_FIELDS,
   MORALE_FIELDS,
+  RELEASE_FIELDS,
+  REACTION_FIELDS,
   SIDE_FIELDS,
+  STAUNCH_FIELDS,
   str,
   text,
   TOP_FIELDS,
@@ -44,9 +58,12 @@ import {
   MAX_ROUNDS,
   type ProcedureTable,
   type ScenarioCancel,
+  type ScenarioChoice,
   type ScenarioJoin,
   type ScenarioMorale,
   type ScenarioNote,
+  type ScenarioReaction,
+  type ScenarioStaunch,
   type ScriptedDie,
   type ValidateOverrides,
   type ValidationResult,
@@ -82,6 +99,8 @@ class ScenarioReader {
   tooMany = false;
   /** Declarations to check against the procedure once everything is read. */
   readonly toCheck: { decl: Declaration; path: string }[] = [];
+  /** Morale checks to put to the procedure once everything is read. */
+  readonly moraleToCheck: { request: ScenarioMorale; path: string }[] = [];
 
   constructor(
     readonly raw: Record<string, unknown>,
@@ -403,10 +422,30 @@ class ScenarioReader {
   /* ------------------------------------------------------ morale, cancels */
 
   readMorale(): ScenarioMorale[] {
-    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o) => {
+    return this.readList('morale', MORALE_FIELDS, { combatants: ['combatant'] }, (o, path) => {
       const req: ScenarioMorale = { round: o.round as number, combatant: o.combatant as string, trigger: (o.trigger as string | undefined) ?? 'gm' };
       if (o.opposed !== undefined) req.opposed = o.opposed as number;
+      if (o.method !== undefined) req.method = o.method as ScenarioMorale['method'];
+      if (o.score !== undefined) req.score = o.score as number;
+      if (o.passed !== undefined) req.passed = o.passed as boolean;
+      this.moraleToCheck.push({ request: req, path });
       return req;
+    });
+  }
+
+  /** Spells chosen at the caster's turn: a spell with its casting time, or none. */
+  readChoices(): ScenarioChoice[] {
+    const { out } = this;
+    return this.readList('choose', CHOOSE_FIELDS, { combatants: ['combatant'] }, (o, path): ScenarioChoice | undefined => {
+      const round = o.round as number;
+      const combatant = o.combatant as string;
+      if ((o.none === true) === (o.spell !== undefined)) return void out.add('ChooseNeedsOne', path, {});
+      if (o.none === true) {
+        if (o.castingTime !== undefined) return void out.add('ChooseNoneWithTime', join(path, 'castingTime'), {});
+        return { round, combatant, spell: null };
+      }
+      if (o.castingTime === undefined) return void out.add('FieldMissing', join(path, 'castingTime'), { field: 'castingTime' });
+      return { round, combatant, spell: o.spell as string, castingTime: o.castingTime as number };
     });
   }
 
@@ -418,22 +457,154 @@ class ScenarioReader {
     });
   }
 
+  /* ---------------------------------------------------- mid-round actions */
+
+  /**
+   * The moment of a mid-round action: exactly one of step, segment, count,
+   * phase (a phase of the procedure played). Undefined (a problem recorded)
+   * when there is none, more than one, or an unknown phase.
+   */
+  moment(o: Record<string, unknown>, path: string): Moment | undefined {
+    const given = Object.keys(MOMENT_FIELDS).filter((k) => o[k] !== undefined);
+    if (given.length === 0) return void this.out.add('MidRoundNoMoment', path, {});
+    if (given.length > 1) return void this.out.add('MidRoundMomentConflict', path, { fields: given.join(', ') });
+    const key = given[0] as keyof Moment;
+    const phases = this.procedure?.phases;
+    if (key === 'phase' && phases && !phases.includes(o.phase as string)) {
+      return void this.out.add('UnknownValue', join(path, 'phase'), { field: 'phase', value: show(o.phase), allowed: phases.join(', ') });
+    }
+    return { [key]: o[key] };
+  }
+
+  /** A list of mid-round actions needs the procedure's rule (delays: high-low; releases: a procedure that holds actions). */
+  private ruled(key: string, has: boolean, problem: string): boolean {
+    if (has || !this.procedure || listAt(this.raw, key, new Collector()).length === 0) return true;
+    this.out.add(problem, key, { procedure: this.procedure.id });
+    return false;
+  }
+
+  readDelays(): ScriptedDelay[] {
+    if (!this.ruled('delays', !!this.procedure?.announceDelay, 'DelaysNotInProcedure')) return [];
+    return this.readList('delays', DELAY_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedDelay | undefined => {
+      const at = this.moment(o, path);
+      return at && { round: o.round as number, combatant: o.combatant as string, ...at };
+    });
+  }
+
+  /** Releases: the action a held one becomes (`as`) is a declaration of the releasing combatant, checked like any. */
+  readReleases(): ScriptedRelease[] {
+    const { raw, out } = this;
+    if (!this.ruled('releases', !!this.procedure?.releaseHeld, 'ReleasesNotInProcedure')) return [];
+    const list: ScriptedRelease[] = [];
+    listAt(raw, 'releases', out).forEach((item, i) => {
+      const path = `releases[${i}]`;
+      if (!isRecord(item)) return out.add('ExpectedObject', path, { field: path });
+      const { as, ...rest } = item;
+      const o = checkObject(rest, RELEASE_FIELDS, path, out);
+      if (rest.combatant !== undefined) this.knownCombatant(rest.combatant, join(path, 'combatant'));
+      this.roundRef(rest.round, join(path, 'round'));
+      if (as === undefined || as === null) return out.add('FieldMissing', join(path, 'as'), { field: 'as' });
+      const round = typeof rest.round === 'number' && Number.isInteger(rest.round) ? rest.round : null;
+      const who = typeof rest.combatant === 'string' ? rest.combatant : undefined;
+      const declaration = who === undefined ? undefined : this.checkDeclaration(as, join(path, 'as'), who, round);
+      if (declaration && !RELEASABLE.includes(declaration.action)) {
+        const c = this.byId.get(declaration.combatant);
+        return out.add('ReleaseActionInvalid', join(path, 'as.action'), { name: c?.name ?? declaration.combatant, action: declaration.action });
+      }
+      const at = o ? this.moment(o, path) : undefined;
+      if (!o || !at || !declaration) return;
+      list.push({ round: o.round as number, combatant: o.combatant as string, declaration, ...at });
+    });
+    return list;
+  }
+
+  readBreaks(): ScriptedBreak[] {
+    const { out } = this;
+    return this.readList('breaks', BREAK_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedBreak | undefined => {
+      if ((o.combatant === undefined) === (o.casting === undefined)) return void out.add('BreakNeedsOne', path, {});
+      const at = this.moment(o, path);
+      if (!at) return undefined;
+      const x: ScriptedBreak = { round: o.round as number, ...at };
+      if (o.combatant !== undefined) x.combatant = o.combatant as string;
+      if (o.casting !== undefined) x.casting = o.casting as string;
+      if (o.why !== undefined) x.why = o.why as BreakCause;
+      return x;
+    });
+  }
+
+  readAttacks(): ScriptedAttack[] {
+    return this.readList('attacks', ATTACK_FIELDS, { combatants: ['attacker', 'target'] }, (o, path): ScriptedAttack | undefined => {
+      const at = this.moment(o, path);
+      if (!at) return undefined;
+      const x: ScriptedAttack = { round: o.round as number, attacker: o.attacker as string, target: o.target as string, ...at };
+      if (o.weapon !== undefined) x.weapon = o.weapon as string;
+      if (o.damage !== undefined) x.damage = o.damage as number;
+      if (o.critical !== undefined) x.critical = o.critical as boolean;
+      if (o.type !== undefined) x.type = o.type as DamageType;
+      return x;
+    });
+  }
+
+  /* --------------------------------- the GM's phases (addict 1, 3, 11) */
+
+  /**
+   * Whether the procedure played records this phase; written for one that does
+   * not, a problem, or under --procedure a note and the entries dropped.
+   */
+  private gmPhase(key: string, phase: 'reaction' | 'distance' | 'staunch', present: boolean): boolean {
+    if (!present || !this.procedure) return present;
+    const has = phase === 'staunch' ? !!this.procedure.gmPhases?.staunch : !!this.procedure.gmPhases?.[phase];
+    if (has) return true;
+    if (this.switched) this.notes.push({ key: 'TENSEG.Sim.Note.PhaseDropped', data: { field: key, from: this.originalId as string, to: this.procedure.id } });
+    else this.out.add('PhaseNotInProcedure', key, { phase, procedure: this.procedure.id });
+    return false;
+  }
+
+  readReactions(): ScenarioReaction[] {
+    const seen = new Set<string>();
+    const list = this.readList('reactions', REACTION_FIELDS, { sides: ['side'] }, (o, path): ScenarioReaction | undefined => {
+      const side = o.side as string;
+      if (seen.has(side)) return void this.out.add('DuplicateReaction', join(path, 'side'), { side });
+      seen.add(side);
+      const result = (o.result as string).trim();
+      if (result.length > 200) return void this.out.add('ReactionResultInvalid', join(path, 'result'), { side, max: 200 });
+      const r: ScenarioReaction = { side, result };
+      if (o.roll !== undefined) r.roll = o.roll as number;
+      if (o.secret !== undefined) r.secret = o.secret as boolean;
+      return r;
+    });
+    return this.gmPhase('reactions', 'reaction', list.length > 0) ? list : [];
+  }
+
+  readDistance(): number | undefined {
+    const { raw, out } = this;
+    if (raw.distance === undefined || raw.distance === null) return undefined;
+    const feet = checkValue(raw.distance, DISTANCE_SPEC, 'distance', 'distance', out);
+    if (typeof feet !== 'number') return undefined;
+    return this.gmPhase('distance', 'distance', true) ? feet : undefined;
+  }
+
+  readStaunch(): ScenarioStaunch[] {
+    const list = this.readList('staunch', STAUNCH_FIELDS, { combatants: ['combatant'] }, (o) => ({ round: o.round as number, combatant: o.combatant as string }));
+    return this.gmPhase('staunch', 'staunch', list.length > 0) ? list : [];
+  }
+
   /* ------------------------------------ Heal checks and injuries (individual-speed) */
 
   /** A moment in the round (`step` or `count`, not both); false when both are given. */
-  private moment(o: Record<string, unknown>, path: string): { step?: number; count?: number } | false {
+  private woundMoment(o: Record<string, unknown>, path: string): { step?: number; count?: number } | false {
     if (o.step !== undefined && o.count !== undefined) return void this.out.add('DamagePlacementConflict', path, { fields: 'step, count' }), false;
     return o.step !== undefined ? { step: o.step as number } : o.count !== undefined ? { count: o.count as number } : {};
   }
 
   readWounds(): ScriptedWound[] {
     const heals = this.readList('heal', HEAL_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedWound | undefined => {
-      const at = this.moment(o, path);
+      const at = this.woundMoment(o, path);
       if (at === false) return undefined;
       return { round: o.round as number, ...at, input: { t: 'heal', c: o.combatant as string, total: o.total as number }, path };
     });
     const injuries = this.readList('injuries', INJURY_FIELDS, { combatants: ['combatant'] }, (o, path): ScriptedWound | undefined => {
-      const at = this.moment(o, path);
+      const at = this.woundMoment(o, path);
       if (at === false) return undefined;
       if (o.row === undefined && o.text === undefined) return void this.out.add('InjuryNeedsRowOrText', path, {});
       const input: WoundInput = { t: 'injury', c: o.combatant as string };
@@ -451,22 +622,29 @@ class ScenarioReader {
 
   /* -------------------------------------- legality under the procedure played */
 
-  checkLegality(): void {
+  checkLegality(distance: number | undefined): void {
     if (!this.procedure) return;
     // A starting condition its hit points contradict under the procedure's damage rules (the flow refuses it too).
     const procedure = this.procedure;
     this.combatants.forEach((c, i) => this.checkStarting(procedure, c, `combatants[${i}]`));
     this.joinerCombatants.forEach((c, i) => c && this.checkStarting(procedure, c, join(`joins[${i}]`, 'combatant')));
+    // What the encounter's phases recorded: a charge without a distance closes the encounter distance (addict phase 3).
+    const encounter = { sides: this.sides, combatants: this.combatants, ...(distance !== undefined ? { distance } : {}) };
     for (const { decl, path } of this.toCheck) {
       const c = this.byId.get(decl.combatant);
       if (!c) continue;
       let problem: Problem | null;
       try {
-        problem = this.procedure.validateDeclaration(decl, c, this.options);
+        problem = this.procedure.validateDeclaration(decl, c, this.options, encounter);
       } catch (e) {
         problem = { key: 'DeclarationCheckFailed', data: { name: c.name, message: e instanceof Error ? e.message : show(e) } };
       }
       if (problem) this.out.problems.push({ ...problem, path: problem.path ? join(path, problem.path) : path });
+    }
+    for (const { request, path } of this.moraleToCheck) {
+      const c = this.byId.get(request.combatant);
+      const problem = c ? (this.procedure.moraleProblem?.(c, request, this.options) ?? null) : null;
+      if (problem) this.out.problems.push({ ...problem, path });
     }
   }
 
@@ -505,8 +683,16 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const damage = r.readDamage();
   const morale = r.readMorale();
   const cancels = r.readCancels();
+  const delays = r.readDelays();
+  const releases = r.readReleases();
+  const breaks = r.readBreaks();
+  const attacks = r.readAttacks();
+  const reactions = r.readReactions();
+  const distance = r.readDistance();
+  const staunch = r.readStaunch();
+  const choices = r.readChoices();
   const wounds = r.readWounds();
-  r.checkLegality();
+  r.checkLegality(distance);
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
   if (r.switched) r.notes.unshift({ key: 'TENSEG.Sim.Note.ProcedureSwitched', data: { from: r.originalId, to: r.procedure.id } });
@@ -525,9 +711,17 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       morale,
       cancels,
       wounds,
+      delays,
+      releases,
+      breaks,
+      attacks,
+      reactions,
+      staunch,
+      choices,
       notes: r.notes,
     },
   };
+  if (distance !== undefined) scenario.scenario.distance = distance;
   if (typeof title === 'string') scenario.scenario.title = title;
   if (typeof description === 'string') scenario.scenario.description = description;
   return scenario;

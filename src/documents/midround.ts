@@ -1,0 +1,149 @@
+/**
+ * Mid-round actions asked of the active GM (request kind `midround`): a
+ * player, for a combatant they own, announces a delay (high-low), releases a
+ * held or prepared action (segment-d6, addict) or elects not to complete a
+ * casting; the GM breaks a casting no hit broke (and may do any of the
+ * players'). Each becomes inputs of the flow (src/rules/flow/midround.ts,
+ * transitions.ts `cancel`), checked by the engine, written by the active GM
+ * in the combat's queue like every other transition; a refusal comes back in
+ * words and nothing changes.
+ *
+ * One table (MID_ROUND) holds every action: who may ask for it (a right of
+ * permissions.ts, checked against the combatant it acts for) and the flow
+ * inputs it becomes. A new mid-round action is its name in
+ * request-schema.ts's MID_ROUND_ACTIONS and its entry here.
+ */
+import type { Problem } from '../rules/model';
+import type { FlowInput, FlowState } from '../rules/flow';
+import type { BreakCause } from '../rules/flow/state';
+import type { TenSegmentsCombat } from './combat';
+import { authorize, type CombatAction } from './permissions';
+import { answer, askGM, serialize, type QueryAnswer } from './requests';
+import { cleaned } from './queries';
+import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import { postInterruptionCard } from './damage';
+import type { MidRoundActionName } from './request-schema';
+
+export interface MidRoundRequest {
+  combatId: string;
+  action: MidRoundActionName;
+  combatantId?: string;
+  castingId?: string;
+  declaration?: DeclarationRequest;
+  why?: BreakCause;
+}
+
+/** What a request becomes: the combatant it acts for (whose owner may ask) and the flow inputs, or why not. */
+type Made = { combatant: string; inputs: FlowInput[] } | { problem: Problem };
+
+export interface MidRoundAction {
+  /** Who may ask: 'declare' — the GM, or the owner of the combatant it acts for; 'manage' — the GM only. */
+  right: CombatAction;
+  /** The flow inputs the request becomes (the sender's right already checked where it needs no combatant). */
+  make(request: MidRoundRequest, combat: TenSegmentsCombat, state: FlowState, sender: User.Implementation): Made;
+}
+
+const missing = (field: string): Made => ({ problem: { key: 'RequestFieldMissing', data: { field } } });
+
+/**
+ * The castings a request names, still under way: one by `castingId`, or every
+ * casting of `combatantId`; with both, the casting must be that combatant's.
+ * The flow decides the rest (none under way: it says there is nothing to cancel or break).
+ */
+function castingsNamed(request: MidRoundRequest, state: FlowState, input: (casting: string) => FlowInput): Made {
+  const all = state.schedule?.castings ?? state.carry;
+  if (request.castingId !== undefined) {
+    const casting = all.find((c) => c.id === request.castingId);
+    if (!casting) return { problem: { key: 'NoCasting' } };
+    if (request.combatantId !== undefined && casting.caster !== request.combatantId) return { problem: { key: 'RequestFieldInvalid', data: { field: 'combatantId' } } };
+    return { combatant: casting.caster, inputs: [input(casting.id)] };
+  }
+  if (request.combatantId === undefined) return missing('castingId');
+  const under = all.filter((c) => c.caster === request.combatantId && (state.status[c.id] ?? 'pending') === 'pending');
+  if (under.length === 0) return { problem: { key: 'NoCasting' } };
+  return { combatant: request.combatantId, inputs: under.map((c) => input(c.id)) };
+}
+
+/** Every mid-round action a client may ask for, by name (request-schema.ts MID_ROUND_ACTIONS). */
+export const MID_ROUND: Record<MidRoundActionName, MidRoundAction> = {
+  /** high-low "Delay": "Anytime during group actions, you can announce your intent to delay." */
+  delay: {
+    right: 'declare',
+    make: (request) => (request.combatantId === undefined ? missing('combatantId') : { combatant: request.combatantId, inputs: [{ t: 'delay', c: request.combatantId }] }),
+  },
+  /** segment-d6 "hold", addict B "prepare": the action it becomes, asked for as a declaration is (numbers from items; override: GM only). */
+  release: {
+    right: 'declare',
+    make: (request, combat, _state, sender) => {
+      if (request.combatantId === undefined) return missing('combatantId');
+      if (request.declaration === undefined) return missing('declaration');
+      const combatant = combat.combatants.get(request.combatantId);
+      if (!combatant) return { problem: { key: 'UnknownCombatant', data: { id: request.combatantId } } };
+      const asked = cleaned(request.declaration);
+      if (asked.override && !sender.isGM) return { problem: { key: 'OverrideGMOnly' } };
+      const built = declarationFromRequest(combatant, asked);
+      if ('problem' in built) return built;
+      return { combatant: request.combatantId, inputs: [{ t: 'release', c: request.combatantId, d: { ...built.declaration, combatant: request.combatantId } }] };
+    },
+  },
+  /** "the spell caster may elect not to cast the spell" (seed 000): the caster's owner. */
+  cancel: {
+    right: 'declare',
+    make: (request, _combat, state) => castingsNamed(request, state, (casting) => ({ t: 'cancel', casting })),
+  },
+  /** The GM breaks a casting no hit broke (a failed save, movement or action impeded, jostling). */
+  break: {
+    right: 'manage',
+    make: (request, _combat, state) => castingsNamed(request, state, (casting) => (request.why ? { t: 'break', casting, why: request.why } : { t: 'break', casting })),
+  },
+};
+
+/** The active GM's side of a mid-round request (its shape already checked): who asks, what it becomes, then the engine, in the combat's queue. */
+export async function handleMidRound(request: MidRoundRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
+  return serialize(request.combatId, async () => {
+    const action = MID_ROUND[request.action];
+    // A GM-only action is refused before anything about the combat is looked up.
+    if (action.right === 'manage') {
+      const denied = authorize(action.right, sender);
+      if (denied) return answer(denied);
+    }
+    const combat = game.combats?.get(request.combatId) as TenSegmentsCombat | undefined;
+    if (!combat) return answer({ key: 'UnknownCombat' });
+    if (request.combatantId !== undefined && !combat.combatants.get(request.combatantId)) return answer({ key: 'UnknownCombatant', data: { id: request.combatantId } });
+    // A player acting for someone else's combatant is refused before its castings or items are looked at.
+    if (request.combatantId !== undefined) {
+      const denied = authorize(action.right, sender, combat.combatants.get(request.combatantId));
+      if (denied) return answer(denied);
+    }
+    const state = combat.flowState;
+    if (!state) return answer({ key: 'CombatNotStarted' });
+    const made = action.make(request, combat, state, sender);
+    if ('problem' in made) return answer(made.problem);
+    const combatant = combat.combatants.get(made.combatant);
+    if (!combatant) return answer({ key: 'UnknownCombatant', data: { id: made.combatant } });
+    const denied = authorize(action.right, sender, combatant);
+    if (denied) return answer(denied);
+    // A retry of a request already carried out is answered without doing it again.
+    if (combat.madeBy(q)) return answer(null);
+    const done = await combat.transact(
+      (_, give) => {
+        for (const input of made.inputs) {
+          const r = give(input);
+          if ('key' in r) return r as Problem;
+        }
+        return null;
+      },
+      { q },
+    );
+    if ('problem' in done) return answer(done.problem);
+    // A casting broken (or lost at once, released after damage this round): its card, with the GM's undo.
+    for (const detail of done.details) for (const i of detail.interruptions ?? []) await postInterruptionCard(combat, done.state, i);
+    return answer(null);
+  });
+}
+
+/** A user's side: a mid-round action, through the active GM (who handles its own at once). */
+export async function requestMidRound(combat: TenSegmentsCombat, action: MidRoundActionName, extra: Omit<MidRoundRequest, 'combatId' | 'action'> = {}): Promise<QueryAnswer> {
+  const body: MidRoundRequest = { combatId: combat.id as string, action, ...extra };
+  return askGM('midround', body, { key: 'NoActiveGMRequest' });
+}

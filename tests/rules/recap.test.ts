@@ -1,0 +1,204 @@
+/**
+ * The recap (src/rules/recap.ts): addict, seed 004, phase 10, "The DM provides
+ * a narrative summary of the events of the round, making sure everyone
+ * understands the state of the battle". Built from the round's timeline view:
+ * a player's recap tells only what that player sees.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { RandomDice, ScriptedDice } from '../../src/rules/dice';
+import type { Combatant, Declaration } from '../../src/rules/model';
+import { playCombat } from '../../src/rules/play';
+import { addictProcedure as P } from '../../src/rules/procedures/addict';
+import { roundRecap, type RecapLine } from '../../src/rules/recap';
+import { timeline, type TimelineView } from '../../src/rules/timeline';
+
+const en = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
+
+const pc = (id: string, extra: Partial<Combatant> = {}): Combatant => ({ id, name: id[0].toUpperCase() + id.slice(1), side: 'party', hp: 10, ...extra });
+const foe = (id: string, extra: Partial<Combatant> = {}): Combatant => ({ id, name: id[0].toUpperCase() + id.slice(1), side: 'foes', hp: 10, ...extra });
+const sides = [
+  { id: 'party', name: 'Party' },
+  { id: 'foes', name: 'Foes' },
+];
+
+/** Every line with its English text, placeholders filled from its data. */
+function text(lines: RecapLine[]): string[] {
+  return lines.map((l) => {
+    const template = en[l.key];
+    expect(template, l.key).toBeTypeOf('string');
+    return template.replace(/{([^}]+)}/g, (_, k: string) => {
+      expect(l.data, `${l.key} {${k}}`).toHaveProperty(k);
+      return String(l.data[k]);
+    });
+  });
+}
+
+function fight() {
+  const combatants = [pc('mu', { spells: ['Bolt'] }), pc('fighter'), foe('orc'), foe('gob', { hp: 5 })];
+  const dice = new ScriptedDice([
+    { purpose: 'surprise', side: 'party', result: 5 },
+    { purpose: 'surprise', side: 'foes', result: 5 },
+    { purpose: 'initiative', side: 'party', round: 1, result: 5 },
+    { purpose: 'initiative', side: 'foes', round: 1, result: 2 },
+    { purpose: 'morale', combatant: 'orc', round: 1, result: 80 },
+  ]);
+  const declarations: Record<string, Declaration> = {
+    mu: { combatant: 'mu', action: 'spell', spell: 'Bolt', castingTime: 4, target: 'orc' },
+    fighter: { combatant: 'fighter', action: 'melee', target: 'gob' },
+    orc: { combatant: 'orc', action: 'melee', target: 'mu' },
+  };
+  return playCombat(P, { sides, combatants }, { ...P.defaults }, dice, {
+    rounds: 1,
+    declarations: () => declarations,
+    damage: [
+      { round: 1, by: 'fighter', target: 'gob', amount: 8 },
+      { round: 1, by: 'mu', spell: true, target: 'orc', amount: 4 },
+      { round: 1, by: 'orc', target: 'mu', amount: 2 },
+    ],
+    moraleRequests: [{ round: 1, combatant: 'orc', trigger: 'wounded' }],
+    // Phase 11: the GM staunches the goblin's bleeding at the end of the round.
+    staunch: [{ round: 1, combatant: 'gob' }],
+  });
+}
+
+describe('phase 10: the recap of a round', () => {
+  it('tells the initiative, what went off, the damage and who fell, in the order of the round, then the end of the round and each side\'s standing', () => {
+    const log = fight();
+    expect(text(roundRecap(log.rounds[0].view))).toEqual([
+      'Round 1, in short:',
+      'Party won the initiative (5).',
+      // Segment 2: the party acts in the segment of the foes' die.
+      'Fighter dealt 8 damage to Gob.',
+      'Gob fell.',
+      // Segment 5: the 4-segment spell goes off first (footnote 18), then the orc strikes.
+      'Mu cast Bolt.',
+      'Mu dealt 4 damage to Orc.',
+      'Orc dealt 2 damage to Mu.',
+      "Orc's morale broke (80 against 50).",
+      "Gob's bleeding is staunched.",
+      'Party, standing: Mu, Fighter.',
+      'Foes, routed: Orc.',
+      'Foes, down: Gob.',
+    ]);
+  });
+
+  it('a player\'s recap holds only what the player sees: nothing of a hidden combatant', () => {
+    const log = fight();
+    const state = log.state;
+    const player = text(roundRecap(timeline(state, { gm: false, sides: ['party'], hidden: ['gob'] })));
+    expect(player.some((line) => line.includes('Gob'))).toBe(false);
+    expect(player).toContain('Mu cast Bolt.');
+  });
+
+  it('a spell lost, a tie, bleeding and death are told', () => {
+    const combatants = [pc('mu', { spells: ['Bolt'] }), foe('orc', { hp: 3 })];
+    const dice = new ScriptedDice([
+      { purpose: 'surprise', side: 'party', result: 5 },
+      { purpose: 'surprise', side: 'foes', result: 5 },
+      { purpose: 'initiative', side: 'party', round: 1, result: 3 },
+      { purpose: 'initiative', side: 'foes', round: 1, result: 3 },
+      { purpose: 'initiative', side: 'party', round: 2, result: 3 },
+    ]);
+    const log = playCombat(P, { sides, combatants }, { ...P.defaults }, dice, {
+      rounds: 2,
+      declarations: (round): Record<string, Declaration> =>
+        round === 1
+          ? { mu: { combatant: 'mu', action: 'spell', spell: 'Bolt', castingTime: 5 }, orc: { combatant: 'orc', action: 'melee', target: 'mu' } }
+          : { mu: { combatant: 'mu', action: 'melee', target: 'orc' } },
+      damage: [
+        { round: 1, by: 'orc', target: 'mu', amount: 1 },
+        { round: 1, segment: 4, target: 'orc', amount: 12 },
+      ],
+    });
+    expect(text(roundRecap(log.rounds[0].view))).toEqual([
+      'Round 1, in short:',
+      'Initiative was tied at 3: no side won.',
+      'Orc dealt 1 damage to Mu.',
+      'Mu was struck while casting: Bolt is lost.',
+      'Orc took 12 damage.',
+      'Orc fell.',
+      'Party, standing: Mu.',
+      'Foes: nobody is left standing (down: Orc).',
+    ]);
+    // Round 2: the orc, below 0 since round 1, bleeds from -9 to -10 and dies (phase 9).
+    expect(text(roundRecap(log.rounds[1].view)).slice(-4)).toEqual(['Orc bled 1.', 'Orc bled to death.', 'Party, standing: Mu.', 'Foes: nobody is left standing (down: Orc).']);
+  });
+
+  it('every line of random combats has its English text, placeholders filled', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rng = new RandomDice(seed * 7919);
+      const combatants = Array.from({ length: 6 }, (_, i) => (i % 2 ? foe(`f${i}`, { hp: 4 }) : pc(`p${i}`, { hp: 4, spells: ['Bolt', 'Bolt'] })));
+      const declarations = Object.fromEntries(
+        combatants.map((c, i): [string, Declaration] => {
+          const target = combatants[(i + 1) % combatants.length].id;
+          return [c.id, i % 3 === 0 ? { combatant: c.id, action: 'spell', spell: 'Bolt', castingTime: 1 + (seed % 6), target } : { combatant: c.id, action: 'melee', target }];
+        }),
+      );
+      const damage = Array.from({ length: 8 }, (_, k) => ({ round: 1 + (k % 3), segment: 1 + ((seed + k) % 10), target: combatants[(seed + k) % 6].id, amount: 1 + ((seed * k) % 5) }));
+      const log = playCombat(P, { sides, combatants }, { ...P.defaults }, rng, { rounds: 3, declarations: () => declarations, damage, cancelled: [{ round: 2, combatant: 'p0' }] });
+      for (const r of [log.surpriseRound, ...log.rounds]) if (r) text(roundRecap(r.view));
+    }
+  });
+
+  it('tells a device used, a casting given up, one prevented, one broken off but kept, a joiner, a casting running on, a morale held', () => {
+    const view: TimelineView = {
+      procedure: 'addict',
+      round: 2,
+      kind: 'round',
+      stage: 'end-of-round',
+      current: null,
+      sides: [
+        { id: 'party', name: 'Party', winner: false, initiative: 4 },
+        { id: 'foes', name: 'Foes', winner: false, initiative: 2 },
+      ],
+      combatants: [
+        { id: 'mu', name: 'Mu', side: 'party', condition: 'ok', routed: false, delayed: false, surprised: 0, stillSurprised: false, mayDeclare: true, declared: true },
+        { id: 'wolf', name: 'Wolf', side: 'foes', condition: 'ok', routed: false, delayed: false, surprised: 0, stillSurprised: false, mayDeclare: true, declared: true, joined: true },
+      ],
+      surprise: { unit: 'segments', anyone: false },
+      opening: null,
+      initiative: { winner: null, tie: false },
+      carryIn: [],
+      steps: [
+        {
+          index: 0,
+          phase: 'addict-resolution',
+          segment: 1,
+          when: 'done',
+          entries: [
+            { combatant: 'mu', kind: 'cast-complete', action: 'device', casting: 'w', spell: 'Wand of Frost', device: true, outcome: 'goes-off' },
+            { combatant: 'mu', kind: 'cast-begin', action: 'spell', casting: 's', spell: 'Sleep', outcome: 'cancelled' },
+            { combatant: 'mu', kind: 'cast-complete', action: 'spell', casting: 's', spell: 'Sleep', outcome: 'cancelled' },
+          ],
+          damage: [
+            { target: 'mu', amount: 1, wounds: 1, by: 'wolf' },
+            { target: 'mu', amount: 2, wounds: 2, by: 'wolf' },
+          ],
+          interruptions: [
+            { casting: 'p', caster: 'mu', spell: 'Light', outcome: 'prevented', expended: false },
+            { casting: 'k', caster: 'mu', spell: 'Shield', outcome: 'interrupted', expended: false },
+          ],
+          fallen: [],
+          joins: ['wolf'],
+        },
+        { index: 1, phase: 'addict-resolution', segment: 2, when: 'next', entries: [], damage: [], interruptions: [], fallen: [], joins: [] },
+      ],
+      carryOut: [{ casting: 'f', caster: 'mu', spell: 'Fireball', device: false, beganRound: 2, remaining: 3, status: 'pending' }],
+      end: [{ kind: 'morale', combatant: 'wolf', trigger: 'gm', roll: 30, total: 30, target: 50, passed: true }],
+    };
+    expect(text(roundRecap(view))).toEqual([
+      'Round 2, in short:',
+      'Wolf joined the fight.',
+      'Mu used Wand of Frost.',
+      'Mu gave up casting Sleep.',
+      'Wolf dealt 3 damage to Mu.',
+      'Mu was struck before casting Light: the spell is kept.',
+      "Mu's Shield was broken off.",
+      'Mu is still casting Fireball: 3 segments into the next round.',
+      "Wolf's morale held (30 against 50).",
+      'Party, standing: Mu.',
+      'Foes, standing: Wolf.',
+    ]);
+  });
+});
