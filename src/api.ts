@@ -10,6 +10,8 @@
  *   game.tenSegments.release(combatantId, { action: 'missile', weapon: itemId, target: otherCombatantId })
  *   game.tenSegments.cancelCasting(combatantId)  // elect not to complete its spell
  *   game.tenSegments.breakCasting(combatantId, { why: 'save' })  // GM: a casting broken without a hit
+ *   game.tenSegments.chooseSpell(combatantId, spellItemId)  // d12-ascending: the spell chosen at its turn (null: none)
+ *   game.tenSegments.reaction(groupId, 'Hostile'), .encounterDistance(60), .staunch(combatantId)  // GM, addict phases 1, 3, 11
  */
 import type { TenSegmentsCombat } from './documents/combat';
 import { requestDeclaration, requestCombatAction, type QueryAnswer } from './documents/queries';
@@ -80,6 +82,27 @@ export const api = {
     if (!combat) return noCombat();
     const extra = { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}), ...(how.why !== undefined ? { why: how.why } : {}) };
     return shown(await requestMidRound(combat, 'break', extra));
+  },
+  /** d12-ascending II.C: at its turn, the caster chooses the spell (an item of its actor), or none. */
+  async chooseSpell(combatantId: string, spell: string | null): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    if (!combat) return noCombat();
+    return shown(await requestMidRound(combat, 'choose', spell === null ? { combatantId, none: true } : { combatantId, spell }));
+  },
+  /** GM, addict phase 1: a side's (CombatantGroup's) reaction, in the GM's words; `secret`: players do not see it. */
+  async reaction(groupId: string, result: string, how: { roll?: number; secret?: boolean } = {}): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'reaction', { groupId, result, ...how })) : noCombat();
+  },
+  /** GM, addict phase 3: the encounter distance in feet. */
+  async encounterDistance(feet: number): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'distance', { feet })) : noCombat();
+  },
+  /** GM, addict phase 11: staunch a combatant's bleeding. */
+  async staunch(combatantId: string): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'staunch', { combatantId })) : noCombat();
   },
 };
 

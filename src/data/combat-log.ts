@@ -8,11 +8,21 @@
  * in the world migration (combat-log-v1.ts).
  */
 
+import type { FlowInput } from '../rules/flow';
+
 /** The schema of the Combat's stored data this build writes. */
 export const COMBAT_SCHEMA = 2;
 
 /** The kinds of log entry a stored log may hold. */
-export const ENTRY_KINDS = ['start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack', 'delay', 'release', 'break', 'heal', 'injury'] as const;
+export const ENTRY_KINDS = [
+  'start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack',
+  'delay', 'release', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury',
+] as const;
+
+/** Every input of the flow can be stored: a kind missing here is a type error, not a log the GM cannot write. */
+type Unstorable = Exclude<FlowInput['t'], (typeof ENTRY_KINDS)[number]>;
+const everyInputStorable: [Unstorable] extends [never] ? true : Unstorable = true;
+void everyInputStorable;
 
 /** Keys of log entries: "e", five or more digits (the entry's number), and the chain hash a store adds (flow/log.ts chainKey). */
 export const ENTRY_KEY = /^e\d{5,}(?:x[0-9a-z]{1,7})?$/;

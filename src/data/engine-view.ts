@@ -400,7 +400,8 @@ export function toDeclaration(
   if (numbers.routines !== undefined) decl.routines = numbers.routines;
   if (numbers.hesitation !== undefined) decl.hesitation = numbers.hesitation;
   if (numbers.distance !== undefined) decl.distance = numbers.distance;
-  if ((action === 'spell' || action === 'device') && decl.castingTime === undefined) {
+  // A spell named is cast in its time; one declared without a name is the procedure's to allow (d12-ascending II.C: chosen on the initiative result).
+  if (((action === 'spell' && decl.spell !== undefined) || action === 'device') && decl.castingTime === undefined) {
     return fail('CastingTimeInvalid', { name: ctx.name });
   }
   if (flag(payload.readied)) decl.readied = true;

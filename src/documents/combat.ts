@@ -469,6 +469,9 @@ export class TenSegmentsCombat extends Combat {
     if (action === 'morale') {
       const m: MoraleRequest = { combatant: req.combatantId ?? '', trigger: req.trigger ?? '' };
       if (req.opposed !== undefined) m.opposed = req.opposed;
+      if (req.method !== undefined) m.method = req.method;
+      if (req.score !== undefined) m.score = req.score;
+      if (req.passed !== undefined) m.passed = req.passed;
       return this.transition({ t: 'morale', requests: [m] }, { q });
     }
     const state = this.flowState;
@@ -826,7 +829,8 @@ export class TenSegmentsCombat extends Combat {
     if (!isActiveGM()) {
       // Another GM: each check is a request to the active GM.
       for (const m of requests) {
-        const problem = await this.command('morale', 'manage', { combatantId: m.combatant, trigger: m.trigger, ...(m.opposed !== undefined ? { opposed: m.opposed } : {}) });
+        const { combatant, trigger, ...rest } = m;
+        const problem = await this.command('morale', 'manage', { combatantId: combatant, trigger, ...rest });
         if (problem) return problem;
       }
       return null;

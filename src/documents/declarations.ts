@@ -24,6 +24,8 @@ export interface DeclarationOverride {
   speed?: number;
   routines?: number;
   hesitation?: number;
+  /** addict phase 6: real seconds of hesitation, noted by the GM ("every full 6 seconds", one segment). */
+  hesitationSeconds?: number;
   distance?: number;
   weaponSpeed?: number;
   length?: number;
@@ -80,6 +82,7 @@ export function declarationFromRequest(
   if (override.speed !== undefined) declaration.speed = override.speed;
   if (override.routines !== undefined) declaration.routines = override.routines;
   if (override.hesitation !== undefined) declaration.hesitation = override.hesitation;
+  if (override.hesitationSeconds !== undefined) declaration.hesitationSeconds = override.hesitationSeconds;
   if (override.dexterityReaction !== undefined) declaration.dexterityReaction = override.dexterityReaction;
   if (declaration.weapon) {
     if (override.weaponSpeed !== undefined) declaration.weapon.speed = override.weaponSpeed;

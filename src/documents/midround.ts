@@ -31,10 +31,24 @@ export interface MidRoundRequest {
   castingId?: string;
   declaration?: DeclarationRequest;
   why?: BreakCause;
+  /** choose: the spell item chosen, or none. */
+  spell?: string;
+  none?: boolean;
+  /** reaction: the side, the result in the GM's words, the roll, hidden from players. */
+  groupId?: string;
+  result?: string;
+  roll?: number;
+  secret?: boolean;
+  /** distance: the encounter distance in feet. */
+  feet?: number;
 }
 
-/** What a request becomes: the combatant it acts for (whose owner may ask) and the flow inputs, or why not. */
-type Made = { combatant: string; inputs: FlowInput[] } | { problem: Problem };
+/**
+ * What a request becomes: the combatant it acts for (whose owner may ask; none
+ * for what the GM records of the whole encounter, a GM-only action) and the
+ * flow inputs, or why not.
+ */
+type Made = { combatant?: string; inputs: FlowInput[] } | { problem: Problem };
 
 export interface MidRoundAction {
   /** Who may ask: 'declare' — the GM, or the owner of the combatant it acts for; 'manage' — the GM only. */
@@ -96,6 +110,48 @@ export const MID_ROUND: Record<MidRoundActionName, MidRoundAction> = {
     right: 'manage',
     make: (request, _combat, state) => castingsNamed(request, state, (casting) => (request.why ? { t: 'break', casting, why: request.why } : { t: 'break', casting })),
   },
+  /**
+   * d12-ascending II.C: "A spellcaster may decide on his initiative result what spell to cast, if any": the caster's
+   * owner names a spell item of the actor (its casting time the item's, as in a declaration), or none.
+   */
+  choose: {
+    right: 'declare',
+    make: (request, combat) => {
+      if (request.combatantId === undefined) return missing('combatantId');
+      const c = request.combatantId;
+      if (request.none === true) return request.spell === undefined ? { combatant: c, inputs: [{ t: 'choose', c, spell: null }] } : { problem: { key: 'ChooseNeedsOne' } };
+      if (request.spell === undefined) return { problem: { key: 'ChooseNeedsOne' } };
+      const combatant = combat.combatants.get(c);
+      if (!combatant) return { problem: { key: 'UnknownCombatant', data: { id: c } } };
+      const built = declarationFromRequest(combatant, { action: 'spell', spell: request.spell });
+      if ('problem' in built) return built;
+      const { spell, castingTime } = built.declaration;
+      if (spell === undefined || castingTime === undefined) return { problem: { key: 'CastingTimeInvalid', data: { name: combatant.name ?? '' } } };
+      return { combatant: c, inputs: [{ t: 'choose', c, spell, castingTime }] };
+    },
+  },
+  /** addict phase 1: the GM records a side's reaction (the reaction table is not in the text). */
+  reaction: {
+    right: 'manage',
+    make: (request) => {
+      if (request.groupId === undefined) return missing('groupId');
+      if (request.result === undefined) return missing('result');
+      const input: FlowInput = { t: 'reaction', side: request.groupId, result: request.result };
+      if (request.roll !== undefined) input.roll = request.roll;
+      if (request.secret === true) input.secret = true;
+      return { inputs: [input] };
+    },
+  },
+  /** addict phase 3: the GM records the encounter distance in feet (no distance table in the text). */
+  distance: {
+    right: 'manage',
+    make: (request) => (request.feet === undefined ? missing('feet') : { inputs: [{ t: 'distance', feet: request.feet }] }),
+  },
+  /** addict phase 11: "bleeding can be staunched". */
+  staunch: {
+    right: 'manage',
+    make: (request) => (request.combatantId === undefined ? missing('combatantId') : { combatant: request.combatantId, inputs: [{ t: 'staunch', c: request.combatantId }] }),
+  },
 };
 
 /** The active GM's side of a mid-round request (its shape already checked): who asks, what it becomes, then the engine, in the combat's queue. */
@@ -119,10 +175,15 @@ export async function handleMidRound(request: MidRoundRequest, sender: User.Impl
     if (!state) return answer({ key: 'CombatNotStarted' });
     const made = action.make(request, combat, state, sender);
     if ('problem' in made) return answer(made.problem);
-    const combatant = combat.combatants.get(made.combatant);
-    if (!combatant) return answer({ key: 'UnknownCombatant', data: { id: made.combatant } });
-    const denied = authorize(action.right, sender, combatant);
-    if (denied) return answer(denied);
+    if (made.combatant === undefined) {
+      // What the GM records of the whole encounter: a GM-only action, checked above.
+      if (action.right !== 'manage') return answer({ key: 'RequestFieldMissing', data: { field: 'combatantId' } });
+    } else {
+      const combatant = combat.combatants.get(made.combatant);
+      if (!combatant) return answer({ key: 'UnknownCombatant', data: { id: made.combatant } });
+      const denied = authorize(action.right, sender, combatant);
+      if (denied) return answer(denied);
+    }
     // A retry of a request already carried out is answered without doing it again.
     if (combat.madeBy(q)) return answer(null);
     const done = await combat.transact(

@@ -16,7 +16,7 @@
  */
 import type { Declaration, Problem } from '../rules/model';
 import { loadProcedure } from '../rules/registry';
-import { resolveOptions } from '../rules/procedure';
+import { resolveOptions, type MoraleMethod } from '../rules/procedure';
 import { RulesError } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { authorize, type CombatAction } from './permissions';
@@ -55,6 +55,10 @@ export interface CombatActionRequest {
   /** morale: what calls for the check (combatantId: who checks), and the opposed score. */
   trigger?: string;
   opposed?: number;
+  /** morale, where the procedure lets the GM choose how (d12-ascending): the method, the score, the GM's own result. */
+  method?: MoraleMethod;
+  score?: number;
+  passed?: boolean;
 }
 
 /* ------------------------------------------------------------ declare */
@@ -90,7 +94,7 @@ const blank = (v: unknown): boolean => v === null || v === undefined || v === ''
 
 /** The optional fields of a request and of its override: every one a form may leave blank. */
 const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'goFirst', 'delaying', 'innate', 'minorActions', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
-const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'weaponSpeed', 'length', 'space', 'dexterityReaction'] as const satisfies readonly (keyof DeclarationOverride)[];
+const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'hesitationSeconds', 'distance', 'weaponSpeed', 'length', 'space', 'dexterityReaction'] as const satisfies readonly (keyof DeclarationOverride)[];
 
 /** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
 export function cleaned(request: DeclarationRequest): DeclarationRequest {

@@ -16,6 +16,8 @@
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../rules/model';
 import { BREAK_CAUSES } from '../rules/flow/state';
+import { DISTANCE_MAX, REACTION_MAX } from '../rules/flow/gm-phases';
+import { MORALE_METHODS } from '../rules/procedure';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
 import { messageModes } from './compat';
@@ -57,7 +59,7 @@ export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
  * src/documents/midround.ts (MID_ROUND). A new mid-round action is a name
  * here and an entry there (with the fields it needs below, if new).
  */
-export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break'] as const;
+export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch'] as const;
 export type MidRoundActionName = (typeof MID_ROUND_ACTIONS)[number];
 
 /**
@@ -71,6 +73,7 @@ export const OVERRIDE_SPEC: Spec = {
     speed: opt({ t: 'int', min: -LIMITS.castingTN.max, max: LIMITS.castingTN.max }),
     routines: opt({ t: 'int', min: 0, max: LIMITS.routines.max }),
     hesitation: opt({ t: 'int', min: 0, max: LIMITS.castingSegments.max }),
+    hesitationSeconds: opt({ t: 'num', min: 0, max: LIMITS.castingSegments.max * 6 + 5 }),
     distance: opt({ t: 'num', min: 0, max: LIMITS.rangeFeet.max }),
     weaponSpeed: opt({ t: 'int', min: LIMITS.weaponSpeed.min, max: LIMITS.weaponSpeed.max }),
     length: opt({ t: 'num', min: LIMITS.reach.min, max: LIMITS.reach.max }),
@@ -127,6 +130,10 @@ export const REQUEST_SPECS = {
       groupId: opt(ID),
       trigger: opt({ t: 'text', max: 80 }),
       opposed: opt({ t: 'int', min: -100, max: 100 }),
+      /** morale: how the GM checks it where the text gives no method (d12-ascending), the score, the GM's own result. */
+      method: opt({ t: 'enum', values: MORALE_METHODS }),
+      score: opt({ t: 'int', min: -100, max: 1000 }),
+      passed: opt({ t: 'bool' }),
     },
   },
   midround: {
@@ -142,6 +149,16 @@ export const REQUEST_SPECS = {
       declaration: opt(DECLARATION_SPEC),
       /** break: why (a failed save, movement or action impeded, jostled, other). */
       why: opt({ t: 'enum', values: BREAK_CAUSES }),
+      /** choose (d12-ascending II.C): the spell item chosen at the caster's turn, or `none: true`. */
+      spell: opt(ID),
+      none: opt({ t: 'bool' }),
+      /** reaction (addict phase 1): the side (CombatantGroup), the result in the GM's words, the roll if any, hidden from players. */
+      groupId: opt(ID),
+      result: opt({ t: 'text', max: REACTION_MAX }),
+      roll: opt({ t: 'int', min: -1000, max: 1000 }),
+      secret: opt({ t: 'bool' }),
+      /** distance (addict phase 3): the encounter distance in feet. */
+      feet: opt({ t: 'num', min: 0, max: DISTANCE_MAX }),
     },
   },
 } as const satisfies Record<string, Spec>;

@@ -35,6 +35,10 @@ const RIGHT: Record<string, CombatAction> = {
   'midround:release': 'declare',
   'midround:cancel': 'declare',
   'midround:break': 'manage',
+  'midround:choose': 'declare',
+  'midround:reaction': 'manage',
+  'midround:distance': 'manage',
+  'midround:staunch': 'manage',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;
