@@ -12,6 +12,7 @@
  *   game.tenSegments.breakCasting(combatantId, { why: 'save' })  // GM: a casting broken without a hit
  *   game.tenSegments.chooseSpell(combatantId, spellItemId)  // d12-ascending: the spell chosen at its turn (null: none)
  *   game.tenSegments.reaction(groupId, 'Hostile'), .encounterDistance(60), .staunch(combatantId)  // GM, addict phases 1, 3, 11
+ *   game.tenSegments.healCheck(combatantId, 14), .injury(combatantId, { damageType: 'blunt', row: 7 })  // GM, individual-speed
  */
 import type { TenSegmentsCombat } from './documents/combat';
 import { requestDeclaration, requestCombatAction, type QueryAnswer } from './documents/queries';
@@ -20,6 +21,7 @@ import type { DeclarationRequest } from './documents/declarations';
 import { notifyProblem } from './documents/problems';
 import { requestMidRound } from './documents/midround';
 import type { BreakCause } from './rules/flow/state';
+import type { DamageType } from './rules/model';
 
 function currentCombat(): TenSegmentsCombat | null {
   return (game.combat as TenSegmentsCombat | null | undefined) ?? null;
@@ -98,6 +100,16 @@ export const api = {
   async encounterDistance(feet: number): Promise<QueryAnswer> {
     const combat = currentCombat();
     return combat ? shown(await requestMidRound(combat, 'distance', { feet })) : noCombat();
+  },
+  /** GM, individual-speed: the total of a Heal check made to stabilize a Dying or Incapacitated combatant. */
+  async healCheck(combatantId: string, total: number): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'heal', { combatantId, total })) : noCombat();
+  },
+  /** GM, individual-speed: a Combat Injury — a row of the damage type's table, or words of your own where the text's table is empty. */
+  async injury(combatantId: string, injury: { damageType?: DamageType; row?: number; side?: 'main' | 'off'; text?: string }): Promise<QueryAnswer> {
+    const combat = currentCombat();
+    return combat ? shown(await requestMidRound(combat, 'injury', { combatantId, ...injury })) : noCombat();
   },
   /** GM, addict phase 11: staunch a combatant's bleeding. */
   async staunch(combatantId: string): Promise<QueryAnswer> {

@@ -13,7 +13,7 @@
  * inputs it becomes. A new mid-round action is its name in
  * request-schema.ts's MID_ROUND_ACTIONS and its entry here.
  */
-import type { Problem } from '../rules/model';
+import type { DamageType, Problem } from '../rules/model';
 import type { FlowInput, FlowState } from '../rules/flow';
 import type { BreakCause } from '../rules/flow/state';
 import type { TenSegmentsCombat } from './combat';
@@ -41,6 +41,13 @@ export interface MidRoundRequest {
   secret?: boolean;
   /** distance: the encounter distance in feet. */
   feet?: number;
+  /** heal: the Heal check's total. */
+  total?: number;
+  /** injury: its table (damage type), row, arm or hand, or the GM's words. */
+  damageType?: DamageType;
+  row?: number;
+  side?: 'main' | 'off';
+  text?: string;
 }
 
 /**
@@ -146,6 +153,28 @@ export const MID_ROUND: Record<MidRoundActionName, MidRoundAction> = {
   distance: {
     right: 'manage',
     make: (request) => (request.feet === undefined ? missing('feet') : { inputs: [{ t: 'distance', feet: request.feet }] }),
+  },
+  /** individual-speed: "a Dying or Incapacitated creature can be stabilized with a Heal check": the GM enters the total. */
+  heal: {
+    right: 'manage',
+    make: (request) => {
+      if (request.combatantId === undefined) return missing('combatantId');
+      if (request.total === undefined) return missing('total');
+      return { combatant: request.combatantId, inputs: [{ t: 'heal', c: request.combatantId, total: request.total }] };
+    },
+  },
+  /** individual-speed: "the Referee then rolls on the Combat Injury table": a row the GM rolled or picked, or their own words where the text's table is empty. */
+  injury: {
+    right: 'manage',
+    make: (request) => {
+      if (request.combatantId === undefined) return missing('combatantId');
+      const input: FlowInput = { t: 'injury', c: request.combatantId };
+      if (request.damageType !== undefined) input.type = request.damageType;
+      if (request.row !== undefined) input.row = request.row;
+      if (request.side !== undefined) input.side = request.side;
+      if (request.text !== undefined) input.text = request.text;
+      return { combatant: request.combatantId, inputs: [input] };
+    },
   },
   /** addict phase 11: "bleeding can be staunched". */
   staunch: {

@@ -17,6 +17,7 @@ import type { Problem } from '../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../rules/model';
 import { BREAK_CAUSES } from '../rules/flow/state';
 import { DISTANCE_MAX, REACTION_MAX } from '../rules/flow/gm-phases';
+import { INJURY_TEXT_MAX } from '../rules/flow/wounds';
 import { MORALE_METHODS } from '../rules/procedure';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
@@ -59,7 +60,7 @@ export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
  * src/documents/midround.ts (MID_ROUND). A new mid-round action is a name
  * here and an entry there (with the fields it needs below, if new).
  */
-export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch'] as const;
+export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury'] as const;
 export type MidRoundActionName = (typeof MID_ROUND_ACTIONS)[number];
 
 /**
@@ -159,6 +160,13 @@ export const REQUEST_SPECS = {
       secret: opt({ t: 'bool' }),
       /** distance (addict phase 3): the encounter distance in feet. */
       feet: opt({ t: 'num', min: 0, max: DISTANCE_MAX }),
+      /** heal (individual-speed): the Heal check's total. */
+      total: opt({ t: 'int', min: -1000, max: 1000 }),
+      /** injury (individual-speed): the Combat Injury the GM enters — its table, a row of it, the arm or hand, or words of their own. */
+      damageType: opt({ t: 'enum', values: DAMAGE_TYPES }),
+      row: opt({ t: 'int', min: 1, max: 100 }),
+      side: opt({ t: 'enum', values: ['main', 'off'] }),
+      text: opt({ t: 'text', max: INJURY_TEXT_MAX }),
     },
   },
 } as const satisfies Record<string, Spec>;

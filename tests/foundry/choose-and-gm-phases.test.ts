@@ -99,4 +99,24 @@ describe.each([13, 14] as const)('spells chosen at the caster\'s turn and the GM
     await idle(w);
     expect(flow(w).moraleRequests).toEqual([expect.objectContaining({ combatant: ids.orc1, method: 'gm', passed: false })]);
   });
+
+  it('individual-speed: the GM enters a Heal check\'s total and a Combat Injury ("the Referee then rolls on the Combat Injury table"); a player may not', async () => {
+    const w = await makeWorld(generation, 'individual-speed');
+    const { combat, foundry, ids } = w;
+    foundry.dice.push(5, 5, 5, 5);
+    await combat.startCombat();
+    expect(foundry.dice.remaining).toEqual([]);
+    const before = snapshot(w);
+    expect(await foundry.asUser(foundry.users.player, () => g.game.tenSegments.healCheck(ids.orc1, 20))).toMatchObject({ ok: false, key: 'OnlyGM' });
+    expect(await foundry.asUser(foundry.users.player, () => g.game.tenSegments.injury(ids.orc1, { damageType: 'blunt', row: 7 }))).toMatchObject({ ok: false, key: 'OnlyGM' });
+    // The orc is unhurt: nothing to stabilize, the engine says so.
+    expect(await g.game.tenSegments.healCheck(ids.orc1, 20)).toMatchObject({ ok: false, key: 'HealNotNeeded' });
+    expect(snapshot(w)).toBe(before);
+    // Row 7 of the blunt table: Broken Collarbone.
+    foundry.dice.push(3, 3, 3);
+    expect(await g.game.tenSegments.injury(ids.orc1, { damageType: 'blunt', row: 7 })).toEqual({ ok: true });
+    await idle(w);
+    expect(Object.values((combat as any).system.log).at(-1)).toMatchObject({ t: 'injury', c: ids.orc1, type: 'blunt', row: 7 });
+    expect(JSON.stringify(flow(w).states[ids.orc1])).toContain('"row":7');
+  });
 });

@@ -39,6 +39,8 @@ const RIGHT: Record<string, CombatAction> = {
   'midround:reaction': 'manage',
   'midround:distance': 'manage',
   'midround:staunch': 'manage',
+  'midround:heal': 'manage',
+  'midround:injury': 'manage',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;
