@@ -134,3 +134,38 @@ describe('a combat started before this was decided (its start has no `rules`) re
     expect(sameAsLastRound(state, dice)).toEqual({ begins: 1, goesOff: 1 });
   });
 });
+
+describe('addict phase 6: hesitation belongs to the round it was noted in ("For every full 6 seconds of real-life delay, the DM notes that the character will delay 1 segment")', () => {
+  const dice = () => new ScriptedDice([surprise('party', 5), surprise('foes', 5), init('party', 1, 5), init('foes', 1, 2), init('party', 2, 5), init('foes', 2, 2)]);
+  /** The segment of the fighter's melee in the round being played. */
+  const fighterSegment = (state: FlowState) => state.schedule!.steps.find((s) => s.entries.some((e) => e.combatant === 'fighter' && e.kind === 'action'))?.segment;
+
+  it('a declaration carried on "same as last round" is not delayed again: the player did not hesitate in that round', () => {
+    const rolls = dice();
+    const started = startCombat('addict', {}, encounter(fighter, ogre), rolls);
+    if (!started.ok) throw new Error(JSON.stringify(started.problem));
+    const state = flowFrom(started.start);
+    give(state, { t: 'declare', d: melee('fighter', 'ogre', { hesitationSeconds: 13 }) });
+    give(state, { t: 'begin', d: { ogre: melee('ogre', 'fighter') } }, rolls);
+    // The party acts in the foes' segment, 2; 13 seconds are two full 6 s: segment 4.
+    expect(fighterSegment(state)).toBe(4);
+    finishRound(state, rolls);
+    give(state, { t: 'next' });
+    expect(state.declarations.fighter).not.toHaveProperty('hesitationSeconds');
+    give(state, { t: 'begin' }, rolls);
+    expect(fighterSegment(state)).toBe(2);
+  });
+
+  it('a combat started under rules revision 1 keeps the hesitation it stored', () => {
+    const rolls = dice();
+    const started = startCombat('addict', {}, encounter(fighter, ogre), rolls);
+    if (!started.ok) throw new Error(JSON.stringify(started.problem));
+    const state = flowFrom({ ...started.start, rules: 1 });
+    give(state, { t: 'declare', d: melee('fighter', 'ogre', { hesitationSeconds: 13 }) });
+    give(state, { t: 'begin', d: { ogre: melee('ogre', 'fighter') } }, rolls);
+    finishRound(state, rolls);
+    give(state, { t: 'next' });
+    give(state, { t: 'begin' }, rolls);
+    expect(fighterSegment(state)).toBe(4);
+  });
+});

@@ -23,9 +23,12 @@ export const FLOW_VERSION = 2;
  * (FlowStart.conditions, joiners too); a spell declaration carried on whose
  * last copy is still being cast in a casting carried in begins nothing
  * (transitions.ts, roundDeclarations); d12-ascending: a caster whose casting
- * carries in does nothing else that round (RoundInput.rules).
+ * carries in does nothing else that round (RoundInput.rules). 2: a
+ * declaration carried on "same as last round" carries no hesitation (addict
+ * phase 6: the delay is noted for the seconds a player hesitated in that
+ * round's declarations; one who does not declare again has not hesitated).
  */
-export const RULES_REVISION = 1;
+export const RULES_REVISION = 2;
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 

@@ -415,6 +415,14 @@ function carriedOut(state: FlowState, procedure: P): FlowState['declarations'] {
 /** The next round's declarations, defaulting to "same as last round" while they can still be carried out. */
 function newRound(state: FlowState, procedure: P): void {
   state.declarations = carriedOut(state, procedure);
+  if (revision(state) >= 2) {
+    for (const id of Object.keys(state.declarations)) {
+      const d = state.declarations[id];
+      if (d.hesitation === undefined && d.hesitationSeconds === undefined) continue;
+      const { hesitation: _h, hesitationSeconds: _s, ...rest } = d;
+      state.declarations[id] = rest;
+    }
+  }
   // The castings that carry on into the new round, with their status (a hit while it is declared may still break one).
   state.carry = state.carry.filter((c) => (state.status[c.id] ?? 'pending') === 'pending');
   state.round += 1;
