@@ -119,4 +119,22 @@ describe.each([13, 14] as const)('spells chosen at the caster\'s turn and the GM
     expect(Object.values((combat as any).system.log).at(-1)).toMatchObject({ t: 'injury', c: ids.orc1, type: 'blunt', row: 7 });
     expect(JSON.stringify(flow(w).states[ids.orc1])).toContain('"row":7');
   });
+
+  it('d12-ascending II.D: hurt before she chooses, Halvaine casts nothing this round, and the card says so without naming a spell', async () => {
+    const w = await makeWorld(generation, 'd12-ascending', { initiativeMode: 'group' });
+    w.foundry.loadLang('lang/en.json');
+    const { combat, foundry, ids } = w;
+    foundry.dice.push(12, 12);
+    await combat.startCombat();
+    await foundry.asUser(foundry.users.player, () => requestDeclaration(combat, ids.halvaine, { action: 'spell' }));
+    await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.halvaine });
+    foundry.dice.push(5, 3); // the orcs strike first, at 3
+    await combat.rollInitiative();
+    expect(combat.combatant?.id).toBe(ids.orc1);
+    await w.actors.halvaine.update({ 'system.hp.value': w.actors.halvaine.system.hp.value - 2 });
+    await idle(w);
+    expect(flow(w).interruptions).toEqual([expect.objectContaining({ caster: ids.halvaine, outcome: 'prevented' })]);
+    const card = g.game.messages.contents.filter((m: any) => m.flags?.['ten-segments']?.kind === 'interruption').at(-1);
+    expect(card.content).toContain('Halvaine was hurt before choosing a spell and cannot cast this round.');
+  });
 });
