@@ -44,7 +44,7 @@ describe('the installable build', () => {
       ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
-    expect(all.filter((f) => f.startsWith('lang/'))).toEqual(manifest.languages.map((l: { path: string }) => l.path));
+    expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
     for (const style of manifest.styles) expect(existsSync(join('dist', style))).toBe(true);
     expect(all.filter((f) => f.startsWith('templates/')).length).toBe(files('templates').length);
   });
