@@ -7,7 +7,6 @@ import { registerDataModels } from './data';
 import { TenSegmentsCombat } from './documents/combat';
 import { TenSegmentsCombatant, joinMissingEverywhere, onCombatantCreated, onCombatantDeleted, onUserConnected } from './documents/combatant';
 import { TenSegmentsCombatantGroup } from './documents/combatant-group';
-import { registerHandlers } from './documents/queries';
 import { registerRequests } from './documents/requests';
 import { registerDamageHooks } from './documents/damage';
 import { SCHEMA_VERSION } from './documents/schema-version';
@@ -32,7 +31,6 @@ export function initSystem(): void {
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
-  registerHandlers();
   registerRequests();
   registerDamageHooks();
   registerApi();

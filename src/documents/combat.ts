@@ -63,13 +63,12 @@ import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
 import { declarationFromRequest, type DeclarationRequest } from './declarations';
-import { declarationRequestProblem, isDeclarationRequest } from './request-schema';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
 import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
-import { serialize } from './requests';
+import { loadGMSide, serialize, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
 
@@ -508,7 +507,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
-  private storedDeclaration(c: Combatant.Implementation): Declaration | null {
+  private storedDeclaration(c: Combatant.Implementation, { declarationRequestProblem, isDeclarationRequest }: GMSide): Declaration | null {
     const stored = combatantData(c)?.declaration;
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
@@ -541,6 +540,8 @@ export class TenSegmentsCombat extends Combat {
       if (err instanceof RulesError) return err.problem;
       throw err;
     }
+    // The request schema, to check declarations stored on combatants, is in the GM's side of requests (a chunk loaded on first use).
+    const gm = await loadGMSide();
     const built = buildEncounter(this);
     if ('problem' in built) return built.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
@@ -553,7 +554,7 @@ export class TenSegmentsCombat extends Combat {
     // Declarations made before the start (players', kept on their combatants) survive it, checked again.
     let n = 1;
     for (const c of this.combatants) {
-      const decl = this.storedDeclaration(c);
+      const decl = this.storedDeclaration(c, gm);
       if (!decl) continue;
       const input: FlowInput = { t: 'declare', d: decl };
       const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
@@ -793,6 +794,9 @@ export class TenSegmentsCombat extends Combat {
    * checked like any request. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
+    // Checking a stored declaration needs the request schema (the GM's side of requests, loaded on first use).
+    const declared = combatantData(combatant)?.declaration;
+    const gm = declared !== null && declared !== undefined ? await loadGMSide() : null;
     const state = this.flowState;
     if (!state || state.encounter.combatants.some((c) => c.id === combatant.id)) return null;
     const groupId = groupIdOf(combatant);
@@ -803,7 +807,7 @@ export class TenSegmentsCombat extends Combat {
     const input: FlowInput & { t: 'join' } = { t: 'join', c: engine.combatant };
     const was = this.cameBack(combatant);
     if (was) input.was = was;
-    const stored = this.storedDeclaration(combatant);
+    const stored = gm && this.storedDeclaration(combatant, gm);
     if (stored) input.d = stored;
     if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
     return this.transition(input);
