@@ -142,6 +142,11 @@ export function loadGMSide(): Promise<GMSide> {
   return side.loading;
 }
 
+/** Whether this client has loaded the GM's side (tests: requests that arrive before it are the ones that wait for it). */
+export function gmSideLoaded(): boolean {
+  return gmSideOf().loaded !== null;
+}
+
 /** The GM's side if this client has it already (then a request goes on in the task it arrived in). */
 function loadedGMSide(): GMSide | null {
   return gmSideOf().loaded;
