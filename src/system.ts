@@ -14,7 +14,7 @@ import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
 import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
-import { ProcedureOptionsApp } from './apps/procedure-options';
+import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { SYSTEM_ID } from './settings';
 
 export function initSystem(): void {
@@ -24,7 +24,8 @@ export function initSystem(): void {
     label: 'TENSEG.Setting.Options.Label',
     hint: 'TENSEG.Setting.Options.Hint',
     icon: 'fa-solid fa-swords',
-    type: ProcedureOptionsApp as never,
+    // The form itself is loaded when the menu is opened.
+    type: ProcedureOptionsMenu as never,
     restricted: true,
   });
   registerDataModels();
