@@ -58,11 +58,11 @@ import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
 import { withRolls } from './dice';
 import { deletionUpdate, turnChangeOptions } from './compat';
-import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
+import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
-import { declarationFromRequest, type DeclarationRequest } from './declarations';
+import type { DeclarationRequest } from './declarations';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
 import { applySync, planSync } from './sync';
 import { postEndOfRoundCard, postMoraleCard } from './chat';
@@ -507,7 +507,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
-  private storedDeclaration(c: Combatant.Implementation, { declarationRequestProblem, isDeclarationRequest }: GMSide): Declaration | null {
+  private storedDeclaration(c: Combatant.Implementation, { declarationRequestProblem, isDeclarationRequest, declarationFromRequest }: GMSide): Declaration | null {
     const stored = combatantData(c)?.declaration;
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
@@ -540,9 +540,9 @@ export class TenSegmentsCombat extends Combat {
       if (err instanceof RulesError) return err.problem;
       throw err;
     }
-    // The request schema, to check declarations stored on combatants, is in the GM's side of requests (a chunk loaded on first use).
+    // The engine's view of the documents and the request schema (for declarations stored on combatants) are the GM's side of requests, a chunk loaded on first use.
     const gm = await loadGMSide();
-    const built = buildEncounter(this);
+    const built = gm.buildEncounter(this);
     if ('problem' in built) return built.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
     if (!result.ok) return result.problem;
@@ -794,20 +794,19 @@ export class TenSegmentsCombat extends Combat {
    * checked like any request. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
-    // Checking a stored declaration needs the request schema (the GM's side of requests, loaded on first use).
-    const declared = combatantData(combatant)?.declaration;
-    const gm = declared !== null && declared !== undefined ? await loadGMSide() : null;
+    // The engine's view of the combatant and the request schema are the GM's side of requests (a chunk loaded on first use).
+    const gm = await loadGMSide();
     const state = this.flowState;
     if (!state || state.encounter.combatants.some((c) => c.id === combatant.id)) return null;
     const groupId = groupIdOf(combatant);
     const group = groupId ? this.groups.get(groupId) : undefined;
     const side = group ? sideOf(group) : null;
-    const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
+    const engine = gm.engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
     const input: FlowInput & { t: 'join' } = { t: 'join', c: engine.combatant };
     const was = this.cameBack(combatant);
     if (was) input.was = was;
-    const stored = gm && this.storedDeclaration(combatant, gm);
+    const stored = this.storedDeclaration(combatant, gm);
     if (stored) input.d = stored;
     if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
     return this.transition(input);

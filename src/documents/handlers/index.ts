@@ -4,7 +4,8 @@
  * kind. Only the active GM's client runs them, and only when a request
  * arrives, so no client loads them at start-up: requests.ts loads this module
  * when the first request reaches the active GM (and combat.ts when a combat
- * starts, to check declarations stored on its combatants).
+ * starts or a combatant joins one: the engine's view of the documents and
+ * the declarations stored on combatants).
  */
 import type { RequestKind } from '../request-schema';
 import type { RequestHandler } from '../requests';
@@ -13,6 +14,9 @@ import { handleAttack } from './attack';
 import { handleMidRound } from './midround';
 
 export { envelopeProblem, requestProblem, declarationRequestProblem, isDeclarationRequest } from '../request-schema';
+// What the active GM alone needs besides: the engine's view of the documents, a declaration from a request.
+export { buildEncounter, engineCombatant } from '../engine-encounter';
+export { declarationFromRequest } from '../declarations';
 
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
