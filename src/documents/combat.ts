@@ -64,11 +64,9 @@ import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
 import type { DeclarationRequest } from './declarations';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
-import { applySync, planSync } from './sync';
-import { postEndOfRoundCard, postMoraleCard } from './chat';
 import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
-import { loadGMSide, serialize, type GMSide } from './requests';
+import { loadedGMSide, loadGMSide, serialize, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
 
@@ -287,8 +285,9 @@ export class TenSegmentsCombat extends Combat {
       data[`system.log.${previous}`] = m.entry;
     });
     await this.write(data, before, after, options);
-    for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
-    if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    for (const m of result.made) if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
+    if (result.made.some((m) => m.opened)) await gm.postMoraleCard(this, after, after.opening ?? []);
     // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
     if (after.round > before.round) await joinMissing(this);
     return { state: after, details: result.made.map((m) => m.detail) };
@@ -304,7 +303,8 @@ export class TenSegmentsCombat extends Combat {
       callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
     }
     await this.update(data, updateOptions);
-    await applySync(this, planSync(before, after, skipHealthOf));
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    await gm.applySync(this, gm.planSync(before, after, skipHealthOf));
   }
 
   /** Run a single input as a transaction; a refusal is returned and nothing is written. */
@@ -436,7 +436,8 @@ export class TenSegmentsCombat extends Combat {
     });
     Object.assign(data, this.turnDataFor(state));
     await this.update(data);
-    await applySync(this, planSync(before, state));
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    await gm.applySync(this, gm.planSync(before, state));
     for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
   }
 
@@ -541,7 +542,7 @@ export class TenSegmentsCombat extends Combat {
       throw err;
     }
     // The engine's view of the documents and the request schema (for declarations stored on combatants) are the GM's side of requests, a chunk loaded on first use.
-    const gm = await loadGMSide();
+    const gm = loadedGMSide() ?? (await loadGMSide());
     const built = gm.buildEncounter(this);
     if ('problem' in built) return built.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
@@ -795,7 +796,7 @@ export class TenSegmentsCombat extends Combat {
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
     // The engine's view of the combatant and the request schema are the GM's side of requests (a chunk loaded on first use).
-    const gm = await loadGMSide();
+    const gm = loadedGMSide() ?? (await loadGMSide());
     const state = this.flowState;
     if (!state || state.encounter.combatants.some((c) => c.id === combatant.id)) return null;
     const groupId = groupIdOf(combatant);

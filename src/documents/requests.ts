@@ -148,7 +148,7 @@ export function gmSideLoaded(): boolean {
 }
 
 /** The GM's side if this client has it already (then a request goes on in the task it arrived in). */
-function loadedGMSide(): GMSide | null {
+export function loadedGMSide(): GMSide | null {
   return gmSideOf().loaded;
 }
 

@@ -35,11 +35,10 @@ import { SYSTEM_ID } from '../../settings';
 import { authorize } from '../permissions';
 import type { TenSegmentsCombat } from '../combat';
 import { localizeProblem } from '../problems';
-import { postInterruptionCard } from '../damage';
 import { serialize } from '../requests';
 import { storedActor } from '../stored';
 import { actorData, actorSize } from '../../data/systems';
-import { postCard, type CardMode } from '../chat';
+import { postCard, postInterruptionCard, type CardMode } from '../chat';
 import { publicMode } from '../compat';
 import type { AttackAnswer, AttackRequest } from '../attack';
 

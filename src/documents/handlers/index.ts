@@ -17,6 +17,9 @@ export { envelopeProblem, requestProblem, declarationRequestProblem, isDeclarati
 // What the active GM alone needs besides: the engine's view of the documents, a declaration from a request.
 export { buildEncounter, engineCombatant } from '../engine-encounter';
 export { declarationFromRequest } from '../declarations';
+// What the active GM writes after a transition: actors in line with the flow, chat cards.
+export { applySync, planSync } from '../sync';
+export { postEndOfRoundCard, postMoraleCard, postInterruptionCard } from '../chat';
 
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {

@@ -22,7 +22,7 @@ import { authorize, type CombatAction } from '../permissions';
 import { answer, serialize, type QueryAnswer } from '../requests';
 import { cleaned } from './queries';
 import { declarationFromRequest } from '../declarations';
-import { postInterruptionCard } from '../damage';
+import { postInterruptionCard } from '../chat';
 import type { MidRoundActionName } from '../request-schema';
 import type { MidRoundRequest } from '../midround';
 
