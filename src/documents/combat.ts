@@ -457,7 +457,7 @@ export class TenSegmentsCombat extends Combat {
     return this.report(await this.exclusive(() => this.run(action, extra)));
   }
 
-  /** The active GM's side of a control another GM pressed (queries.ts): in the combat's queue; a retry is not done again. */
+  /** The active GM's side of a control another GM pressed (handlers/queries.ts): in the combat's queue; a retry is not done again. */
   async control(req: CombatActionRequest, q: string): Promise<Problem | null> {
     return this.exclusive(async () => (this.madeBy(q) ? null : this.run(req.action, req, q)));
   }

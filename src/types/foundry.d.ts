@@ -37,7 +37,7 @@ declare module 'fvtt-types/configuration' {
     document: TenSegmentsCombatantGroup;
   }
 
-  /** What the system's chat cards carry (chat.ts, attack.ts, damage.ts): an attack card its request and answer, for a retry. */
+  /** What the system's chat cards carry (chat.ts, handlers/attack.ts): an attack card its request and answer, for a retry. */
   interface FlagConfig {
     ChatMessage: {
       'ten-segments': {
