@@ -1,4 +1,27 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+interface ChunkMeta {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+}
+
+const ENTRY = fileURLToPath(new URL('src/index.ts', import.meta.url));
+
+/** The modules the entry imports statically, directly or not: what every client loads at start-up (once per build). */
+const startUp = new WeakMap<ChunkMeta['getModuleInfo'], Set<string>>();
+function atStartUp({ getModuleInfo }: ChunkMeta): Set<string> {
+  let seen = startUp.get(getModuleInfo);
+  if (seen) return seen;
+  seen = new Set<string>();
+  const visit = (id: string): void => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    for (const next of getModuleInfo(id)?.importedIds ?? []) visit(next);
+  };
+  visit(ENTRY);
+  startUp.set(getModuleInfo, seen);
+  return seen;
+}
 
 /**
  * The ES modules Foundry loads (system.json "esmodules": the entry). Each
@@ -23,8 +46,10 @@ export default defineConfig({
     rollupOptions: {
       output: {
         chunkFileNames: 'chunks/[name].js',
-        // Everything but the procedures and the migration is needed at start-up: one shared chunk beside the entry.
-        manualChunks: (id: string) => (/[\\/]src[\\/](rules[\\/]procedures[\\/]|documents[\\/]migration|data[\\/]combat-log-v1)/.test(id) ? undefined : 'core'),
+        // What the entry imports statically is needed at start-up: one shared chunk beside the entry. The rest is
+        // loaded with import() on first use (the procedures, the migration, the GM's side of requests, the options
+        // app), each a chunk of its own with what only it uses (Rollup's own split).
+        manualChunks: (id, meta) => (atStartUp(meta).has(id) ? 'core' : undefined),
       },
     },
   },

@@ -7,7 +7,6 @@ import { registerDataModels } from './data';
 import { TenSegmentsCombat } from './documents/combat';
 import { TenSegmentsCombatant, joinMissingEverywhere, onCombatantCreated, onCombatantDeleted, onUserConnected } from './documents/combatant';
 import { TenSegmentsCombatantGroup } from './documents/combatant-group';
-import { registerHandlers } from './documents/queries';
 import { registerRequests } from './documents/requests';
 import { registerDamageHooks } from './documents/damage';
 import { SCHEMA_VERSION } from './documents/schema-version';
@@ -15,7 +14,7 @@ import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
 import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
-import { ProcedureOptionsApp } from './apps/procedure-options';
+import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { SYSTEM_ID } from './settings';
 
 export function initSystem(): void {
@@ -25,14 +24,14 @@ export function initSystem(): void {
     label: 'TENSEG.Setting.Options.Label',
     hint: 'TENSEG.Setting.Options.Hint',
     icon: 'fa-solid fa-swords',
-    type: ProcedureOptionsApp as never,
+    // The form itself is loaded when the menu is opened.
+    type: ProcedureOptionsMenu as never,
     restricted: true,
   });
   registerDataModels();
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
-  registerHandlers();
   registerRequests();
   registerDamageHooks();
   registerApi();

@@ -1,16 +1,19 @@
 /**
  * Chat cards the combat posts: the end of a round (bleeding, deaths, morale)
- * and the opening morale check here, interruptions (damage.ts) and attacks
- * (attack.ts). Every card is posted by the active GM's client through
+ * and the opening morale check, interruptions (from damage.ts, attacks and
+ * mid-round actions) here, and attacks (handlers/attack.ts). Every card is posted by the active GM's client through
  * `postCard`, in a message mode: a card of a player's request (an attack,
  * and an interruption it causes) in the mode that player chose; the cards of
  * the GM's own controls (end of round, morale, an interruption from a sheet)
- * in the active GM's own mode.
+ * in the active GM's own mode. Only the active GM posts them: this is part
+ * of the GM's side (handlers/index.ts), a chunk loaded on first use.
  */
 import type { FlowState } from '../rules/flow';
 import type { EndEvent } from '../rules/procedure';
 import { SYSTEM_ID } from '../settings';
 import { applyMessageMode } from './compat';
+import type { TenSegmentsCombat } from './combat';
+import { storedActor } from './stored';
 
 /** How a card is shown: a mode of this generation and whose it is (for "self"); by default the running user's own. */
 export interface CardMode {
@@ -70,4 +73,26 @@ export async function postEndOfRoundCard(combat: Combat.Implementation, state: F
 export async function postMoraleCard(combat: Combat.Implementation, state: FlowState, events: readonly EndEvent[]): Promise<void> {
   const title = game.i18n!.localize('TENSEG.Chat.OpeningMorale.Title');
   await postEventsCard(combat, 'opening-morale', title, state.round, eventLines(state, events));
+}
+
+/** Chat card for an interrupted or prevented casting, with the GM's undo button; shown as the attack that caused it was (`shown`), else in the active GM's own mode. */
+export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }, shown?: CardMode): Promise<void> {
+  const combatant = combat.combatants.get(i.caster);
+  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/interruption.hbs`, {
+    caster: combatant?.name ?? i.caster,
+    spell: i.spell,
+    outcome: i.outcome,
+    expended: i.expended,
+    round: state.round,
+    casting: i.casting,
+    combat: combat.id,
+  });
+  await postCard(
+    {
+      content,
+      speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
+      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
+    },
+    shown,
+  );
 }

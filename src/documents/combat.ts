@@ -58,18 +58,15 @@ import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
 import { withRolls } from './dice';
 import { deletionUpdate, turnChangeOptions } from './compat';
-import { buildEncounter, engineCombatant, groupIdOf, sideOf } from './encounter';
+import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
-import { declarationFromRequest, type DeclarationRequest } from './declarations';
-import { declarationRequestProblem, isDeclarationRequest } from './request-schema';
+import type { DeclarationRequest } from './declarations';
 import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
-import { applySync, planSync } from './sync';
-import { postEndOfRoundCard, postMoraleCard } from './chat';
 import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
-import { serialize } from './requests';
+import { loadedGMSide, loadGMSide, serialize, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
 
@@ -288,8 +285,9 @@ export class TenSegmentsCombat extends Combat {
       data[`system.log.${previous}`] = m.entry;
     });
     await this.write(data, before, after, options);
-    for (const m of result.made) if (m.ended) await postEndOfRoundCard(this, m.ended);
-    if (result.made.some((m) => m.opened)) await postMoraleCard(this, after, after.opening ?? []);
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    for (const m of result.made) if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
+    if (result.made.some((m) => m.opened)) await gm.postMoraleCard(this, after, after.opening ?? []);
     // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
     if (after.round > before.round) await joinMissing(this);
     return { state: after, details: result.made.map((m) => m.detail) };
@@ -305,7 +303,8 @@ export class TenSegmentsCombat extends Combat {
       callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
     }
     await this.update(data, updateOptions);
-    await applySync(this, planSync(before, after, skipHealthOf));
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    await gm.applySync(this, gm.planSync(before, after, skipHealthOf));
   }
 
   /** Run a single input as a transaction; a refusal is returned and nothing is written. */
@@ -437,7 +436,8 @@ export class TenSegmentsCombat extends Combat {
     });
     Object.assign(data, this.turnDataFor(state));
     await this.update(data);
-    await applySync(this, planSync(before, state));
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    await gm.applySync(this, gm.planSync(before, state));
     for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
   }
 
@@ -457,7 +457,7 @@ export class TenSegmentsCombat extends Combat {
     return this.report(await this.exclusive(() => this.run(action, extra)));
   }
 
-  /** The active GM's side of a control another GM pressed (queries.ts): in the combat's queue; a retry is not done again. */
+  /** The active GM's side of a control another GM pressed (handlers/queries.ts): in the combat's queue; a retry is not done again. */
   async control(req: CombatActionRequest, q: string): Promise<Problem | null> {
     return this.exclusive(async () => (this.madeBy(q) ? null : this.run(req.action, req, q)));
   }
@@ -508,7 +508,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
-  private storedDeclaration(c: Combatant.Implementation): Declaration | null {
+  private storedDeclaration(c: Combatant.Implementation, { declarationRequestProblem, isDeclarationRequest, declarationFromRequest }: GMSide): Declaration | null {
     const stored = combatantData(c)?.declaration;
     if (stored === null || stored === undefined) return null;
     const name = c.name ?? '';
@@ -541,7 +541,9 @@ export class TenSegmentsCombat extends Combat {
       if (err instanceof RulesError) return err.problem;
       throw err;
     }
-    const built = buildEncounter(this);
+    // The engine's view of the documents and the request schema (for declarations stored on combatants) are the GM's side of requests, a chunk loaded on first use.
+    const gm = loadedGMSide() ?? (await loadGMSide());
+    const built = gm.buildEncounter(this);
     if ('problem' in built) return built.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
     if (!result.ok) return result.problem;
@@ -553,7 +555,7 @@ export class TenSegmentsCombat extends Combat {
     // Declarations made before the start (players', kept on their combatants) survive it, checked again.
     let n = 1;
     for (const c of this.combatants) {
-      const decl = this.storedDeclaration(c);
+      const decl = this.storedDeclaration(c, gm);
       if (!decl) continue;
       const input: FlowInput = { t: 'declare', d: decl };
       const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
@@ -793,17 +795,19 @@ export class TenSegmentsCombat extends Combat {
    * checked like any request. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
+    // The engine's view of the combatant and the request schema are the GM's side of requests (a chunk loaded on first use).
+    const gm = loadedGMSide() ?? (await loadGMSide());
     const state = this.flowState;
     if (!state || state.encounter.combatants.some((c) => c.id === combatant.id)) return null;
     const groupId = groupIdOf(combatant);
     const group = groupId ? this.groups.get(groupId) : undefined;
     const side = group ? sideOf(group) : null;
-    const engine = engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
+    const engine = gm.engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
     if ('problem' in engine) return engine.problem;
     const input: FlowInput & { t: 'join' } = { t: 'join', c: engine.combatant };
     const was = this.cameBack(combatant);
     if (was) input.was = was;
-    const stored = this.storedDeclaration(combatant);
+    const stored = this.storedDeclaration(combatant, gm);
     if (stored) input.d = stored;
     if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
     return this.transition(input);

@@ -15,11 +15,9 @@ import { notifyProblem } from './problems';
 import { authorize, isActiveGM } from './permissions';
 import { requestCombatAction } from './queries';
 import { SYSTEM_ID } from '../settings';
-import { SYNC_OPTION } from './sync';
-import { MIGRATION_OPTION } from './schema-version';
-import { storedActor } from './stored';
+import { MIGRATION_OPTION, SYNC_OPTION } from './schema-version';
+import { loadedGMSide, loadGMSide } from './requests';
 import { actorData } from '../data/systems';
-import { postCard, type CardMode } from './chat';
 
 /** Does this actor count Stress and Wound Points (individual-speed) rather than hp? */
 function usesStressAndWounds(actor: Actor.Implementation): boolean {
@@ -45,28 +43,6 @@ function stressOf(actor: Actor.Implementation): number | null {
 function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementation): boolean {
   const own = combatant.actor;
   return !!own && (own === actor || own.uuid === actor.uuid);
-}
-
-/** Chat card for an interrupted or prevented casting, with the GM's undo button; shown as the attack that caused it was (`shown`), else in the active GM's own mode. */
-export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }, shown?: CardMode): Promise<void> {
-  const combatant = combat.combatants.get(i.caster);
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/interruption.hbs`, {
-    caster: combatant?.name ?? i.caster,
-    spell: i.spell,
-    outcome: i.outcome,
-    expended: i.expended,
-    round: state.round,
-    casting: i.casting,
-    combat: combat.id,
-  });
-  await postCard(
-    {
-      content,
-      speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
-      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
-    },
-    shown,
-  );
 }
 
 /** Stress and Wound Points count where the procedure counts them (individual-speed) and the actor has them; hp everywhere else. */
@@ -96,7 +72,10 @@ async function compare(combat: TenSegmentsCombat, combatantId: string): Promise<
   const res = await combat.recordHit({ target: combatantId, amount: drop, ...(critical ? { critical: true } : {}) });
   if ('problem' in res) return notifyProblem(res.problem);
   const now = combat.flowState as FlowState;
-  for (const i of res.detail.interruptions ?? []) await postInterruptionCard(combat, now, i);
+  // The cards are the GM's side (chat.ts), a chunk loaded on first use.
+  const interrupted = res.detail.interruptions ?? [];
+  const gm = interrupted.length > 0 ? (loadedGMSide() ?? (await loadGMSide())) : null;
+  for (const i of interrupted) await gm!.postInterruptionCard(combat, now, i);
 }
 
 /**

@@ -15,7 +15,7 @@
 import type { Declaration, Problem } from '../rules/model';
 import { needsOpenSquare } from '../rules/space';
 import { toDeclaration, type DeclarationPayload } from '../data/engine-view';
-import { actorView } from './encounter';
+import { actorView } from './engine-encounter';
 import { gapBetween, weaponUsableAt } from './grid';
 
 /** The numbers only the GM may set in a declaration. */

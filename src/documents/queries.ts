@@ -1,32 +1,14 @@
 /**
- * The active GM's handlers of requests: declarations (and their withdrawal)
- * and the combat controls another GM's client asks for. Requests arrive on
- * the system socket with the sender Foundry's server vouches for
- * (requests.ts), already checked against their schema (request-schema.ts).
- * A handler checks who asks (`authorize`, permissions.ts), what the
- * documents say (declarations.ts: numbers come from items, stats and the
- * map) and what the engine says, then writes; a refusal comes back with a
- * localized reason and nothing changes.
- *
- * Requests for one combat are handled one after another, in the same queue
- * as the combat's own transitions, so two players declaring at once both keep
- * theirs and a declaration racing the GM's Next is either applied or refused,
- * never lost. A retried request (same sender and id) that already made an
- * entry in the log is answered "done" and not made again.
+ * Requests a user's client sends to the active GM: declarations (and their
+ * withdrawal) and the combat controls another GM's client asks for, with the
+ * shapes of their bodies. The active GM's handlers are in
+ * handlers/queries.ts, a chunk of their own loaded when the first request
+ * arrives (requests.ts); requests.ts is the plumbing.
  */
-import type { Declaration, Problem } from '../rules/model';
-import { loadProcedure } from '../rules/registry';
-import { resolveOptions, type MoraleMethod } from '../rules/procedure';
-import { RulesError } from '../rules/model';
-import { SYSTEM_ID } from '../settings';
-import { authorize, type CombatAction } from './permissions';
+import type { MoraleMethod } from '../rules/procedure';
 import type { TenSegmentsCombat } from './combat';
-import { declarationFromRequest, type DeclarationOverride, type DeclarationRequest } from './declarations';
-import { engineCombatant, groupIdOf } from './encounter';
-import { handleAttack } from './attack';
-import { handleMidRound } from './midround';
-import { answer, askGM, handleRequests, serialize, type QueryAnswer } from './requests';
-import { combatantData } from '../data/systems';
+import type { DeclarationRequest } from './declarations';
+import { askGM, type QueryAnswer } from './requests';
 import type { RequestedCombatAction } from './request-schema';
 
 export { serialize, whenIdle, type QueryAnswer } from './requests';
@@ -59,138 +41,6 @@ export interface CombatActionRequest {
   method?: MoraleMethod;
   score?: number;
   passed?: boolean;
-}
-
-/* ------------------------------------------------------------ declare */
-
-/** Before the combat starts: the world's procedure decides whether the declaration would be legal. */
-async function checkBeforeStart(combatant: Combatant.Implementation, declaration: Declaration): Promise<Problem | null> {
-  const id = game.settings!.get(SYSTEM_ID, 'procedure');
-  let procedure;
-  try {
-    procedure = await loadProcedure(id);
-  } catch (err) {
-    if (err instanceof RulesError) return err.problem;
-    throw err;
-  }
-  const all = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
-  const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
-  const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
-  if ('problem' in built) return built.problem;
-  return procedure.validateDeclaration({ ...declaration, combatant: built.combatant.id }, built.combatant, options);
-}
-
-/** The combat and combatant a request names, and whether the sender may act for it. */
-function lookup(combatId: string, combatantId: string, sender: User.Implementation, right: CombatAction): { combat: TenSegmentsCombat; combatant: Combatant.Implementation } | { problem: Problem } {
-  const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
-  if (!combat) return { problem: { key: 'UnknownCombat' } };
-  const combatant = combat.combatants.get(combatantId);
-  if (!combatant) return { problem: { key: 'UnknownCombatant', data: { id: combatantId } } };
-  const denied = authorize(right, sender, combatant);
-  return denied ? { problem: denied } : { combat, combatant };
-}
-
-const blank = (v: unknown): boolean => v === null || v === undefined || v === '';
-
-/** The optional fields of a request and of its override: every one a form may leave blank. */
-const REQUEST_FIELDS = ['target', 'weapon', 'spell', 'spellName', 'readied', 'delayed', 'goFirst', 'delaying', 'innate', 'minorActions', 'note'] as const satisfies readonly (keyof DeclarationRequest)[];
-const OVERRIDE_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'hesitationSeconds', 'distance', 'weaponSpeed', 'length', 'space', 'dexterityReaction'] as const satisfies readonly (keyof DeclarationOverride)[];
-
-/** A request without its empty fields (a form's blanks), so what is kept is what was asked. */
-export function cleaned(request: DeclarationRequest): DeclarationRequest {
-  const { override, ...rest } = request;
-  const out: DeclarationRequest = { ...rest };
-  for (const k of REQUEST_FIELDS) if (blank(out[k])) delete out[k];
-  if (override && typeof override === 'object') {
-    const o: DeclarationOverride = { ...override };
-    for (const k of OVERRIDE_FIELDS) if (blank(o[k])) delete o[k];
-    if (Object.keys(o).length > 0) out.override = o;
-  }
-  return out;
-}
-
-/**
- * The active GM's side: validate and record one declaration. The latest
- * declaration for a combatant wins: a player's replaces a plan the GM held
- * for that combatant, and a plan the GM holds replaces a request waiting on it.
- */
-export async function handleDeclare(data: DeclareRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
-  return serialize(data.combatId, async () => {
-    const found = lookup(data.combatId, data.combatantId, sender, 'declare');
-    if ('problem' in found) return answer(found.problem);
-    const { combat, combatant } = found;
-    if (combat.madeBy(q)) return answer(null);
-    const request = cleaned(data.declaration);
-    if (request.override && !sender.isGM) return answer({ key: 'OverrideGMOnly' });
-    const built = declarationFromRequest(combatant, request);
-    if ('problem' in built) return answer(built.problem);
-    const id = combatant.id as string;
-    const stored = combatantData(combatant)?.declaration;
-    if (!combat.flowState) {
-      const illegal = await checkBeforeStart(combatant, built.declaration);
-      if (illegal) return answer(illegal);
-      // An earlier request waiting on the combatant goes (an update would merge the new one into it).
-      if (stored) await combatant.update({ system: { declaration: null } });
-      // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
-      if (sender.isGM && (combat.holdsFor(id) || request.override)) return answer(await combat.recordDeclaration(id, built.declaration, { hold: true }));
-      // Otherwise the request waits on the combatant, and is checked again when the combat starts.
-      await combatant.update({ system: { declaration: { ...request } } });
-      await combat.dropHeld(id);
-      return answer(null);
-    }
-    const hold = sender.isGM && combat.holdsFor(id);
-    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold });
-    if (!problem && !hold) await combat.dropHeld(id);
-    return answer(problem);
-  });
-}
-
-/** The active GM's side: withdraw (cancel) a declaration. */
-export async function handleWithdraw(data: WithdrawRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
-  return serialize(data.combatId, async () => {
-    const found = lookup(data.combatId, data.combatantId, sender, 'declare');
-    if ('problem' in found) return answer(found.problem);
-    const { combat, combatant } = found;
-    if (combat.madeBy(q)) return answer(null);
-    if (!combat.flowState) {
-      if (combatantData(combatant)?.declaration) await combatant.update({ system: { declaration: null } });
-      return answer(null);
-    }
-    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
-  });
-}
-
-/* ------------------------------------------------ another GM's controls */
-
-const ACTION_RIGHT: Record<StepAction, CombatAction> = {
-  nextTurn: 'changeStep',
-  previousTurn: 'changeStep',
-  nextRound: 'changeStep',
-  previousRound: 'changeStep',
-  rollInitiative: 'rollInitiative',
-  undoInterruption: 'undoInterruption',
-  startCombat: 'manage',
-  moveToSide: 'manage',
-  morale: 'manage',
-};
-
-/** The active GM's side of a control pressed on another GM's client: GM only, in the combat's queue. */
-export async function handleCombatAction(data: CombatActionRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
-  const denied = authorize(ACTION_RIGHT[data.action], sender);
-  if (denied) return answer(denied);
-  const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
-  if (!combat) return answer({ key: 'UnknownCombat' });
-  return answer(await combat.control(data, q));
-}
-
-/* ----------------------------------------------------------- register */
-
-export function registerHandlers(): void {
-  handleRequests('declare', handleDeclare);
-  handleRequests('withdraw', handleWithdraw);
-  handleRequests('attack', handleAttack);
-  handleRequests('combat', handleCombatAction);
-  handleRequests('midround', handleMidRound);
 }
 
 /* ------------------------------------------------------- client side */

@@ -57,7 +57,7 @@ export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
 /**
  * The mid-round actions a client may ask the active GM for, one name each:
  * who may ask for it and the flow input it becomes are its entry in
- * src/documents/midround.ts (MID_ROUND). A new mid-round action is a name
+ * src/documents/handlers/midround.ts (MID_ROUND). A new mid-round action is a name
  * here and an entry there (with the fields it needs below, if new).
  */
 export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury'] as const;

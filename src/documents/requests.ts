@@ -1,7 +1,10 @@
 /**
  * Requests to the GM: how a player's client (or another GM's) asks the active
  * GM's client, the one writer of every combat, to do something, and how the
- * answer comes back. The handlers are in queries.ts and attack.ts.
+ * answer comes back. The handlers are in handlers/ (queries.ts, attack.ts,
+ * midround.ts), a chunk of their own with the schema: only the active GM runs
+ * them, so a client loads that chunk when the first request reaches it, not at
+ * start-up.
  *
  * Who asks. Requests travel on the system's socket (`system.ten-segments`,
  * `socket: true` in the manifest). Foundry's server hands every listener the
@@ -25,13 +28,18 @@
  * Bounds. Every request is checked against its schema (request-schema.ts)
  * before any work: too large, too deep, an unknown key or a wrong value is
  * refused without echoing the input.
+ *
+ * Order. Requests that arrive while the handlers' chunk is loading wait for
+ * it on one promise and go on in the order they arrived; once it is loaded a
+ * request reaches its handler (and the combat's queue, `serialize`) in the
+ * same task it arrived in, as before.
  */
 import type { Problem } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { clientState } from './client-state';
-import { envelopeProblem, requestProblem, type RequestKind } from './request-schema';
+import type { RequestKind } from './request-schema';
 import type { CombatActionRequest, DeclareRequest, WithdrawRequest } from './queries';
 import type { AttackRequest } from './attack';
 import type { MidRoundRequest } from './midround';
@@ -93,6 +101,9 @@ export function serialize<T>(key: string, task: () => Promise<T>): Promise<T> {
 export async function whenIdle(key?: string): Promise<void> {
   const queues = queuesOf();
   for (;;) {
+    // Requests waiting for the GM's side join their queues once it is loaded (before this goes on: the same promise, awaited later).
+    const side = gmSideOf();
+    if (side.loading && !side.loaded) await side.loading.catch(() => undefined);
     const pending = key === undefined ? [...queues.values()] : queues.has(key) ? [queues.get(key)!] : [];
     if (pending.length === 0) return;
     await Promise.all(pending);
@@ -109,14 +120,40 @@ export function answer(problem: Problem | null): QueryAnswer {
 
 /* ------------------------------------------------------------ GM side */
 
-type Handlers = { [K in RequestKind]: RequestHandler<K> | null };
-const handlers: Handlers = { declare: null, withdraw: null, attack: null, combat: null, midround: null };
+/** The GM's side of requests (handlers/index.ts): the schema and the handlers, a chunk loaded on first use. */
+export type GMSide = typeof import('./handlers');
+
+/** This client's copy of the GM's side: loaded, or the one promise every request waiting for it awaits. */
+const gmSideOf = () => clientState('gmSide', () => ({ loaded: null as GMSide | null, loading: null as Promise<GMSide> | null }));
+
+/** The GM's side, loading it on first use (again after a failed load). Every caller gets the same promise, so waiters go on in order. */
+export function loadGMSide(): Promise<GMSide> {
+  const side = gmSideOf();
+  if (!side.loading) {
+    const loading = import('./handlers').then(
+      (m) => (side.loaded = m),
+      (err: unknown) => {
+        if (side.loading === loading) side.loading = null;
+        throw err;
+      },
+    );
+    side.loading = loading;
+  }
+  return side.loading;
+}
+
+/** Whether this client has loaded the GM's side (tests: requests that arrive before it are the ones that wait for it). */
+export function gmSideLoaded(): boolean {
+  return gmSideOf().loaded !== null;
+}
+
+/** The GM's side if this client has it already (then a request goes on in the task it arrived in). */
+export function loadedGMSide(): GMSide | null {
+  return gmSideOf().loaded;
+}
+
 /** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
 const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
-
-export function handleRequests<K extends RequestKind>(kind: K, handler: Handlers[K]): void {
-  handlers[kind] = handler;
-}
 
 /** A body the schema of its kind passed (`problem` null) is that kind's body: the schema is the check, this the type it gives. */
 function passedSchema<K extends RequestKind>(_kind: K, _body: unknown, problem: null): _body is RequestBodies[K] {
@@ -125,9 +162,17 @@ function passedSchema<K extends RequestKind>(_kind: K, _body: unknown, problem: 
 
 /** Check a request's body, then hand it to its handler. */
 async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
-  const problem = requestProblem(kind, body);
+  let gm = loadedGMSide();
+  if (!gm) {
+    try {
+      gm = await loadGMSide();
+    } catch (err) {
+      return unloaded(err);
+    }
+  }
+  const problem = gm.requestProblem(kind, body);
   if (problem) return refusal(problem);
-  const handler = handlers[kind];
+  const handler = gm.HANDLERS[kind] as RequestHandler<K> | undefined;
   if (!handler || !passedSchema(kind, body, problem)) return refusal({ key: 'MalformedRequest' });
   try {
     return await handler(body, sender, q);
@@ -135,6 +180,12 @@ async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.I
     console.error('Ten Segments | request', kind, err);
     return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
   }
+}
+
+/** The GM's side could not be loaded (the chunk did not arrive): the request fails in words, and the next one tries again. */
+function unloaded(err: unknown): Refusal {
+  console.error('Ten Segments | loading the request handlers', err);
+  return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
 }
 
 function remember(key: string, pending: Promise<unknown>): void {
@@ -153,7 +204,17 @@ async function serve(message: Record<string, unknown>, senderId: string): Promis
   const sender = game.users?.get(senderId);
   if (!sender) return;
   const id = typeof message.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(message.id) ? message.id : null;
-  const problem = envelopeProblem(message);
+  let gm = loadedGMSide();
+  if (!gm) {
+    try {
+      gm = await loadGMSide();
+    } catch (err) {
+      if (id) emit({ k: 'ans', to: senderId, id, answer: unloaded(err) });
+      return;
+    }
+  }
+  // From here to run() handing the request to its handler, nothing waits: requests keep the order they arrived in.
+  const problem = gm.envelopeProblem(message);
   if (problem) {
     // Without a readable id, nobody could match the answer: the request is dropped.
     if (id) emit({ k: 'ans', to: senderId, id, answer: refusal(problem) });

@@ -6,13 +6,13 @@
  * These writes carry a mark the active GM's damage hook believes from its own
  * client only (another client's options are never read): a linked actor in
  * two combats must not turn one combat's Previous into the other's hit.
+ * Only the active GM writes: this is part of the GM's side (handlers/index.ts),
+ * a chunk loaded on first use.
  */
 import type { CombatantState } from '../rules/model';
 import type { FlowState } from '../rules/flow';
 import { spellData } from '../data/systems';
-
-/** Update option marking this client's own copies of the flow onto actors (damage.ts). */
-export const SYNC_OPTION = 'tensegSync';
+import { SYNC_OPTION } from './schema-version';
 
 const HEALTH_PATHS = {
   hp: 'system.hp.value',

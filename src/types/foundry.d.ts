@@ -37,7 +37,7 @@ declare module 'fvtt-types/configuration' {
     document: TenSegmentsCombatantGroup;
   }
 
-  /** What the system's chat cards carry (chat.ts, attack.ts, damage.ts): an attack card its request and answer, for a retry. */
+  /** What the system's chat cards carry (chat.ts, handlers/attack.ts): an attack card its request and answer, for a retry. */
   interface FlagConfig {
     ChatMessage: {
       'ten-segments': {
@@ -82,7 +82,7 @@ declare module 'fvtt-types/configuration' {
 declare global {
   namespace Actor.Database {
     /**
-     * `tensegSync` (sync.ts SYNC_OPTION): the update is the combat's own
+     * `tensegSync` (schema-version.ts SYNC_OPTION, written by sync.ts): the update is the combat's own
      * health sync, which the damage hooks trust only from this client. v13
      * reads an update's options from `Update`, v14 from `UpdateOperation`.
      */

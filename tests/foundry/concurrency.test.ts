@@ -12,6 +12,7 @@ import { makeWorld, g, type World } from './world';
 import { requestCombatAction, requestDeclaration, type QueryAnswer } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
+import { CHANNEL, gmSideLoaded, whenIdle } from '../../src/documents/requests';
 
 const CLOSED = 'Declarations are closed: the round is already under way.';
 
@@ -193,6 +194,56 @@ describe.each([13, 14] as const)('requests at the same moment, generation %i', (
       expect(a.damage + b.damage).toBe(5);
       expect(w.actors.orc1.system.hp.value).toBe(1);
       expect(g.game.messages.contents.filter((m: any) => m.flags['ten-segments']?.kind === 'attack')).toHaveLength(2);
+      expect(w.foundry.errors).toEqual([]);
+    });
+  });
+
+  describe("requests arriving while the GM's side of requests is still loading", () => {
+    /** What a client hears on the system socket. */
+    function listen(user: any): any[] {
+      const heard: any[] = [];
+      w.foundry.client(user).run(() => g.game.socket.on(CHANNEL, (data: any) => heard.push(data)));
+      return heard;
+    }
+
+    it('are handled in the order they arrived, a retry among them answered once', async () => {
+      const gm = w.foundry.client(w.foundry.users.gm);
+      expect(await gm.run(() => gmSideLoaded())).toBe(false);
+      const player = w.foundry.users.player;
+      const heard = listen(player);
+      const send = (id: string, kind: string, body: object) => w.foundry.raw(player).emit(CHANNEL, { k: 'req', id, kind, body });
+      const halvaine = { combatId: w.combat.id, combatantId: w.ids.halvaine };
+      // Sent back to back: all four reach the GM's client before its chunk of handlers has arrived.
+      send('first', 'declare', { ...halvaine, declaration: { action: 'spell', spell: w.spell.id } });
+      send('second', 'withdraw', halvaine);
+      send('third', 'declare', { ...halvaine, declaration: { action: 'flee' } });
+      send('first', 'declare', { ...halvaine, declaration: { action: 'spell', spell: w.spell.id } });
+      await w.foundry.settle();
+      await gm.run(() => whenIdle());
+      await w.foundry.settle();
+      expect(await gm.run(() => gmSideLoaded())).toBe(true);
+      // In order: the spell, withdrawn, then flee; the retry of the first changed nothing.
+      expect((w.combat.combatants.get(w.ids.halvaine) as any).system.declaration).toEqual({ action: 'flee' });
+      // Each answered (the retry with the first's answer, as soon as the first is done).
+      const answers = heard.filter((m) => m.k === 'ans' && m.to === player.id);
+      expect(answers.map((m) => m.id).sort()).toEqual(['first', 'first', 'second', 'third']);
+      expect(answers.every((m) => m.answer.ok === true)).toBe(true);
+      await start();
+      expect(w.combat.flowState!.declarations[w.ids.halvaine]).toEqual({ combatant: w.ids.halvaine, action: 'flee' });
+      expect(w.foundry.errors).toEqual([]);
+    });
+
+    it("the active GM's own request waits with them; the player's later change of mind stands", async () => {
+      const gm = w.foundry.client(w.foundry.users.gm);
+      expect(await gm.run(() => gmSideLoaded())).toBe(false);
+      const asPlayer = (declaration: object) => w.foundry.asUser(w.foundry.users.player, () => requestDeclaration(w.combat, w.ids.halvaine, declaration as never));
+      const answers = await Promise.all([
+        requestDeclaration(w.combat, w.ids.halvaine, { action: 'flee' }),
+        asPlayer({ action: 'spell', spell: w.spell.id }),
+        asPlayer({ action: 'spell', spell: w.spell.id, note: 'the later one' }),
+      ]);
+      expect(answers).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+      expect((w.combat.combatants.get(w.ids.halvaine) as any).system.declaration).toEqual({ action: 'spell', spell: w.spell.id, note: 'the later one' });
       expect(w.foundry.errors).toEqual([]);
     });
   });

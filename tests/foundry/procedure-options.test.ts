@@ -38,6 +38,16 @@ describe.each([13, 14] as const)('procedure options, generation %i', (generation
     expect(next.flowState.options).toMatchObject({ deathRule: 'minus-ten', bleedPerRound: 1 });
   });
 
+  it('the settings menu opens the form, loaded when the menu is first opened (Foundry: new type().render(true))', async () => {
+    const w = await makeWorld(generation, 'segment-d6', { deathRule: 'minus-ten' });
+    const menu = g.game.settings.menus.get('ten-segments.procedureOptionsMenu');
+    expect(menu.type).not.toBe(ProcedureOptionsApp);
+    expect(menu.type.prototype).toBeInstanceOf(g.foundry.applications.api.ApplicationV2);
+    w.foundry.renders.clear();
+    await new menu.type().render(true);
+    expect(w.foundry.renders.count('ten-segments-procedure-options')).toBe(1);
+  });
+
   it.each(PROCEDURE_IDS)('every option of %s has a field of its type, within its range', async (id) => {
     const fields = optionFields(id);
     expect(fields.map((f) => f.key)).toEqual(PROCEDURES[id].optionSpecs.map((s) => s.key));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_KINDS, COMBAT_ACTIONS_REQUESTED, MAX_DEPTH, MAX_NODES, MAX_TEXT, MID_ROUND_ACTIONS } from '../../src/documents/request-schema';
 import '../standin/global';
-import { MID_ROUND } from '../../src/documents/midround';
+import { MID_ROUND } from '../../src/documents/handlers/midround';
 import { authorize, type CombatAction } from '../../src/documents/permissions';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -69,7 +69,7 @@ describe('README: Permissions and threats', () => {
     }
   });
 
-  it('the rights listed for mid-round actions are the ones their handlers check (midround.ts MID_ROUND)', () => {
+  it('the rights listed for mid-round actions are the ones their handlers check (handlers/midround.ts MID_ROUND)', () => {
     for (const a of MID_ROUND_ACTIONS) expect(MID_ROUND[a].right, a).toBe(RIGHT[`midround:${a}`]);
   });
 

@@ -1,0 +1,31 @@
+/**
+ * The active GM's side of requests, a chunk of its own: the schema every
+ * request is checked against (../request-schema.ts) and the handler of each
+ * kind. Only the active GM's client runs them, and only when a request
+ * arrives, so no client loads them at start-up: requests.ts loads this module
+ * when the first request reaches the active GM (and combat.ts when a combat
+ * starts or a combatant joins one: the engine's view of the documents and
+ * the declarations stored on combatants).
+ */
+import type { RequestKind } from '../request-schema';
+import type { RequestHandler } from '../requests';
+import { handleCombatAction, handleDeclare, handleWithdraw } from './queries';
+import { handleAttack } from './attack';
+import { handleMidRound } from './midround';
+
+export { envelopeProblem, requestProblem, declarationRequestProblem, isDeclarationRequest } from '../request-schema';
+// What the active GM alone needs besides: the engine's view of the documents, a declaration from a request.
+export { buildEncounter, engineCombatant } from '../engine-encounter';
+export { declarationFromRequest } from '../declarations';
+// What the active GM writes after a transition: actors in line with the flow, chat cards.
+export { applySync, planSync } from '../sync';
+export { postEndOfRoundCard, postMoraleCard, postInterruptionCard } from '../chat';
+
+/** The handler of each kind of request. */
+export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
+  declare: handleDeclare,
+  withdraw: handleWithdraw,
+  attack: handleAttack,
+  combat: handleCombatAction,
+  midround: handleMidRound,
+};
