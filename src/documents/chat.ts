@@ -1,6 +1,8 @@
 /**
- * Chat cards the combat posts: the end of a round (bleeding, deaths, morale)
- * and the opening morale check, interruptions (from damage.ts, attacks and
+ * Chat cards the combat posts: the surprise when a combat starts, the
+ * initiative when a round begins, the recap at the end of every round (the
+ * round step by step, with its bleeding, deaths and morale: one card) and the
+ * opening morale check, interruptions (from damage.ts, attacks and
  * mid-round actions) here, and attacks (handlers/attack.ts). Every card is posted by the active GM's client through
  * `postCard`, in a message mode: a card of a player's request (an attack,
  * and an interruption it causes) in the mode that player chose; the cards of
@@ -10,8 +12,10 @@
  */
 import type { FlowState } from '../rules/flow';
 import type { EndEvent } from '../rules/procedure';
+import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../rules/recap';
+import { GM_VIEW, timeline, type TimelineView, type Viewer } from '../rules/timeline';
 import { SYSTEM_ID } from '../settings';
-import { applyMessageMode } from './compat';
+import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat';
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
 
@@ -63,10 +67,95 @@ async function postEventsCard(combat: Combat.Implementation, kind: string, title
   await postCard({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } });
 }
 
-/** The card of a round that has just ended (nothing when nothing happened). */
+/* ------------------------------------------- cards told from the timeline view */
+
+/**
+ * What everyone may see: a player who owns no side (`sides: []`) and sees no
+ * hidden combatant. Built from it, a card shown to players tells nothing a
+ * player's own screens would not (the view model decides: README, "The
+ * timeline view").
+ */
+export function publicViewer(combat: Combat.Implementation): Viewer {
+  return { gm: false, sides: [], hidden: combat.combatants.filter((c) => !!c.hidden).map((c) => c.id as string) };
+}
+
+/** Lines of a card as text, each localized (and the fields that are keys themselves first). */
+export function cardText(lines: readonly RecapLine[]): { text: string; heading: boolean }[] {
+  const i18n = game.i18n!;
+  return lines.map((l) => {
+    const data: Record<string, string> = {};
+    for (const [k, v] of Object.entries(l.data)) data[k] = l.localized?.includes(k) ? i18n.localize(String(v)) : String(v);
+    return { text: i18n.format(l.key, data), heading: !!l.heading };
+  });
+}
+
+/** Is a card shown in `mode` by this client whispered to GMs only (gm, blind, or the GM's self)? */
+function gmsOnly(mode: string): boolean {
+  const whisper = (applyMessageMode({}, mode).whisper as string[] | undefined) ?? [];
+  return whisper.length > 0 && whisper.every((id) => !!game.users!.get(id)?.isGM);
+}
+
+interface ViewCard {
+  kind: string;
+  title: string;
+  round: number;
+  lines: (view: TimelineView) => RecapLine[];
+}
+
+/**
+ * A card told from the timeline view, in a mode (by default the active GM's
+ * own). Whispered to the GMs only, it is built from the GM's view. Shown to
+ * players, it is built from what everyone may see (`publicViewer`); when the
+ * GM's view tells more (a hidden combatant, another side's casting), the
+ * GMs also get the full card, whispered (kind `<kind>-gm`).
+ */
+async function postViewCard(combat: Combat.Implementation, state: FlowState, card: ViewCard, mode: string = currentMessageMode()): Promise<void> {
+  const render = async (view: TimelineView, gmVersion: boolean) => {
+    const lines = cardText(card.lines(view));
+    if (lines.length === 0) return null;
+    const note = gmVersion ? game.i18n!.localize('TENSEG.Chat.GMVersion') : '';
+    return foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/lines.hbs`, { kind: card.kind, title: card.title, note, lines });
+  };
+  const flags = (kind: string) => ({ [SYSTEM_ID]: { kind, combat: combat.id, round: card.round } });
+  const full = await render(timeline(state, GM_VIEW), false);
+  if (gmsOnly(mode)) {
+    if (full) await postCard({ content: full, flags: flags(card.kind) }, { mode, user: game.user! });
+    return;
+  }
+  const shown = await render(timeline(state, publicViewer(combat)), false);
+  if (shown) await postCard({ content: shown, flags: flags(card.kind) }, { mode, user: game.user! });
+  if (full && full !== shown) await postCard({ content: await render(timeline(state, GM_VIEW), true), flags: flags(`${card.kind}-gm`) }, { mode: gmMode(), user: game.user! });
+}
+
+/**
+ * The surprise card of a combat just started: each side's roll and result,
+ * alerted sides, adjustments by name, the never surprised. Public by default
+ * (seed 004, footnote: surprise is best rolled in public), in `mode` if given.
+ */
+export async function postSurpriseCard(combat: Combat.Implementation, state: FlowState, mode: string = publicMode()): Promise<void> {
+  const title = game.i18n!.localize('TENSEG.Chat.Surprise.Title');
+  await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines: surpriseRecap }, mode);
+}
+
+/** The initiative card of a round just begun (nothing where no initiative is rolled: the surprise segments), in the active GM's own mode. */
+export async function postInitiativeCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
+  if (!state.initiative) return;
+  const title = game.i18n!.format('TENSEG.Chat.Initiative.Title', { round: String(state.round) });
+  await postViewCard(combat, state, { kind: 'initiative', title, round: state.round, lines: initiativeRecap });
+}
+
+/**
+ * The card of a round that has just ended, every round: its recap step by
+ * step (seed 004 phase 10), with the bleeding, deaths and morale of its end,
+ * in the active GM's own mode. One card per round end (and, where players
+ * see it and the GM's view tells more, the GMs' full version).
+ */
 export async function postEndOfRoundCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
-  const title = game.i18n!.format('TENSEG.Chat.EndOfRound.Title', { round: String(state.round) });
-  await postEventsCard(combat, 'end-of-round', title, state.round, endOfRoundLines(state));
+  const surprise = state.surprise.unit === 'round' ? 'TENSEG.Chat.EndOfRound.SurpriseRound' : 'TENSEG.Chat.EndOfRound.SurpriseSegments';
+  const title = state.round === 0 ? game.i18n!.localize(surprise) : game.i18n!.format('TENSEG.Chat.EndOfRound.Title', { round: String(state.round) });
+  // The heading line of the recap says what the title says.
+  const lines = (view: TimelineView) => roundRecap(view, { steps: true }).filter((l) => l.key !== 'TENSEG.Recap.Round' && l.key !== 'TENSEG.Recap.Surprise');
+  await postViewCard(combat, state, { kind: 'end-of-round', title, round: state.round, lines });
 }
 
 /** The card of a morale check rolled before round 1 (addict phase 4, opening morale). */

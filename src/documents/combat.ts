@@ -250,7 +250,7 @@ export class TenSegmentsCombat extends Combat {
     await loadProcedure(before.procedure);
     const { result } = await withRolls((dice) => {
       const state = structuredClone(before);
-      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; opened: boolean }[] = [];
+      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean }[] = [];
       const give = (input: FlowInput): AppliedDetail | Problem => {
         const recording = new RecordingDice(dice);
         const { stage, opening } = state;
@@ -261,7 +261,9 @@ export class TenSegmentsCombat extends Combat {
         if (made.length === 0 && options.q) entry.q = options.q;
         if (made.length === 0 && options.k) entry.k = options.k;
         const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
-        made.push({ entry, detail: done.detail ?? {}, ended, opened: opening === null && state.opening !== null });
+        // A round begun: its initiative rolled and its steps planned (the surprise segments roll none).
+        const begun = stage === 'declare' && state.stage !== 'declare' && state.initiative !== null ? structuredClone(state) : null;
+        made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null });
         return done.detail ?? {};
       };
       let problem: Problem | null = null;
@@ -286,7 +288,10 @@ export class TenSegmentsCombat extends Combat {
     });
     await this.write(data, before, after, options);
     const gm = loadedGMSide() ?? (await loadGMSide());
-    for (const m of result.made) if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
+    for (const m of result.made) {
+      if (m.begun) await gm.postInitiativeCard(this, m.begun);
+      if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
+    }
     if (result.made.some((m) => m.opened)) await gm.postMoraleCard(this, after, after.opening ?? []);
     // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
     if (after.round > before.round) await joinMissing(this);
@@ -569,6 +574,8 @@ export class TenSegmentsCombat extends Combat {
     Object.assign(data, this.turnDataFor(state));
     callHook('combatStart', this, data);
     await this.update(data);
+    // The surprise, as it was rolled (public by default: seed 004, footnote).
+    await gm.postSurpriseCard(this, state);
     return null;
   }
 

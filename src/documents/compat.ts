@@ -75,6 +75,11 @@ export function publicMode(): string {
   return generation() >= 14 ? 'public' : (CONST.DICE_ROLL_MODES as Record<string, string>).PUBLIC;
 }
 
+/** The mode that whispers to the GMs: `gm` (v14), `gmroll` (v13). */
+export function gmMode(): string {
+  return generation() >= 14 ? 'gm' : (CONST.DICE_ROLL_MODES as Record<string, string>).PRIVATE;
+}
+
 /** The mode meaning "only me": whispered to its user alone. */
 function selfMode(): string {
   return generation() >= 14 ? 'self' : (CONST.DICE_ROLL_MODES as Record<string, string>).SELF;

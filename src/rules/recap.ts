@@ -14,12 +14,21 @@
  */
 import type { Condition } from './model';
 import type { EndEvent } from './procedure';
-import type { TimelineView } from './timeline';
+import type { CombatantView, StepView, TimelineView } from './timeline';
 
 export interface RecapLine {
-  /** A full localization key (TENSEG.Recap.*). */
+  /** A full localization key (TENSEG.Recap.*, TENSEG.Chat.*). */
   key: string;
   data: Record<string, string | number>;
+  /** Data fields whose value is itself a localization key, to localize before filling the line (a phase's name, a HIGH/LOW label). */
+  localized?: string[];
+  /** A heading within the card (a step of the round), not an event. */
+  heading?: true;
+}
+
+export interface RecapOptions {
+  /** Tell the round step by step: a heading line (segment, count or phase) before the lines of each step in which something happened. */
+  steps?: boolean;
 }
 
 const FELL: Record<Condition, string> = {
@@ -31,7 +40,7 @@ const FELL: Record<Condition, string> = {
 };
 
 /** The recap of the round `view` shows (best read once the round is over: what is still to come is not told). */
-export function roundRecap(view: TimelineView): RecapLine[] {
+export function roundRecap(view: TimelineView, options: RecapOptions = {}): RecapLine[] {
   const names = new Map<string, string>();
   for (const s of view.sides) names.set(s.id, s.name);
   for (const c of view.combatants) names.set(c.id, c.name);
@@ -48,6 +57,8 @@ export function roundRecap(view: TimelineView): RecapLine[] {
 
   // The steps played.
   const cancelled = new Set<string>();
+  // Killed by a blow in a step: the death the end of the round records for it is not told again as bleeding to death.
+  const killed = new Set<string>();
   const damage = new Map<string, { by?: string; target: string; amount: number; hits: number }>();
   const flushDamage = () => {
     for (const d of damage.values()) {
@@ -58,16 +69,24 @@ export function roundRecap(view: TimelineView): RecapLine[] {
   };
   for (const step of view.steps) {
     if (step.when === 'next') continue;
+    const before = lines.length;
     for (const j of step.joins) say('TENSEG.Recap.Joined', { name: name(j) });
     for (const e of step.entries) {
       if (e.kind === 'cast-complete' && e.outcome === 'goes-off') say(e.device ? 'TENSEG.Recap.DeviceOff' : 'TENSEG.Recap.SpellOff', { name: name(e.combatant), spell: e.spell ?? '' });
       if (e.outcome === 'cancelled' && e.casting !== undefined && !cancelled.has(e.casting)) {
         cancelled.add(e.casting);
-        say('TENSEG.Recap.SpellCancelled', { name: name(e.combatant), spell: e.spell ?? '' });
+        // Another side's casting given up, as a player's view shows it: someone gave up casting, not what.
+        if (e.spell === undefined) say('TENSEG.Recap.SpellCancelledUnknown', { name: name(e.combatant) });
+        else say('TENSEG.Recap.SpellCancelled', { name: name(e.combatant), spell: e.spell });
       }
     }
     // The damage of a step, summed by attacker and target; told before what it broke and who fell of it.
     for (const d of step.damage) {
+      // individual-speed: the Wound Point a hurt creature paid for acting is no blow.
+      if (d.strain) {
+        say('TENSEG.Recap.Strain', { name: name(d.target), amount: d.amount });
+        continue;
+      }
       const k = `${d.by ?? ''}\u0000${d.target}`;
       const known = damage.get(k);
       if (known) {
@@ -80,12 +99,21 @@ export function roundRecap(view: TimelineView): RecapLine[] {
       const key = i.outcome === 'prevented' ? 'TENSEG.Recap.SpellPrevented' : i.expended ? 'TENSEG.Recap.SpellLost' : 'TENSEG.Recap.SpellBroken';
       say(key, { name: name(i.caster), spell: i.spell });
     }
-    for (const f of step.fallen) say(FELL[f.condition], { name: name(f.combatant) });
+    for (const f of step.fallen) {
+      say(FELL[f.condition], { name: name(f.combatant) });
+      if (f.condition === 'dead') killed.add(f.combatant);
+      else killed.delete(f.combatant);
+    }
+    if (options.steps && lines.length > before) lines.splice(before, 0, stepHeading(step));
   }
 
   // Castings still running, then the end of the round.
-  for (const c of view.carryOut) say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell ?? '', remaining: c.remaining ?? '' });
-  for (const e of view.end ?? []) say(...endLine(e, name));
+  for (const c of view.carryOut) {
+    // Another side's casting, as a player's view shows it: who is casting, not what or for how long.
+    if (c.spell === undefined || c.remaining === undefined) say('TENSEG.Recap.StillCasting', { name: name(c.caster) });
+    else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
+  }
+  for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name));
   for (const c of view.combatants) if (c.staunched) say('TENSEG.Recap.Staunched', { name: c.name });
 
   // The state of the battle, side by side.
@@ -104,8 +132,101 @@ export function roundRecap(view: TimelineView): RecapLine[] {
   return lines;
 }
 
+/** The heading of a step: its segment, its count, or its phase's name. */
+function stepHeading(step: StepView): RecapLine {
+  if (step.segment !== undefined) return { key: 'TENSEG.Recap.Step.segment', data: { segment: step.segment }, heading: true };
+  if (step.count !== undefined) return { key: 'TENSEG.Recap.Step.count', data: { count: step.count }, heading: true };
+  return { key: 'TENSEG.Recap.Step.phase', data: { phase: `TENSEG.Phase.${step.phase}` }, localized: ['phase'], heading: true };
+}
+
 function endLine(e: EndEvent, name: (id: string) => string): [string, RecapLine['data']] {
   if (e.kind === 'bleed') return ['TENSEG.Recap.Bled', { name: name(e.combatant), amount: e.amount }];
   if (e.kind === 'death') return ['TENSEG.Recap.Died', { name: name(e.combatant) }];
-  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : 'TENSEG.Recap.MoraleBroke', { name: name(e.combatant), roll: e.roll, target: e.target }];
+  // The GM's own result, no roll (a procedure's 'gm' morale method).
+  if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : 'TENSEG.Recap.MoraleBrokeRuled', { name: name(e.combatant) }];
+  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : 'TENSEG.Recap.MoraleBroke', { name: name(e.combatant), total: e.total, target: e.target }];
+}
+
+/* ------------------------------------------------ surprise and initiative */
+
+type SurpriseResultKind = 'none' | 'segments' | 'round';
+
+/** What a number of surprise units means: not surprised, segments lost, or the whole round lost. */
+function surpriseKind(view: TimelineView, n: number): SurpriseResultKind {
+  if (n <= 0) return 'none';
+  return view.surprise.unit === 'round' ? 'round' : 'segments';
+}
+
+/** The most common value (the larger on a tie), or null for none. */
+function mostCommon(values: readonly number[]): number | null {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: [number, number] | null = null;
+  for (const [v, n] of counts) if (!best || n > best[1] || (n === best[1] && v > best[0])) best = [v, n];
+  return best ? best[0] : null;
+}
+
+/**
+ * The surprise of a combat that has just started, as the view shows it: each
+ * side's roll and result (segments lost, or the whole round), an alerted
+ * side's "no roll", the combatants whose own result differs from their
+ * side's (an adjustment, or a die of their own) by name, and those never
+ * surprised. A hidden combatant is not in a player's view, so not here.
+ */
+export function surpriseRecap(view: TimelineView): RecapLine[] {
+  const lines: RecapLine[] = [];
+  const say = (key: string, data: RecapLine['data']) => lines.push({ key, data });
+  for (const side of view.sides) {
+    const members = view.combatants.filter((c) => c.side === side.id);
+    if (members.length === 0) continue;
+    const anySurprised = members.some((c) => c.surprised > 0);
+    if (side.alerted && !anySurprised) {
+      say('TENSEG.Chat.Surprise.Alerted', { side: side.name });
+      for (const c of members) if (c.neverSurprised) say('TENSEG.Chat.Surprise.Never', { name: c.name });
+      continue;
+    }
+    // The side's result: what most of those who share its die got.
+    const shared = members.filter((c: CombatantView) => !c.neverSurprised && c.surpriseRoll === undefined);
+    const result = mostCommon(shared.map((c) => c.surprised));
+    if (side.surpriseRoll !== undefined && result !== null) say(`TENSEG.Chat.Surprise.SideRolled.${surpriseKind(view, result)}`, { side: side.name, roll: side.surpriseRoll, n: result });
+    else if (result !== null) say(`TENSEG.Chat.Surprise.SideNoRoll.${surpriseKind(view, result)}`, { side: side.name, n: result });
+    for (const c of members) {
+      if (c.neverSurprised) say('TENSEG.Chat.Surprise.Never', { name: c.name });
+      else if (c.surpriseRoll !== undefined) say(`TENSEG.Chat.Surprise.OwnRoll.${surpriseKind(view, c.surprised)}`, { name: c.name, roll: c.surpriseRoll, n: c.surprised });
+      else if (result !== null && c.surprised !== result) say(`TENSEG.Chat.Surprise.Adjusted.${surpriseKind(view, c.surprised)}`, { name: c.name, n: c.surprised });
+    }
+  }
+  if (!view.surprise.anyone) say('TENSEG.Chat.Surprise.Nobody', {});
+  return lines;
+}
+
+/** A label the procedure gives (high-low: 'high' / 'low'), as the key of its name. */
+function labelled(key: string, label: string | undefined, data: RecapLine['data']): RecapLine {
+  if (label === undefined) return { key, data };
+  return { key: `${key}Label`, data: { ...data, label: `TENSEG.Chat.Initiative.Label.${label}` }, localized: ['label'] };
+}
+
+/**
+ * The initiative of a round just begun, as the view shows it: each side's
+ * die (with its HIGH / LOW label where the procedure gives one), each
+ * combatant's own count where combatants have one (individual initiative,
+ * individual-speed; high-low's Dexterity-adjusted HIGH / LOW), and who won
+ * or the tie. Nothing when no initiative was rolled (the surprise segments).
+ */
+export function initiativeRecap(view: TimelineView): RecapLine[] {
+  const lines: RecapLine[] = [];
+  if (!view.initiative) return lines;
+  for (const side of view.sides) {
+    if (side.initiative === undefined) continue;
+    if (!view.combatants.some((c) => c.side === side.id)) continue;
+    lines.push(labelled('TENSEG.Chat.Initiative.Side', side.label, { side: side.name, die: side.initiative }));
+  }
+  for (const c of view.combatants) {
+    if (c.initiative === undefined) continue;
+    lines.push(labelled('TENSEG.Chat.Initiative.Combatant', c.label, { name: c.name, count: c.initiative }));
+  }
+  const winner = view.sides.find((s) => s.winner);
+  if (winner) lines.push({ key: 'TENSEG.Chat.Initiative.Won', data: { side: winner.name } });
+  else if (view.initiative.tie) lines.push({ key: 'TENSEG.Chat.Initiative.Tied', data: { die: Math.max(...view.sides.map((s) => s.initiative ?? -Infinity)) } });
+  return lines;
 }

@@ -74,6 +74,8 @@ export interface CombatantView {
   declaration?: Declaration;
   /** The combatant's own surprise die, where combatants roll their own. */
   surpriseRoll?: number;
+  /** It can never be surprised (its stat block says so). */
+  neverSurprised?: true;
   /** A label the procedure gives the combatant this round (HIGH / LOW…). */
   label?: string;
   /** Initiative count this round (individual initiative), or base initiative (individual-speed). */
@@ -263,6 +265,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     }
     if (decl && mine(c.id)) v.declaration = copyJson(decl);
     if (state.surprise.rolls[c.id] !== undefined) v.surpriseRoll = state.surprise.rolls[c.id];
+    if (c.neverSurprised) v.neverSurprised = true;
     if (labels[c.id] !== undefined) v.label = labels[c.id];
     // A late joiner's count is in the schedule's initiative (the round's, with it added).
     const count = (schedule?.initiative ?? state.initiative)?.individuals[c.id];

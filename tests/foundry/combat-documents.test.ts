@@ -205,7 +205,7 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
       expect(w.actors.halvaine.items.get(w.spell.id).system.expended).toBe(1); // the spell went off on the way
       const ends = cards('end-of-round');
       expect(ends).toHaveLength(1);
-      expect(ends[0].content).toContain('Orc 2 dies.');
+      expect(ends[0].content).toContain('Orc 2 was killed.');
       expect(hooks).toEqual([{ name: 'combatRound', round: 1, data: { round: 2, turn: null }, options: { direction: 1, worldTime: { delta: 60 } } }]);
       expect(g.game.time.worldTime - clock).toBe(60);
       // From the declarations: initiative, every step and the end of round 2, still one write.
@@ -413,11 +413,14 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
     await combat.startCombat();
     expect(Object.keys(flowOf(combat).declarations)).toHaveLength(200);
     const perTransition: number[] = [];
+    const cardsPosted: number[] = [];
     const step = async (run: () => Promise<unknown>) => {
       foundry.writes.clear();
       await run();
       expect(foundry.writes.count('Combat')).toBe(1);
-      perTransition.push(foundry.writes.count());
+      // Besides the chat cards (initiative, the end of the round's recap), one write.
+      cardsPosted.push(foundry.writes.count('ChatMessage'));
+      perTransition.push(foundry.writes.count() - foundry.writes.count('ChatMessage'));
     };
     foundry.dice.push(3, 6);
     await step(() => combat.rollInitiative());
@@ -429,6 +432,7 @@ describe.each([13, 14] as const)('the Combat document, generation %i', (generati
     await step(() => combat.nextRound());
     await step(() => combat.previousTurn());
     expect(perTransition).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(cardsPosted).toEqual([1, 0, 1, 0, 2, 0]);
     expect(foundry.errors).toEqual([]);
   });
 });

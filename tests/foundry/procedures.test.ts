@@ -58,10 +58,13 @@ function cards(kind: string): any[] {
   return g.game.messages.contents.filter((m: any) => m.flags?.['ten-segments']?.kind === kind);
 }
 
-/** Plain text of a card (tags and runs of spaces removed). */
+/** Plain text of a card as a reader sees it (tags and runs of spaces removed, entities read). */
 function text(message: any): string {
   return String(message.content)
     .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -124,7 +127,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(stepOf(combat)).toMatchObject({ segment: 2 });
       expect(combat.combatant?.id).toBe(ids.orc1);
       await toDeclarations(combat, 1);
-      expect(cards('end-of-round')).toHaveLength(0); // the surprise segments have no end of round
+      expect(cards('end-of-round').map(text)).toEqual(["End of the surprise segments Segment 1: Orc 1 dealt 4 damage to Brand. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 1, Orc 2."]); // the surprise segments end with their recap
 
       // Round 1: Halvaine casts Sleep (2 segments), Brand attacks Orc 2; the orcs keep their declarations.
       await foundry.asUser(foundry.users.player, () => requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: w.spell.id }));
@@ -165,8 +168,8 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(hp(actors.orc2)).toBe(-3);
       expect(flowOf(combat).states[ids.orc2]).toMatchObject({ hp: -3, condition: 'incapacitated' });
       const bled = cards('end-of-round');
-      expect(bled).toHaveLength(1);
-      expect(text(bled[0])).toContain('Orc 2 bleeds and loses 1.');
+      expect(bled).toHaveLength(2);
+      expect(text(bled[1])).toBe("End of round 1 Friendly won the initiative (5). Segment 4: Brand dealt 8 damage to Orc 2. Orc 2 was taken out of the fight. Segment 5: Orc 1 dealt 3 damage to Halvaine. Halvaine was struck while casting: Sleep is lost. Orc 2 bled 1. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 1. Hostile, down: Orc 2.");
 
       // Round 2: Halvaine has no Sleep left and waits; party 3, orcs 6 → orcs in 3, party in 6.
       await toDeclarations(combat, 2);
@@ -184,9 +187,8 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(defeated(w, ids.orc2)).toBe(true);
       await toEndOfRound(combat);
       const ends = cards('end-of-round');
-      expect(ends).toHaveLength(2);
-      expect(text(ends[1])).toContain('End of round 2');
-      expect(text(ends[1])).toContain('Orc 2 dies.');
+      expect(ends).toHaveLength(3);
+      expect(text(ends[2])).toBe("End of round 2 Hostile won the initiative (6). Segment 6: Brand dealt 8 damage to Orc 2. Orc 2 was killed. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 1. Hostile, down: Orc 2.");
 
       // Round 3: a tie (4, 4): both sides act in segment 4.
       await toDeclarations(combat, 3);
@@ -247,7 +249,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(hp(actors.orc2)).toBe(-3);
       let ends = cards('end-of-round');
       expect(ends).toHaveLength(1);
-      expect(text(ends[0])).toContain('Orc 2 bleeds and loses 1.');
+      expect(text(ends[0])).toBe("End of round 1 Friendly won the initiative (4). HIGH group: Brand dealt 8 damage to Orc 2. Orc 2 fell. Spells and devices go off: Halvaine cast Sleep. Orc 2 bled 1. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 1. Hostile, down: Orc 2.");
 
       // Round 2: orcs 5, party 2: the orcs are HIGH. Orc 1 hits Halvaine before the spells phase.
       await toDeclarations(combat, 2);
@@ -283,7 +285,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(ends.map(text)).toEqual([
         expect.stringContaining('End of round 1'),
         expect.stringContaining('End of round 2'),
-        expect.stringMatching(/End of round 3 .*Orc 2 bleeds and loses 1\. .*Orc 2 dies\./),
+        "End of round 3 Initiative was tied at 3: no side won. HIGH group: Orc 2 took 5 damage. Orc 2 bled 1. Orc 2 bled to death. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 1. Hostile, down: Orc 2.",
       ]);
       expect(combat.round).toBe(3);
       expect(foundry.errors).toEqual([]);
@@ -315,7 +317,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(hp(actors.orc1)).toBe(-2);
       expect(flowOf(combat).states[ids.orc1].condition).toBe('dying');
       await toEndOfRound(combat);
-      expect(cards('end-of-round')).toHaveLength(0); // round 0 has no end-of-round steps
+      expect(cards('end-of-round').map(text)).toEqual(["End of the surprise round Surprise round (highest surprise die first): Brand dealt 8 damage to Orc 1. Orc 1 fell. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, down: Orc 1."]); // the surprise round ends with its recap
 
       // Round 1: II.A "Sides act in order of lowest to highest": party 2, orcs 3.
       await toDeclarations(combat, 1);
@@ -344,7 +346,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // The text has no dying rule; this table bleeds the dying 1 hp a round (option).
       expect(hp(actors.orc1)).toBe(-3);
       expect(flowOf(combat).states[ids.orc1]).toMatchObject({ hp: -3, condition: 'dying' });
-      expect(text(cards('end-of-round')[0])).toContain('Orc 1 bleeds and loses 1.');
+      expect(text(cards('end-of-round')[1])).toBe("End of round 1 Friendly won the initiative (2). Count 3: Orc 2 dealt 2 damage to Halvaine. Halvaine was struck while casting: Sleep is lost. Orc 1 bled 1. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, down: Orc 1.");
 
       // Rounds 2 and 3: Brand kills Orc 2 in round 2.
       await toDeclarations(combat, 2);
@@ -360,7 +362,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await setHealth(w, actors.orc2, { 'system.hp.value': -10 }); // the GM finishes it off on the sheet
       expect(defeated(w, ids.orc2)).toBe(true);
       await toEndOfRound(combat);
-      expect(text(cards('end-of-round')[1])).toContain('Orc 2 dies.');
+      expect(text(cards('end-of-round')[2])).toBe("End of round 2 Hostile won the initiative (4). Count 5: Brand dealt 8 damage to Orc 2. Orc 2 took 8 damage. Orc 2 was killed. Orc 1 bled 1. Friendly, standing: Halvaine, Brand. Hostile: nobody is left standing (down: Orc 1, Orc 2).");
       await toDeclarations(combat, 3);
       foundry.dice.push(6, 1);
       await combat.rollInitiative();
@@ -407,7 +409,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(await combat.requestMorale({ combatant: ids.halvaine, trigger: 'gm' })).toMatchObject({ key: 'D12MoraleCharacter' });
       foundry.dice.push(50);
       await toEndOfRound(combat);
-      expect(text(cards('end-of-round')[0])).toBe('End of round 1 Orc 1 breaks: morale 50 against 8. Orc 2 holds, as the GM rules.');
+      expect(text(cards('end-of-round')[0])).toBe("End of round 1 Hostile won the initiative (2). Orc 1's morale broke (50 against 8). Orc 2's morale held, as the GM rules. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
       expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
       expect(foundry.errors).toEqual([]);
     });
@@ -476,7 +478,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       let ends = cards('end-of-round');
       expect(ends).toHaveLength(1);
-      expect(text(ends[0])).toBe('End of round 1 Orc 1 breaks: morale 11 against 13. Orc 2 holds: morale 19 against 15.');
+      expect(text(ends[0])).toBe("End of round 1 Count 8: Brand dealt 8 damage to Orc 1. Count 10: Halvaine cast Sleep. Orc 1's morale broke (11 against 13). Orc 2's morale held (19 against 15). Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
       expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
 
       // Round 2: Orc 1 flees; Orc 2 (4) strikes Halvaine before her count (10): the spell is lost.
@@ -506,7 +508,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(stress(actors.orc2)).toBe(3);
       ends = cards('end-of-round');
       expect(ends).toHaveLength(2);
-      expect(text(ends[1])).toMatch(/End of round 2 .*Orc 2 bleeds and loses 1\. .*Orc 2 breaks: morale 7 against 13\./);
+      expect(text(ends[1])).toBe("End of round 2 Count 4: Orc 2 dealt 5 damage to Halvaine. Orc 2 took 7 damage. Halvaine was struck while casting: Sleep is lost. Orc 2 fell. Orc 2 bled 1. Orc 2's morale broke (7 against 13). Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
 
       // Round 3: the Dying orc still acts once ("continues to function as an Incapacitated creature", whose "any other
       // action it takes causes it to take 1 Wound Point of damage"), bleeds again; nobody checks morale.
@@ -515,7 +517,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       expect(wounds(actors.orc2)).toBe(-4);
       expect(defeated(w, ids.orc2)).toBe(false); // dead only at -Strength (-6)
-      expect(text(cards('end-of-round')[2])).toBe('End of round 3 Orc 2 bleeds and loses 1.');
+      expect(text(cards('end-of-round')[2])).toBe("End of round 3 Count 4: Orc 2 lost 1 for acting while hurt. Orc 2 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
       expect(combat.round).toBe(3);
       expect(foundry.errors).toEqual([]);
     });
@@ -587,7 +589,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Phase 9: "Any combatants who had negative hit points at the start of the round lose 1 hit point".
       await toEndOfRound(combat);
       expect(hp(actors.orc1)).toBe(-3);
-      expect(text(cards('end-of-round')[0])).toBe('End of round 1 Orc 1 bleeds and loses 1.');
+      expect(text(cards('end-of-round')[1])).toBe("End of round 1 Hostile won the initiative (5). Segment 2: Orc 2 dealt 6 damage to Halvaine. Halvaine was struck while casting: Sleep is lost. Orc 1 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 2. Hostile, down: Orc 1.");
 
       // Round 2: the GM marks Orc 1 at -9 (trampled in the melee); it bleeds to -10: "Anyone who hits -10 dies".
       await toDeclarations(combat, 2);
@@ -598,7 +600,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       expect(hp(actors.orc1)).toBe(-10);
       expect(defeated(w, ids.orc1)).toBe(true);
-      expect(text(cards('end-of-round')[1])).toBe('End of round 2 Orc 1 bleeds and loses 1. Orc 1 dies.');
+      expect(text(cards('end-of-round')[2])).toBe("End of round 2 Friendly won the initiative (6). Segment 1: Orc 1 took 6 damage. Orc 1 bled 1. Orc 1 bled to death. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 2. Hostile, down: Orc 1.");
 
       // Round 3: a tie, "no side wins": both act in segment 3.
       await toDeclarations(combat, 3);
