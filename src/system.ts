@@ -14,6 +14,7 @@ import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
 import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
+import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { SYSTEM_ID } from './settings';
 
@@ -35,6 +36,7 @@ export function initSystem(): void {
   registerRequests();
   registerDamageHooks();
   registerApi();
+  registerKeybindings();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));

@@ -59,6 +59,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const cancelled = new Set<string>();
   // Killed by a blow in a step: the death the end of the round records for it is not told again as bleeding to death.
   const killed = new Set<string>();
+  let lastHeading = '';
   const damage = new Map<string, { by?: string; target: string; amount: number; hits: number }>();
   const flushDamage = () => {
     for (const d of damage.values()) {
@@ -104,7 +105,13 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
       if (f.condition === 'dead') killed.add(f.combatant);
       else killed.delete(f.combatant);
     }
-    if (options.steps && lines.length > before) lines.splice(before, 0, stepHeading(step));
+    if (options.steps && lines.length > before) {
+      // Two steps of one segment (a spell going off before the blows of its segment) share its heading.
+      const heading = stepHeading(step);
+      const said = JSON.stringify([heading.key, heading.data]);
+      if (said !== lastHeading) lines.splice(before, 0, heading);
+      lastHeading = said;
+    }
   }
 
   // Castings still running, then the end of the round.

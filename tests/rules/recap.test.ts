@@ -10,7 +10,7 @@ import { RandomDice, ScriptedDice } from '../../src/rules/dice';
 import type { Combatant, Declaration } from '../../src/rules/model';
 import { playCombat } from '../../src/rules/play';
 import { addictProcedure as P } from '../../src/rules/procedures/addict';
-import { roundRecap, type RecapLine } from '../../src/rules/recap';
+import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../../src/rules/recap';
 import { timeline, type TimelineView } from '../../src/rules/timeline';
 
 const en = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -22,14 +22,17 @@ const sides = [
   { id: 'foes', name: 'Foes' },
 ];
 
-/** Every line with its English text, placeholders filled from its data. */
+/** Every line with its English text, placeholders filled from its data (a field that is a key itself localized first). */
 function text(lines: RecapLine[]): string[] {
   return lines.map((l) => {
     const template = en[l.key];
     expect(template, l.key).toBeTypeOf('string');
     return template.replace(/{([^}]+)}/g, (_, k: string) => {
       expect(l.data, `${l.key} {${k}}`).toHaveProperty(k);
-      return String(l.data[k]);
+      const v = String(l.data[k]);
+      if (!l.localized?.includes(k)) return v;
+      expect(en[v], v).toBeTypeOf('string');
+      return en[v];
     });
   });
 }
@@ -201,4 +204,158 @@ describe('phase 10: the recap of a round', () => {
       'Foes, standing: Wolf.',
     ]);
   });
+
+  it('step by step (the chat card): a heading before each step in which something happened, by segment, count or phase', () => {
+    const log = fight();
+    const lines = text(roundRecap(log.rounds[0].view, { steps: true }));
+    expect(lines.slice(0, 4)).toEqual(['Round 1, in short:', 'Party won the initiative (5).', 'Segment 2:', 'Fighter dealt 8 damage to Gob.']);
+    expect(lines).toContain('Segment 5:');
+    expect(lines.filter((l) => l.endsWith(':'))).toEqual(['Round 1, in short:', 'Segment 2:', 'Segment 5:']);
+    const base = log.rounds[0].view;
+    const played = base.steps.find((s) => s.damage.length > 0)!;
+    const byCount = { ...base, steps: [{ ...played, segment: undefined, count: 7 }] };
+    expect(text(roundRecap(byCount, { steps: true }))).toContain('Count 7:');
+    const byPhase = { ...base, steps: [{ ...played, segment: undefined, phase: 'high' }] };
+    expect(text(roundRecap(byPhase, { steps: true }))).toContain('HIGH group:');
+  });
+
+  it('a player\'s recap of another side\'s secrets: someone still casting, someone who gave up a spell, without naming it', () => {
+    const view: TimelineView = {
+      ...minimalView(),
+      steps: [
+        {
+          index: 0,
+          phase: 'addict-resolution',
+          segment: 1,
+          when: 'done',
+          entries: [{ combatant: 'wolf', kind: 'cast-begin', action: 'spell', casting: 's', outcome: 'cancelled' }],
+          damage: [{ target: 'wolf', amount: 1, wounds: 1, strain: true }],
+          interruptions: [],
+          fallen: [],
+          joins: [],
+        },
+      ],
+      carryOut: [{ casting: 'f', caster: 'wolf', device: false, beganRound: 2, status: 'pending' }],
+      end: [
+        { kind: 'morale', combatant: 'wolf', trigger: 'gm', roll: 0, total: 0, target: 0, passed: false, method: 'gm' },
+        { kind: 'morale', combatant: 'mu', trigger: 'gm', roll: 0, total: 0, target: 0, passed: true, method: 'gm' },
+      ],
+    };
+    expect(text(roundRecap(view))).toEqual([
+      'Round 2, in short:',
+      'Wolf gave up casting a spell.',
+      'Wolf lost 1 for acting while hurt.',
+      'Wolf is still casting, into the next round.',
+      "Wolf's morale broke, as the GM rules.",
+      "Mu's morale held, as the GM rules.",
+      'Party, standing: Mu.',
+      'Foes, standing: Wolf.',
+    ]);
+  });
+
+  it('one killed by a blow is told so, not again as bleeding to death', () => {
+    const view: TimelineView = {
+      ...minimalView(),
+      steps: [{ index: 0, phase: 'addict-resolution', segment: 1, when: 'done', entries: [], damage: [{ target: 'wolf', amount: 9, wounds: 9, by: 'mu' }], interruptions: [], fallen: [{ combatant: 'wolf', condition: 'dead' }], joins: [] }],
+      end: [{ kind: 'death', combatant: 'wolf' }],
+    };
+    view.combatants[1].condition = 'dead';
+    expect(text(roundRecap(view))).toEqual(['Round 2, in short:', 'Mu dealt 9 damage to Wolf.', 'Wolf was killed.', 'Party, standing: Mu.', 'Foes: nobody is left standing (down: Wolf).']);
+  });
 });
+
+/** A round-2 view of Mu (party) and Wolf (foes), nothing happened. */
+function minimalView(): TimelineView {
+  const c = (id: string, name: string, side: string) => ({ id, name, side, condition: 'ok' as const, routed: false, delayed: false, surprised: 0, stillSurprised: false, mayDeclare: true, declared: true });
+  return {
+    procedure: 'addict',
+    round: 2,
+    kind: 'round',
+    stage: 'end-of-round',
+    current: null,
+    sides: [
+      { id: 'party', name: 'Party', winner: false },
+      { id: 'foes', name: 'Foes', winner: false },
+    ],
+    combatants: [c('mu', 'Mu', 'party'), c('wolf', 'Wolf', 'foes')],
+    surprise: { unit: 'segments', anyone: false },
+    opening: null,
+    initiative: null,
+    carryIn: [],
+    steps: [],
+    carryOut: [],
+    end: null,
+  };
+}
+
+describe('the surprise card\'s lines', () => {
+  it('each side\'s roll and result, adjustments and own dice by name, the never surprised, an alerted side', () => {
+    const view = minimalView();
+    view.round = 0;
+    view.kind = 'surprise';
+    view.stage = 'declare';
+    view.surprise = { unit: 'segments', anyone: true };
+    view.sides = [
+      { id: 'party', name: 'Party', winner: false, surpriseRoll: 2 },
+      { id: 'foes', name: 'Foes', winner: false, alerted: true },
+    ];
+    const c = view.combatants[0];
+    view.combatants = [
+      { ...c, id: 'a', name: 'Ann', surprised: 2 },
+      { ...c, id: 'b', name: 'Bo', surprised: 2 },
+      { ...c, id: 'e', name: 'Elf', surprised: 1 },
+      { ...c, id: 'm', name: 'Monk', surprised: 0 },
+      { ...c, id: 'g', name: 'Golem', neverSurprised: true },
+      { ...c, id: 'r', name: 'Ranger', surprised: 0, surpriseRoll: 4 },
+      { ...c, id: 'w', name: 'Wolf', side: 'foes' },
+      { ...c, id: 'x', name: 'Xorn', side: 'foes', neverSurprised: true },
+    ];
+    expect(text(surpriseRecap(view))).toEqual([
+      'Party rolled 2: surprised, segments lost: 2.',
+      'Elf, adjusted: surprised, segments lost: 1.',
+      'Monk, adjusted: not surprised.',
+      'Golem is never surprised.',
+      'Ranger rolled 4: not surprised.',
+      'Foes is alerted: no roll.',
+      'Xorn is never surprised.',
+    ]);
+  });
+
+  it('a whole round lost, a side surprised without a roll (the GM\'s ruling), nobody surprised', () => {
+    const view = minimalView();
+    view.surprise = { unit: 'round', anyone: true };
+    view.sides = [
+      { id: 'party', name: 'Party', winner: false, surpriseRoll: 1 },
+      { id: 'foes', name: 'Foes', winner: false },
+    ];
+    view.combatants[0].surprised = 1;
+    view.combatants[1].surprised = 1;
+    view.combatants.push({ ...view.combatants[0], id: 'p2', name: 'Pip', surprised: 1, surpriseRoll: 2 });
+    expect(text(surpriseRecap(view))).toEqual(['Party rolled 1: surprised for the whole round.', 'Pip rolled 2: surprised for the whole round.', 'Foes, without a roll: surprised for the whole round.']);
+    view.combatants = view.combatants.map((x) => ({ ...x, surprised: 0 }));
+    view.surprise.anyone = false;
+    expect(text(surpriseRecap(view)).at(-1)).toBe('Nobody is surprised.');
+    expect(text(surpriseRecap({ ...view, combatants: [] }))).toEqual(['Nobody is surprised.']); // a side of hidden combatants alone is not told
+  });
+});
+
+describe('the initiative card\'s lines', () => {
+  it('sides with HIGH / LOW, individual counts with their own label, the winner or the tie; nothing before initiative', () => {
+    const view = minimalView();
+    expect(initiativeRecap(view)).toEqual([]);
+    view.initiative = { winner: 'foes', tie: false };
+    view.sides = [
+      { id: 'party', name: 'Party', winner: false, initiative: 2, label: 'low' },
+      { id: 'foes', name: 'Foes', winner: true, initiative: 5, label: 'high' },
+    ];
+    view.combatants[0].initiative = 4;
+    view.combatants[0].label = 'high';
+    view.combatants[1].initiative = 5;
+    expect(text(initiativeRecap(view))).toEqual(['Party rolled 2: LOW.', 'Foes rolled 5: HIGH.', 'Mu: 4, HIGH.', 'Wolf: 5.', 'Foes wins the initiative.']);
+    view.initiative = { winner: null, tie: true };
+    view.sides = view.sides.map((s) => ({ ...s, initiative: 3, label: undefined, winner: false }));
+    view.combatants = view.combatants.map((x) => ({ ...x, initiative: undefined, label: undefined }));
+    expect(text(initiativeRecap(view))).toEqual(['Party rolled 3.', 'Foes rolled 3.', 'Tied at 3: no side wins.']);
+  });
+});
+

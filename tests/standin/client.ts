@@ -12,7 +12,7 @@ import { CONST, MESSAGE_MODES } from './constants';
 import { Combat, Combatant, CombatantGroup, emptyCollections, type CombatEncounters } from './combat';
 import { Roll, Die, diceSource } from './dice';
 import { Actor, ChatMessage, Collection, Item, Scene, TokenDocument, User, Users, receiveModify } from './documents';
-import { ClientSettings, GameTime, Localization } from './game';
+import { ClientKeybindings, ClientSettings, GameTime, Localization, closeKeybindings } from './game';
 import { HookRegistry } from './hooks';
 import { network } from './network';
 import { recordError, runIn, state, track, type Endpoint, type ErrorRecord, type RenderRecord } from './state';
@@ -172,6 +172,7 @@ export class Client implements Endpoint, ClientPort {
       },
       settings,
       i18n,
+      keybindings: new ClientKeybindings(),
       time,
       socket: new ClientSocket(this),
       users,
@@ -243,6 +244,8 @@ export class Client implements Endpoint, ClientPort {
         this.game.ready = true;
       }
       this.hooks.callAll(event);
+      // Foundry takes keybinding actions only until the init hook is over.
+      if (event === 'init') closeKeybindings(this.game.keybindings);
     });
   }
 

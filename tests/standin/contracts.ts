@@ -33,7 +33,7 @@ import type * as S from './shapes';
 import type { COMBAT_EMBEDDED, Combat as StandinCombat, Combatant as StandinCombatant, CombatantGroup as StandinGroup } from './combat';
 import type { Actor as StandinActor, ChatMessage as StandinChatMessage, Document as StandinDocument, Item as StandinItem, Scene as StandinScene, TokenDocument as StandinToken, User as StandinUser } from './documents';
 import type { ClientSocket } from './client';
-import type { userQuery } from './game';
+import type { ClientKeybindings as StandinKeybindings, KeyboardManager as StandinKeyboardManager, userQuery } from './game';
 import type { ApplicationV2 as StandinApplication, CombatTracker as StandinTracker } from './ui';
 import type { DataFieldOperator, ForcedDeletion, ForcedReplacement } from './utils';
 
@@ -514,3 +514,34 @@ export type ModesV14Typings = Assert<
     >
   >
 >;
+
+/* ========================================================== keybindings */
+
+/**
+ * game.keybindings: what the stand-in offers is a part of core's
+ * ClientKeybindings (the same method names); `register` accepts every
+ * action config the typings accept; the context a handler gets is
+ * KeyboardManager.KeyboardEventContext's shape.
+ */
+type CoreKeybindings = foundry.helpers.interaction.ClientKeybindings;
+type CoreKeyContext = foundry.helpers.interaction.KeyboardManager.KeyboardEventContext;
+type KeybindingsContract<Api extends S.KeybindingsApi, Context> = All<
+  [
+    Within<KnownKeys<Api>, KnownKeys<CoreKeybindings>>,
+    Fits<Parameters<CoreKeybindings['register']>, Parameters<Api['register']>>,
+    Fits<StandinKeybindings, Api>,
+    Fits<Context, CoreKeyContext>,
+    Fits<CoreKeyContext, Context>,
+  ]
+>;
+export type Keybindings = Assert<KeybindingsContract<S.KeybindingsApi, S.KeyContext>>;
+// @ts-expect-error: a register that demands a hint (the typings make it optional)
+export type KeybindingsDrift = Assert<KeybindingsContract<Omit<S.KeybindingsApi, 'register'> & { register(namespace: string, action: string, data: S.KeybindingActionData & { hint: string }): void }, S.KeyContext>>;
+// @ts-expect-error: a handler context without the modifiers core passes
+export type KeyContextDrift = Assert<KeybindingsContract<S.KeybindingsApi, Omit<S.KeyContext, 'modifiers'>>>;
+// KeyboardManager.MODIFIER_KEYS: the same names (the typings brand the values, the stand-in's are the strings core has).
+type CoreModifierKeys = foundry.helpers.interaction.KeyboardManager.ModifierKeys;
+type ModifierKeysContract<Offered> = All<[Equals<keyof Offered, keyof CoreModifierKeys>, Fits<Offered[keyof Offered & string], string>]>;
+export type ModifierKeys = Assert<ModifierKeysContract<(typeof StandinKeyboardManager)['MODIFIER_KEYS']>>;
+// @ts-expect-error: a modifier core does not have
+export type ModifierKeysDrift = Assert<ModifierKeysContract<{ CONTROL: 'Control'; SHIFT: 'Shift'; ALT: 'Alt'; META: 'Meta' }>>;

@@ -7,7 +7,7 @@ import { DataField, DataModel, DataModelValidationError, ValidationFailure, conf
 import { hooks } from './hooks';
 import { state } from './state';
 import { deepClone, expandObject, getProperty, getType, isSubclass, mergeObject, objectsEqual } from './utils';
-import type { QueryOptions } from './shapes';
+import type { KeyBinding, KeybindingActionData, KeybindingsApi, QueryOptions } from './shapes';
 
 /* ---------------------------------------------------------------- settings */
 
@@ -212,4 +212,65 @@ export async function userQuery(this: any, queryName: string, queryData: unknown
   if (!sender?.hasPermission('QUERY_USER')) throw new Error('You do not have permission to query users');
   if (!this.active) throw new Error(`User [${this.id}] is not active`);
   return queryTransport.send(this.id, queryName, queryData, timeout);
+}
+
+/* ------------------------------------------------------------- keybindings */
+
+/** foundry.helpers.interaction.KeyboardManager: its MODIFIER_KEYS, the modifiers a binding may name (the key handling itself is the handle's `pressKey`). */
+export class KeyboardManager {
+  static readonly MODIFIER_KEYS = Object.freeze({ CONTROL: 'Control', SHIFT: 'Shift', ALT: 'Alt' } as const);
+}
+const MODIFIER_KEYS: readonly string[] = Object.values(KeyboardManager.MODIFIER_KEYS);
+
+/** A registered action, with register's defaults applied (ClientKeybindings.StoredKeybindingActionConfig). */
+export interface StoredKeybindingAction extends KeybindingActionData {
+  namespace: string;
+  uneditable: KeyBinding[];
+  editable: KeyBinding[];
+  repeat: boolean;
+  reservedModifiers: string[];
+  precedence: number;
+  order: number;
+}
+
+const closedKeybindings = new WeakSet<ClientKeybindings>();
+
+/**
+ * game.keybindings (v13/v14 ClientKeybindings): `register` takes an action
+ * only until the init hook is over (Foundry: "You cannot register a
+ * Keybinding after the init hook"), needs a namespace, an action and a
+ * name, checks each binding's key and modifiers, and applies core's
+ * defaults into `actions` (the user's own bindings are not modelled).
+ * Pressing keys is the handle's `pressKey`.
+ */
+export class ClientKeybindings implements KeybindingsApi {
+  readonly actions = new Map<string, StoredKeybindingAction>();
+  #order = 0;
+
+  register(namespace: string, action: string, data: KeybindingActionData): void {
+    if (closedKeybindings.has(this)) throw new Error('You cannot register a Keybinding after the init hook');
+    if (!namespace || !action) throw new Error('You must specify both the namespace and action portion of the Keybinding action');
+    if (typeof data?.name !== 'string' || data.name === '') throw new Error(`The Keybinding action ${namespace}.${action} needs a name`);
+    const bindings = (list: KeyBinding[] | undefined) =>
+      (list ?? []).map((b) => {
+        if (typeof b?.key !== 'string' || b.key === '') throw new Error(`Keybinding action ${namespace}.${action}: a binding needs a key`);
+        for (const m of b.modifiers ?? []) if (!MODIFIER_KEYS.includes(m)) throw new Error(`Keybinding action ${namespace}.${action}: ${m} is not a modifier key`);
+        return { key: b.key, logicalKey: b.logicalKey ?? b.key, modifiers: [...(b.modifiers ?? [])] };
+      });
+    this.actions.set(`${namespace}.${action}`, {
+      ...data,
+      namespace,
+      uneditable: bindings(data.uneditable),
+      editable: bindings(data.editable),
+      repeat: data.repeat ?? false,
+      reservedModifiers: [...(data.reservedModifiers ?? [])],
+      precedence: data.precedence ?? 1, // CONST.KEYBINDING_PRECEDENCE.NORMAL
+      order: this.#order++,
+    });
+  }
+}
+
+/** The init hook is over: no more actions (client.ts, after `init`). */
+export function closeKeybindings(k: ClientKeybindings): void {
+  closedKeybindings.add(k);
 }

@@ -32,7 +32,7 @@ import {
   rollFactory,
 } from './documents';
 import { DataModel, DataModelValidationError, TypeDataModel, configRef, fields } from './fields';
-import { Localization, queryTransport, userQuery } from './game';
+import { ClientKeybindings, KeyboardManager, Localization, queryTransport, userQuery } from './game';
 import { hooks } from './hooks';
 import { network, type PendingMessage } from './network';
 import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
@@ -41,6 +41,7 @@ import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './u
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
 import type { ModifyRequest } from './server';
+import type { KeyContext } from './shapes';
 import type { ChatCreateOptionsV13, ChatCreateOptionsV14, ChatModeMethodsV13, ChatModeMethodsV14, ChatModeStaticsV13, ChatModeStaticsV14, MessageMode, RollMode } from './shapes';
 
 export interface InstallOptions {
@@ -123,6 +124,13 @@ export interface FoundryHandle {
   contextMenu(entries: any[]): ContextMenu;
   /** Run fn on every connected client now and on every client that connects later (system set-up: initSystem). */
   everyClient(fn: () => unknown): Promise<void>;
+  /**
+   * The user presses the keys of a registered keybinding action (`namespace.action`) on their client, as
+   * core's KeyboardManager runs it: a `restricted` action is skipped for a user who is not a GM; otherwise its
+   * `onDown` runs with a keyboard context of its first binding. Returns whether the press was consumed (the
+   * handler returned true); false when it did not run. Throws for an action nobody registered.
+   */
+  pressKey(user: any, action: string): Promise<boolean>;
   /** A user's client, for assertions. */
   client(user: any): ClientView;
   /** The connected clients, in connection order. */
@@ -246,6 +254,7 @@ const foundryNamespace = {
   },
   dice: { Roll, terms: { Die, NumericTerm, OperatorTerm, StringTerm } },
   grid: { SquareGrid },
+  helpers: { interaction: { ClientKeybindings, KeyboardManager } },
   applications: {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2 },
     sheets: { ActorSheetV2, ItemSheetV2 },
@@ -433,6 +442,32 @@ const handle: FoundryHandle = {
   settle: () => network.settle(),
   contextMenu: (entries) => new ContextMenu(null, '', entries),
   everyClient: (fn) => world().everyClient(fn),
+  pressKey: (user, action) => {
+    const client = world().clientOf(userId(user));
+    if (!client.connected) return Promise.reject(new Error(`${world().userName(client.id)} is not connected: their client cannot act`));
+    return runAs(client, () => {
+      const stored = client.game.keybindings.actions.get(action);
+      if (!stored) throw new Error(`${action} is not a registered keybinding action`);
+      if (stored.restricted && !client.user.isGM) return false;
+      const binding = stored.editable[0] ?? stored.uneditable[0] ?? { key: '', modifiers: [] };
+      const modifiers: string[] = [...(binding.modifiers ?? [])];
+      const event = { type: 'keydown', code: binding.key, key: binding.key, repeat: false, shiftKey: modifiers.includes('Shift'), ctrlKey: modifiers.includes('Control'), altKey: modifiers.includes('Alt'), metaKey: modifiers.includes('Meta') };
+      const context: KeyContext = {
+        key: binding.key,
+        logicalKey: binding.logicalKey ?? binding.key,
+        event: event as unknown as KeyboardEvent,
+        isShift: modifiers.includes('Shift'),
+        isControl: modifiers.includes('Control') || modifiers.includes('Meta'),
+        isAlt: modifiers.includes('Alt'),
+        hasModifier: modifiers.length > 0,
+        modifiers,
+        up: false,
+        repeat: false,
+        action,
+      };
+      return stored.onDown?.(context) === true;
+    });
+  },
   client: (user) => view(world().clientOf(userId(user))),
   clients: () => world().connected.map(view),
   connect: (user) => {

@@ -315,3 +315,46 @@ export interface ChatModeStaticsV14 {
 export interface ChatModeMethodsV14 {
   applyMode(mode?: MessageMode): unknown;
 }
+
+/* ---------------------------------------------------------- keybindings */
+
+/** A key binding: a KeyboardEvent `code` and the modifiers held with it (ClientKeybindings.KeybindingActionBinding). */
+export interface KeyBinding {
+  key: string;
+  logicalKey?: string | undefined;
+  modifiers?: string[] | undefined;
+}
+
+/** What a keybinding handler receives (KeyboardManager.KeyboardEventContext). */
+export interface KeyContext {
+  key: string;
+  logicalKey: string;
+  event: KeyboardEvent;
+  isShift: boolean;
+  isControl: boolean;
+  isAlt: boolean;
+  hasModifier: boolean;
+  modifiers: string[];
+  up: boolean;
+  repeat: boolean;
+  action?: string | undefined;
+}
+
+/** What `game.keybindings.register` reads of an action (ClientKeybindings.KeybindingActionConfig). */
+export interface KeybindingActionData {
+  name: string;
+  hint?: string | undefined;
+  uneditable?: KeyBinding[] | undefined;
+  editable?: KeyBinding[] | undefined;
+  onDown?: ((ctx: KeyContext) => boolean | void) | undefined;
+  onUp?: ((ctx: KeyContext) => boolean | void) | undefined;
+  repeat?: boolean | undefined;
+  restricted?: boolean | undefined;
+  reservedModifiers?: string[] | undefined;
+  precedence?: number | undefined;
+}
+
+/** game.keybindings as the stand-in offers it: actions registered at init (core's `actions` holds them). */
+export interface KeybindingsApi {
+  register(namespace: string, action: string, data: KeybindingActionData): void;
+}

@@ -1,0 +1,39 @@
+/**
+ * Keybindings for the GM (registered at init, as Foundry requires): the next
+ * and the previous step of the combat being viewed, by the same path as the
+ * tracker's Next and Previous (`game.tenSegments.next` / `previous`: the
+ * active GM runs it, another GM's client asks it; a refusal is shown in
+ * words). Defaults Shift+] and Shift+[ (a deliberate press: a stray Page Down
+ * in a journal must not move the combat); each GM can rebind them in
+ * Configure Controls.
+ */
+import { api } from './api';
+import { SYSTEM_ID } from './settings';
+
+/** What a step key does: nothing without a GM or a combat (the key is left to others), else the step. */
+export function stepKey(direction: 'next' | 'previous'): () => boolean {
+  return () => {
+    if (!game.user?.isGM || !game.combat) return false;
+    void (direction === 'next' ? api.next() : api.previous());
+    return true;
+  };
+}
+
+export function registerKeybindings(): void {
+  const keybindings = game.keybindings!;
+  const { SHIFT } = foundry.helpers.interaction.KeyboardManager.MODIFIER_KEYS;
+  keybindings.register(SYSTEM_ID, 'nextStep', {
+    name: 'TENSEG.Keybinding.NextStep.Name',
+    hint: 'TENSEG.Keybinding.NextStep.Hint',
+    editable: [{ key: 'BracketRight', modifiers: [SHIFT] }],
+    restricted: true,
+    onDown: stepKey('next'),
+  });
+  keybindings.register(SYSTEM_ID, 'previousStep', {
+    name: 'TENSEG.Keybinding.PreviousStep.Name',
+    hint: 'TENSEG.Keybinding.PreviousStep.Hint',
+    editable: [{ key: 'BracketLeft', modifiers: [SHIFT] }],
+    restricted: true,
+    onDown: stepKey('previous'),
+  });
+}
