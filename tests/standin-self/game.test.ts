@@ -200,3 +200,32 @@ describe('generation switch', () => {
   });
 });
 
+
+describe.each([13, 14] as const)('game.keybindings, generation %i', (generation) => {
+  let foundry: FoundryHandle;
+  beforeEach(() => {
+    foundry = installFoundry({ generation });
+  });
+
+  it('takes actions until the init hook is over, with core\'s defaults; refuses a bad one; then refuses any', async () => {
+    const { SHIFT } = g.foundry.helpers.interaction.KeyboardManager.MODIFIER_KEYS;
+    expect(SHIFT).toBe('Shift');
+    const pressed: string[] = [];
+    foundry.everyClient(() => {
+      g.game.keybindings.register('ten-segments', 'go', { name: 'Go', editable: [{ key: 'KeyG', modifiers: [SHIFT] }], restricted: true, onDown: () => (pressed.push(g.game.user.name), true) });
+      g.game.keybindings.register('ten-segments', 'look', { name: 'Look', onDown: () => (pressed.push(`look:${g.game.user.name}`), false) });
+    });
+    expect(g.game.keybindings.actions.get('ten-segments.go')).toMatchObject({ namespace: 'ten-segments', name: 'Go', repeat: false, uneditable: [], editable: [{ key: 'KeyG', modifiers: ['Shift'] }], reservedModifiers: [], order: 0 });
+    expect(() => g.game.keybindings.register('ten-segments', 'bad', { name: 'Bad', editable: [{ key: 'KeyB', modifiers: ['Hyper'] }] })).toThrow(/not a modifier key/);
+    expect(() => g.game.keybindings.register('', 'bad', { name: 'Bad' })).toThrow(/namespace and action/);
+    expect(() => g.game.keybindings.register('ten-segments', 'bad', {})).toThrow(/needs a name/);
+    // A restricted action runs for a GM only; a handler that returns false does not consume the press.
+    expect(await foundry.pressKey(foundry.users.player, 'ten-segments.go')).toBe(false);
+    expect(await foundry.pressKey(foundry.users.gm, 'ten-segments.go')).toBe(true);
+    expect(await foundry.pressKey(foundry.users.player, 'ten-segments.look')).toBe(false);
+    expect(pressed).toEqual(['Gamemaster', 'look:Player 1']);
+    await expect(foundry.pressKey(foundry.users.gm, 'ten-segments.nothing')).rejects.toThrow(/not a registered keybinding action/);
+    await foundry.boot();
+    expect(() => g.game.keybindings.register('ten-segments', 'late', { name: 'Late' })).toThrow('You cannot register a Keybinding after the init hook');
+  });
+});
