@@ -19,20 +19,24 @@ export function stepKey(direction: 'next' | 'previous'): () => boolean {
   };
 }
 
+/** The default keys (KeyboardEvent codes), with Shift. */
+const NEXT_KEY = 'BracketRight';
+const PREVIOUS_KEY = 'BracketLeft';
+
 export function registerKeybindings(): void {
   const keybindings = game.keybindings!;
   const { SHIFT } = foundry.helpers.interaction.KeyboardManager.MODIFIER_KEYS;
   keybindings.register(SYSTEM_ID, 'nextStep', {
     name: 'TENSEG.Keybinding.NextStep.Name',
     hint: 'TENSEG.Keybinding.NextStep.Hint',
-    editable: [{ key: 'BracketRight', modifiers: [SHIFT] }],
+    editable: [{ key: NEXT_KEY, modifiers: [SHIFT] }],
     restricted: true,
     onDown: stepKey('next'),
   });
   keybindings.register(SYSTEM_ID, 'previousStep', {
     name: 'TENSEG.Keybinding.PreviousStep.Name',
     hint: 'TENSEG.Keybinding.PreviousStep.Hint',
-    editable: [{ key: 'BracketLeft', modifiers: [SHIFT] }],
+    editable: [{ key: PREVIOUS_KEY, modifiers: [SHIFT] }],
     restricted: true,
     onDown: stepKey('previous'),
   });
