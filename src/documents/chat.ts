@@ -56,11 +56,6 @@ export function eventLines(state: FlowState, events: readonly EndEvent[]): EndOf
   });
 }
 
-/** The end-of-round events of a flow state, as lines a template can show (pure). */
-export function endOfRoundLines(state: FlowState): EndOfRoundLine[] {
-  return eventLines(state, state.end ?? []);
-}
-
 async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {
   if (lines.length === 0) return;
   const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, { kind, title, lines });
