@@ -16,6 +16,7 @@ import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { SYSTEM_ID } from './settings';
+import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
 
 export function initSystem(): void {
   registerSettings();
@@ -29,12 +30,15 @@ export function initSystem(): void {
     restricted: true,
   });
   registerDataModels();
+  CONFIG.Actor.documentClass = TenSegmentsActor;
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
   registerRequests();
   registerDamageHooks();
   registerApi();
+  registerStatusEffects();
+  registerTokenStatusHooks();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
@@ -64,6 +68,7 @@ async function migrateIfOlder(): Promise<Awaited<ReturnType<typeof import('./doc
 export async function readySystem(): Promise<void> {
   await loadWorldRules();
   ui.combat?.render();
+  refreshTokenStatuses();
   const report = await migrateIfOlder();
   if (report && report.failed.length > 0) {
     notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });
