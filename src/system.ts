@@ -68,7 +68,7 @@ async function migrateIfOlder(): Promise<Awaited<ReturnType<typeof import('./doc
 export async function readySystem(): Promise<void> {
   await loadWorldRules();
   ui.combat?.render();
-  refreshTokenStatuses();
+  await refreshTokenStatuses();
   const report = await migrateIfOlder();
   if (report && report.failed.length > 0) {
     notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });
