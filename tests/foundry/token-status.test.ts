@@ -131,6 +131,32 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     expect(foundry.errors).toEqual([]);
   });
 
+  it('a held action released in a later step: its owner is told then, once', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { combat, foundry, ids } = w;
+    const { player2 } = foundry.users;
+    foundry.dice.push(5, 5);
+    await combat.startCombat();
+    await foundry.asUser(player2, () => requestDeclaration(combat, ids.brand, { action: 'wait' }));
+    await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.brand });
+    foundry.dice.push(5, 4); // the party in segment 4, the orcs in 5
+    await combat.rollInitiative();
+    await foundry.settle();
+    expect(infos(w, player2)).toEqual(['Your turn: Brand waits.']);
+    expect(await everywhere(w, w.actors.brand)).toEqual([['ten-segments.holding'], ['ten-segments.holding'], ['ten-segments.holding']]);
+    await combat.nextTurn(); // the orcs' segment
+    await foundry.settle();
+    expect(infos(w, player2)).toHaveLength(1);
+    expect(await foundry.asUser(player2, () => g.game.tenSegments.release(ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }))).toEqual({ ok: true });
+    await foundry.settle();
+    expect(infos(w, player2)).toEqual(['Your turn: Brand waits.', 'Your turn: Brand attacks in melee.']);
+    expect(await everywhere(w, w.actors.brand)).toEqual([[], [], []]);
+    await w.actors.orc1.update({ 'system.hp.value': 2 });
+    await foundry.settle();
+    expect(infos(w, player2)).toHaveLength(2);
+    expect(foundry.errors).toEqual([]);
+  });
+
   it('German: the notice in the players\' language', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     w.foundry.loadLang('lang/de.json');
