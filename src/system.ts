@@ -17,6 +17,7 @@ import { registerApi } from './api';
 import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { SYSTEM_ID } from './settings';
+import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
 
 export function initSystem(): void {
   registerSettings();
@@ -30,6 +31,7 @@ export function initSystem(): void {
     restricted: true,
   });
   registerDataModels();
+  CONFIG.Actor.documentClass = TenSegmentsActor;
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
@@ -37,6 +39,8 @@ export function initSystem(): void {
   registerDamageHooks();
   registerApi();
   registerKeybindings();
+  registerStatusEffects();
+  registerTokenStatusHooks();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
@@ -66,6 +70,7 @@ async function migrateIfOlder(): Promise<Awaited<ReturnType<typeof import('./doc
 export async function readySystem(): Promise<void> {
   await loadWorldRules();
   ui.combat?.render();
+  await refreshTokenStatuses();
   const report = await migrateIfOlder();
   if (report && report.failed.length > 0) {
     notifyProblem({ key: 'MigrationFailed', data: { count: report.failed.length } });

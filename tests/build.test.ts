@@ -39,9 +39,9 @@ describe('the installable build', () => {
     const top = new Set(all.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['chunks', 'lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
-    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, and one chunk per procedure.
+    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display, and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
-      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
@@ -71,9 +71,12 @@ describe('the installable build', () => {
     expect([...loaded].sort()).toEqual(['chunks/core.js', 'ten-segments.js']);
     const core = readFileSync('dist/chunks/core.js', 'utf8');
     expect(core).toMatch(/Hooks\.once\("init"/);
-    // Each procedure chunk, the migration, the GM's side of requests and the options form are reached only by import().
+    // Each procedure chunk, the migration, the GM's side of requests, the options form and the round's display (token icons, the
+    // "your turn" notice: the timeline view) are reached only by import().
     const dynamic = importsOf(core).dynamic.sort();
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(readFileSync('dist/chunks/round-display.js', 'utf8')).toContain('stillSurprised');
+    expect(core).not.toContain('stillSurprised');
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     // The request schema and the handlers are in the GM's chunk, not in core.
     expect(readFileSync('dist/chunks/handlers.js', 'utf8')).toContain('RequestTooDeep');
     expect(core).not.toContain('RequestTooDeep');

@@ -17,16 +17,21 @@ import type { CharacterData, MonsterData } from '../data/actor-models';
 import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
 import type { CombatData, CombatantData, CombatantGroupData } from '../data/combat-models';
 import type { TenSegmentsCombat } from '../documents/combat';
+import type { TenSegmentsActor } from '../documents/token-status';
 import type { TenSegmentsCombatant } from '../documents/combatant';
 import type { TenSegmentsCombatantGroup } from '../documents/combatant-group';
 
 declare module 'fvtt-types/configuration' {
   interface DocumentClassConfig {
+    Actor: typeof TenSegmentsActor;
     Combat: typeof TenSegmentsCombat;
     Combatant: typeof TenSegmentsCombatant;
     CombatantGroup: typeof TenSegmentsCombatantGroup;
   }
 
+  interface ConfiguredActor<SubType extends Actor.SubType> {
+    document: TenSegmentsActor;
+  }
   interface ConfiguredCombat<SubType extends Combat.SubType> {
     document: TenSegmentsCombat;
   }

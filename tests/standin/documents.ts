@@ -780,6 +780,10 @@ export class Actor extends Document {
   }
   /** Status ids applied by active effects (no ActiveEffect in the stand-in: stays empty unless a test adds to it). */
   statuses = new Set<string>();
+  /** Core's temporary effects (those a Token draws as icons): none, as there is no ActiveEffect in the stand-in. */
+  get temporaryEffects(): any[] {
+    return [];
+  }
   override async _preCreate(data: any, options: any, user: any) {
     grantCreatorOwnership(this, user);
     return super._preCreate(data, options, user);
