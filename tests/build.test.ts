@@ -41,7 +41,7 @@ describe('the installable build', () => {
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
     // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display, and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
-      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
@@ -72,9 +72,11 @@ describe('the installable build', () => {
     const core = readFileSync('dist/chunks/core.js', 'utf8');
     expect(core).toMatch(/Hooks\.once\("init"/);
     // Each procedure chunk, the migration, the GM's side of requests, the options form and the round's display (token icons, the
-    // "your turn" notice: the timeline view) are reached only by import().
+    // "your turn" notice) are reached only by import(); the timeline view they share (the cards in handlers, the icons) is a
+    // chunk of its own that they import.
     const dynamic = importsOf(core).dynamic.sort();
-    expect(readFileSync('dist/chunks/round-display.js', 'utf8')).toContain('stillSurprised');
+    expect(readFileSync('dist/chunks/timeline.js', 'utf8')).toContain('stillSurprised');
+    for (const f of ['handlers', 'round-display']) expect(importsOf(readFileSync(`dist/chunks/${f}.js`, 'utf8')).static).toContain('./timeline.js');
     expect(core).not.toContain('stillSurprised');
     expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     // The request schema and the handlers are in the GM's chunk, not in core.

@@ -74,7 +74,8 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     await combat.nextTurn(); // round 1's declarations
     await foundry.settle();
     expect((await everywhere(w, actors.halvaine))[2]).toEqual(['ten-segments.casting']); // carried into round 1
-    expect(foundry.writes.all().filter((r: any) => r.documentName !== 'Combat')).toEqual([]); // only the log: no status is stored
+    // Only the log and the chat cards (surprise, initiative, the recap): no status is stored.
+    expect(foundry.writes.all().filter((r: any) => r.documentName !== 'Combat' && r.documentName !== 'ChatMessage')).toEqual([]);
 
     foundry.dice.push(5, 4);
     await combat.rollInitiative();
