@@ -16,6 +16,7 @@ import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
 import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
+import { TenSegmentsCombatTracker } from './apps/tracker/combat-tracker';
 import { SYSTEM_ID } from './settings';
 import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
 
@@ -35,6 +36,8 @@ export function initSystem(): void {
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
+  // The segment-timeline tracker (its view code is loaded when first drawn).
+  CONFIG.ui.combat = TenSegmentsCombatTracker as never;
   registerRequests();
   registerDamageHooks();
   registerApi();

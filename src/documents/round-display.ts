@@ -4,10 +4,10 @@
  * tokens show, from the timeline view, and the "your turn" notice.
  */
 import { actingNow, procedureBleeds, tokenStatuses, TOKEN_STATUSES, type TokenStatus } from '../rules/statuses';
-import { timeline, GM_VIEW, type EntryView, type Viewer } from '../rules/timeline';
+import { timeline, GM_VIEW, type EntryView } from '../rules/timeline';
+import { playerViewer } from './viewer';
 import type { FlowState } from '../rules/flow';
 import { ownsCombatant } from './permissions';
-import { groupIdOf } from './encounter';
 import { shown } from './token-status';
 
 const flowOf = (combat: Combat.Implementation): FlowState | null => combat.flowState;
@@ -59,18 +59,6 @@ export function refreshTokenStatuses(): string[] {
     if (actor) redraw(actor);
   }
   return changed;
-}
-
-/** A player's viewer for a combat: their combatants' sides; the combatants the GM hides. */
-function playerViewer(combat: Combat.Implementation, user: User.Implementation): Viewer {
-  const sides = new Set<string>();
-  const hidden: string[] = [];
-  for (const c of combat.combatants) {
-    if (c.hidden) hidden.push(c.id as string);
-    const group = groupIdOf(c);
-    if (group && ownsCombatant(user, c)) sides.add(group);
-  }
-  return { gm: false, sides: [...sides], hidden };
 }
 
 /** What the notice says a combatant does in its step. */

@@ -1,0 +1,452 @@
+/**
+ * The tracker's template context, made from the timeline view (what this
+ * viewer may see: a player's view has no monsters' declarations, no exact
+ * health of other sides, no hidden combatants) and a few Foundry facts per
+ * combatant. Pure: no Foundry global; strings come through `i18n`. A chunk of
+ * its own, loaded by combat-tracker.ts when the tracker is first drawn.
+ */
+import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../../rules/timeline';
+import type { ControlView } from './controls';
+
+export interface Strings {
+  localize(key: string): string;
+  format(key: string, data: Record<string, string>): string;
+}
+
+/** What Foundry knows of a combatant that the timeline does not. */
+export interface CombatantFacts {
+  img: string;
+  /** This user owns it (a GM: every one). */
+  owned: boolean;
+  defeated: boolean;
+  /** Its actor's id: identical monsters share one. */
+  actorId?: string;
+}
+
+/** Before the combat starts: the sides and their members, as the documents say. */
+export interface Roster {
+  sides: { id: string; name: string; alerted: boolean; surprised: boolean }[];
+  combatants: { id: string; name: string; side: string }[];
+}
+
+export interface TrackerViewInput {
+  /** The round as this viewer sees it; null before the combat starts. */
+  view: TimelineView | null;
+  roster: Roster;
+  facts: Record<string, CombatantFacts>;
+  gm: boolean;
+  controls: ControlView[];
+  rows: Record<string, ControlView[]>;
+  i18n: Strings;
+}
+
+export interface HealthContext {
+  exact: boolean;
+  text: string;
+  /** Percentage of the bar (exact health only). */
+  pct?: number;
+  css: string;
+}
+
+export interface RowContext {
+  id: string;
+  /** Every member's id (identical monsters shown once). */
+  ids: string;
+  name: string;
+  img: string;
+  count: number;
+  /** Shown once for several identical monsters. */
+  multiple: boolean;
+  css: string;
+  health: HealthContext[];
+  /** The declared action (where this viewer may see it), or a word about the declaration. */
+  declaration: { icon: string; text: string; detail: string; css: string } | null;
+  badges: { icon: string; text: string; css: string }[];
+  initiative: string;
+  controls: ControlView[];
+}
+
+export interface SideContext {
+  id: string;
+  name: string;
+  css: string;
+  dice: { label: string; value: string }[];
+  tags: { text: string; css: string }[];
+  rows: RowContext[];
+}
+
+export interface EntryContext {
+  combatantId: string;
+  name: string;
+  img: string;
+  icon: string;
+  text: string;
+  detail: string;
+  outcome: string;
+  css: string;
+}
+
+export interface EventContext {
+  icon: string;
+  text: string;
+  css: string;
+}
+
+export interface StepContext {
+  index: number;
+  label: string;
+  /** The step's own label differs from its column's (a phase within a segment). */
+  showLabel: boolean;
+  css: string;
+  current: boolean;
+  entries: EntryContext[];
+  events: EventContext[];
+}
+
+export interface ColumnContext {
+  label: string;
+  css: string;
+  segment: string;
+  steps: StepContext[];
+}
+
+export interface TrackerContext {
+  started: boolean;
+  gm: boolean;
+  title: string;
+  stage: string;
+  currentLabel: string;
+  initiative: string;
+  sides: SideContext[];
+  columns: ColumnContext[];
+  carryIn: EventContext[];
+  carryOut: EventContext[];
+  end: EventContext[];
+  controls: ControlView[];
+  labels: Record<string, string>;
+}
+
+/** Font Awesome 6 (as Foundry ships it) for each declared action. */
+export const ACTION_ICONS: Record<string, string> = {
+  melee: 'fa-solid fa-sword',
+  missile: 'fa-solid fa-bow-arrow',
+  spell: 'fa-solid fa-wand-sparkles',
+  device: 'fa-solid fa-wand-magic',
+  'turn-undead': 'fa-solid fa-ankh',
+  charge: 'fa-solid fa-person-running',
+  flee: 'fa-solid fa-person-walking-arrow-right',
+  parley: 'fa-solid fa-comments',
+  wait: 'fa-solid fa-hourglass-half',
+  'set-vs-charge': 'fa-solid fa-shield-halved',
+  'full-defense': 'fa-solid fa-shield',
+  'defensive-attack': 'fa-solid fa-shield-halved',
+  consumable: 'fa-solid fa-flask',
+  throw: 'fa-solid fa-hand-holding',
+  delay: 'fa-solid fa-clock',
+  complex: 'fa-solid fa-gears',
+  move: 'fa-solid fa-shoe-prints',
+  other: 'fa-solid fa-circle-question',
+  none: 'fa-solid fa-ban',
+};
+
+const K = 'TENSEG.Timeline.';
+
+function fmt(i18n: Strings, key: string, data: Record<string, string | number>): string {
+  return i18n.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)])));
+}
+
+function health(c: CombatantView, i18n: Strings): HealthContext {
+  const h = c.health;
+  if (h) {
+    const max = h.maxHp ?? 0;
+    const pct = max > 0 ? Math.max(0, Math.min(100, Math.round((h.hp / max) * 100))) : 100;
+    const text = max > 0 ? `${h.hp}/${max}` : String(h.hp);
+    return { exact: true, text, pct, css: `ts-health exact ${pct <= 25 ? 'low' : pct <= 50 ? 'mid' : 'high'}` };
+  }
+  const word = c.condition === 'ok' ? i18n.localize(`${K}Fighting`) : i18n.localize(`TENSEG.Sim.Condition.${c.condition}`);
+  return { exact: false, text: word, css: `ts-health word ${c.condition}` };
+}
+
+function declarationOf(c: CombatantView, i18n: Strings): RowContext['declaration'] {
+  const d = c.declaration;
+  if (d) {
+    const detail = d.spell ?? d.weapon?.name ?? '';
+    const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
+    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}` };
+  }
+  if (c.declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: 'ts-declaration declared' };
+  if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending' };
+  return null;
+}
+
+/** Same actor, same initiative, same words on the row: shown once with a count. */
+function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: Omit<RowContext, 'ids' | 'count' | 'controls'>): string | null {
+  if (!facts?.actorId || facts.owned) return null;
+  return JSON.stringify([facts.actorId, c.side, c.initiative ?? null, c.condition, row.declaration, row.badges, facts.defeated, c.health ? null : row.health[0].text]);
+}
+
+function row(c: CombatantView, input: TrackerViewInput): RowContext {
+  const { i18n, facts } = input;
+  const f = facts[c.id];
+  const badges: RowContext['badges'] = [];
+  if (c.stillSurprised) badges.push({ icon: 'fa-solid fa-face-surprise', text: i18n.localize('TENSEG.Status.surprised'), css: 'surprised' });
+  if (c.delayed) badges.push({ icon: 'fa-solid fa-clock', text: i18n.localize('TENSEG.Status.delayed'), css: 'delayed' });
+  if (c.routed) badges.push({ icon: 'fa-solid fa-person-running', text: i18n.localize('TENSEG.Status.routed'), css: 'routed' });
+  if (c.label) badges.push({ icon: 'fa-solid fa-tag', text: i18n.localize(`${K}Label.${c.label}`), css: `label-${c.label}` });
+  if (c.neverSurprised) badges.push({ icon: 'fa-solid fa-eye', text: i18n.localize(`${K}NeverSurprised`), css: 'never-surprised' });
+  const defeated = !!f?.defeated || c.condition === 'dead';
+  const declaration = declarationOf(c, i18n);
+  return {
+    id: c.id,
+    ids: c.id,
+    name: c.name,
+    img: f?.img ?? '',
+    count: 1,
+    multiple: false,
+    css: ['combatant', 'ts-row', defeated ? 'defeated' : '', f?.owned ? 'owned' : '', c.stillSurprised ? 'surprised' : '', declaration?.css.includes('pending') ? 'undeclared' : ''].filter(Boolean).join(' '),
+    health: [health(c, i18n)],
+    declaration,
+    badges,
+    initiative: c.initiative !== undefined ? String(c.initiative) : '',
+    controls: input.rows[c.id] ?? [],
+  };
+}
+
+function sideRows(list: CombatantView[], input: TrackerViewInput): RowContext[] {
+  const out: RowContext[] = [];
+  const byKey = new Map<string, RowContext>();
+  for (const c of list) {
+    const r = row(c, input);
+    const key = groupKey(c, input.facts[c.id], r);
+    const same = key ? byKey.get(key) : undefined;
+    if (same) {
+      same.count++;
+      same.multiple = true;
+      same.ids += ` ${c.id}`;
+      if (c.health) same.health.push(r.health[0]);
+      continue;
+    }
+    if (key) byKey.set(key, r);
+    out.push(r);
+  }
+  return out;
+}
+
+function names(view: TimelineView): Map<string, string> {
+  return new Map(view.combatants.map((c) => [c.id, c.name]));
+}
+
+function entry(e: EntryView, view: TimelineView, input: TrackerViewInput, name: (id: string) => string): EntryContext {
+  const { i18n } = input;
+  const decl = view.combatants.find((c) => c.id === e.combatant)?.declaration;
+  let text: string;
+  let detail = '';
+  let icon = ACTION_ICONS[e.action] ?? ACTION_ICONS.other;
+  if (e.kind === 'cast-begin') {
+    text = e.spell ? fmt(i18n, `${K}Begins`, { spell: e.spell }) : i18n.localize(e.choosing ? `${K}Choosing` : `${K}BeginsUnnamed`);
+    if (e.castingTime !== undefined) detail = fmt(i18n, `${K}Segments`, { n: e.castingTime });
+  } else if (e.kind === 'cast-complete') {
+    icon = 'fa-solid fa-burst';
+    text = e.spell ? fmt(i18n, `${K}GoesOff`, { spell: e.spell }) : i18n.localize(`${K}GoesOffUnnamed`);
+  } else if (e.kind === 'late-join') {
+    icon = 'fa-solid fa-user-plus';
+    text = i18n.localize(`${K}Joins`);
+  } else {
+    text = i18n.localize(`TENSEG.Sim.Action.${e.action}`);
+    detail = decl?.weapon?.name ?? '';
+    if (e.routine !== undefined && e.kind === 'routine') detail = [detail, fmt(i18n, `${K}Routine`, { n: e.routine + 1 })].filter(Boolean).join(', ');
+  }
+  if (e.target) {
+    const t = name(e.target);
+    if (t) detail = [detail, `→ ${t}`].filter(Boolean).join(' ');
+  }
+  return {
+    combatantId: e.combatant,
+    name: name(e.combatant),
+    img: input.facts[e.combatant]?.img ?? '',
+    icon,
+    text,
+    detail,
+    outcome: e.outcome && e.outcome !== 'acts' ? i18n.localize(`${K}Outcome.${e.outcome}`) : '',
+    css: `ts-entry kind-${e.kind}${e.outcome ? ` outcome-${e.outcome}` : ''}`,
+  };
+}
+
+function events(step: StepView, input: TrackerViewInput, name: (id: string) => string): EventContext[] {
+  const { i18n } = input;
+  const out: EventContext[] = [];
+  for (const i of step.interruptions) {
+    const key = i.broken ? `${K}Broken` : i.outcome === 'prevented' ? `${K}Prevented` : `${K}Interrupted`;
+    out.push({ icon: 'fa-solid fa-bolt-lightning', text: fmt(i18n, key, { name: name(i.caster), spell: i.spell }), css: `ts-event interruption ${i.outcome}` });
+  }
+  for (const d of step.damage) {
+    const by = d.by ? name(d.by) : '';
+    const text = by ? fmt(i18n, `${K}DamageBy`, { name: name(d.target), amount: d.amount, by }) : fmt(i18n, `${K}Damage`, { name: name(d.target), amount: d.amount });
+    out.push({ icon: 'fa-solid fa-droplet', text, css: `ts-event damage${d.critical ? ' critical' : ''}` });
+  }
+  for (const f of step.fallen) {
+    out.push({ icon: 'fa-solid fa-skull', text: fmt(i18n, `${K}Falls`, { name: name(f.combatant), condition: i18n.localize(`TENSEG.Sim.Condition.${f.condition}`) }), css: `ts-event fallen ${f.condition}` });
+  }
+  for (const j of step.joins) out.push({ icon: 'fa-solid fa-user-plus', text: fmt(i18n, `${K}Joined`, { name: name(j) }), css: 'ts-event join' });
+  for (const m of step.midRound ?? []) {
+    if (m.kind === 'delay') out.push({ icon: 'fa-solid fa-clock', text: fmt(i18n, `${K}Delays`, { name: name(m.combatant) }), css: 'ts-event midround delay' });
+    else if (m.kind === 'release') {
+      out.push({ icon: 'fa-solid fa-play', text: fmt(i18n, `${K}Releases`, { name: name(m.combatant), action: i18n.localize(`TENSEG.Sim.Action.${m.action}`) }), css: 'ts-event midround release' });
+    } else {
+      const text = m.spell ? fmt(i18n, `${K}GivesUp`, { name: name(m.combatant), spell: m.spell }) : fmt(i18n, `${K}GivesUpUnnamed`, { name: name(m.combatant) });
+      out.push({ icon: 'fa-solid fa-ban', text, css: 'ts-event midround cancel' });
+    }
+  }
+  return out;
+}
+
+function stepLabel(step: StepView, view: TimelineView, i18n: Strings): string {
+  if (step.count !== undefined) return fmt(i18n, `${K}Count`, { n: step.count });
+  if (step.segment !== undefined) return fmt(i18n, view.kind === 'surprise' ? `${K}SurpriseSegment` : `${K}Segment`, { n: step.segment });
+  return i18n.localize(`TENSEG.Phase.${step.phase}`);
+}
+
+function stepContext(step: StepView, view: TimelineView, input: TrackerViewInput, name: (id: string) => string): StepContext {
+  const current = step.when === 'current';
+  return {
+    index: step.index,
+    label: stepLabel(step, view, input.i18n),
+    showLabel: false,
+    css: ['ts-step', step.when, view.kind === 'surprise' ? 'surprise' : ''].filter(Boolean).join(' '),
+    current,
+    entries: step.entries.map((e) => entry(e, view, input, name)),
+    events: events(step, input, name),
+  };
+}
+
+/** Columns: segments 1–10 (each with its steps, the empty ones too) for segment procedures; one column a step otherwise. */
+function columns(view: TimelineView, input: TrackerViewInput, name: (id: string) => string): ColumnContext[] {
+  const steps = view.steps.map((s) => ({ s, ctx: stepContext(s, view, input, name) }));
+  const segmented = view.kind === 'round' && view.steps.length > 0 && view.steps.every((s) => s.segment !== undefined && s.count === undefined);
+  const column = (label: string, segment: string, list: StepContext[]): ColumnContext => ({
+    label,
+    segment,
+    css: ['ts-column', list.some((c) => c.current) ? 'current' : '', list.length === 0 ? 'empty' : ''].filter(Boolean).join(' '),
+    steps: list,
+  });
+  if (!segmented) return steps.map(({ ctx, s }) => column(ctx.label, s.segment !== undefined ? String(s.segment) : '', [ctx]));
+  const out: ColumnContext[] = [];
+  for (let n = 1; n <= 10; n++) {
+    const label = fmt(input.i18n, `${K}Segment`, { n });
+    const list = steps.filter(({ s }) => s.segment === n).map(({ ctx }) => ({ ...ctx, showLabel: ctx.label !== label }));
+    out.push(column(label, String(n), list));
+  }
+  return out;
+}
+
+function carried(list: CastingView[], input: TrackerViewInput, name: (id: string) => string, out: boolean): EventContext[] {
+  const { i18n } = input;
+  return list.map((c) => {
+    const text = c.spell
+      ? fmt(i18n, out ? `${K}CarryOut` : `${K}CarryIn`, { name: name(c.caster), spell: c.spell, n: c.remaining ?? c.castingTime ?? '?' })
+      : fmt(i18n, `${K}CastingUnnamed`, { name: name(c.caster) });
+    return { icon: 'fa-solid fa-hourglass-half', text, css: `ts-event carry ${c.status}` };
+  });
+}
+
+function endEvents(view: TimelineView, input: TrackerViewInput, name: (id: string) => string): EventContext[] {
+  const { i18n } = input;
+  return (view.end ?? []).map((e) => {
+    if (e.kind === 'bleed') return { icon: 'fa-solid fa-droplet', text: fmt(i18n, `${K}Bleeds`, { name: name(e.combatant), amount: e.amount }), css: 'ts-event bleed' };
+    if (e.kind === 'death') return { icon: 'fa-solid fa-skull', text: fmt(i18n, `${K}Dies`, { name: name(e.combatant) }), css: 'ts-event death' };
+    if (e.kind === 'morale') {
+      return { icon: 'fa-solid fa-flag', text: fmt(i18n, e.passed ? `${K}MoraleHolds` : `${K}MoraleBreaks`, { name: name(e.combatant) }), css: `ts-event morale ${e.passed ? 'passed' : 'failed'}` };
+    }
+    return { icon: 'fa-solid fa-circle-info', text: name((e as { combatant: string }).combatant), css: 'ts-event' };
+  });
+}
+
+function stageLabel(view: TimelineView, i18n: Strings): string {
+  return i18n.localize(`${K}Stage.${view.stage}`);
+}
+
+function labels(i18n: Strings): Record<string, string> {
+  const keys = ['Timeline', 'Sides', 'NotStarted', 'CarryIn', 'CarriedOut', 'EndOfRound', 'NoSteps', 'Health', 'Initiative'];
+  return Object.fromEntries(keys.map((k) => [k, i18n.localize(`${K}Heading.${k}`)]));
+}
+
+/** The context of the tracker's templates. */
+export function trackerContext(input: TrackerViewInput): TrackerContext {
+  const { view, i18n } = input;
+  if (!view) {
+    const sides: SideContext[] = input.roster.sides.map((s) => {
+      const tags: SideContext['tags'] = [];
+      if (s.alerted) tags.push({ text: i18n.localize(`${K}Alerted`), css: 'alerted' });
+      if (s.surprised) tags.push({ text: i18n.localize(`${K}SurprisedSide`), css: 'surprised' });
+      const rows = input.roster.combatants
+        .filter((c) => c.side === s.id && input.facts[c.id])
+        .map((c): RowContext => {
+          const f = input.facts[c.id];
+          return {
+            id: c.id,
+            ids: c.id,
+            name: c.name,
+            img: f.img,
+            count: 1,
+            multiple: false,
+            css: ['combatant', 'ts-row', f.defeated ? 'defeated' : '', f.owned ? 'owned' : ''].filter(Boolean).join(' '),
+            health: [],
+            declaration: null,
+            badges: [],
+            initiative: '',
+            controls: input.rows[c.id] ?? [],
+          };
+        });
+      return { id: s.id, name: s.name, css: 'ts-side', dice: [], tags, rows };
+    });
+    return {
+      started: false,
+      gm: input.gm,
+      title: i18n.localize(`${K}NotStartedTitle`),
+      stage: '',
+      currentLabel: '',
+      initiative: '',
+      sides,
+      columns: [],
+      carryIn: [],
+      carryOut: [],
+      end: [],
+      controls: input.controls,
+      labels: labels(i18n),
+    };
+  }
+  const byId = names(view);
+  const name = (id: string) => byId.get(id) ?? '';
+  const sides: SideContext[] = view.sides.map((s) => {
+    const members = view.combatants.filter((c) => c.side === s.id);
+    const dice: SideContext['dice'] = [];
+    if (s.surpriseRoll !== undefined) dice.push({ label: i18n.localize(`${K}SurpriseDie`), value: String(s.surpriseRoll) });
+    if (s.initiative !== undefined) dice.push({ label: i18n.localize(`${K}InitiativeDie`), value: String(s.initiative) });
+    const tags: SideContext['tags'] = [];
+    if (s.label) tags.push({ text: i18n.localize(`${K}Label.${s.label}`), css: `label-${s.label}` });
+    if (s.winner) tags.push({ text: i18n.localize(`${K}Winner`), css: 'winner' });
+    if (s.alerted) tags.push({ text: i18n.localize(`${K}Alerted`), css: 'alerted' });
+    const still = members.filter((c) => c.stillSurprised).length;
+    if (still > 0) tags.push({ text: fmt(i18n, `${K}StillSurprised`, { n: still }), css: 'surprised' });
+    return { id: s.id, name: s.name, css: ['ts-side', s.winner ? 'winner' : '', still > 0 ? 'surprised' : ''].filter(Boolean).join(' '), dice, tags, rows: sideRows(members, input) };
+  });
+  const current = view.steps.find((s) => s.when === 'current');
+  let initiative = '';
+  if (view.initiative?.tie) initiative = i18n.localize(`${K}Tie`);
+  else if (view.initiative?.winner) initiative = fmt(i18n, `${K}Won`, { side: view.sides.find((s) => s.id === view.initiative?.winner)?.name ?? '' });
+  return {
+    started: true,
+    gm: input.gm,
+    title: view.kind === 'surprise' ? i18n.localize(view.surprise.unit === 'round' ? `${K}SurpriseRound` : `${K}SurpriseSegments`) : fmt(i18n, `${K}Round`, { n: view.round }),
+    stage: stageLabel(view, i18n),
+    currentLabel: current ? stepLabel(current, view, i18n) : '',
+    initiative,
+    sides,
+    columns: columns(view, input, name),
+    carryIn: carried(view.carryIn, input, name, false),
+    carryOut: carried(view.carryOut, input, name, true),
+    end: endEvents(view, input, name),
+    controls: input.controls,
+    labels: labels(i18n),
+  };
+}
