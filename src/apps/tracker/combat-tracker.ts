@@ -15,6 +15,7 @@ import { groupData } from '../../data/systems';
 import { playerViewer } from '../../documents/viewer';
 import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlView } from './controls';
 import type { CombatantFacts, Roster, TrackerContext } from './tracker-view';
+import type { Declaration } from '../../rules/model';
 
 const Base = foundry.applications.sidebar.tabs.CombatTracker;
 const template = (name: string) => `systems/${SYSTEM_ID}/templates/tracker/${name}.hbs`;
@@ -41,6 +42,7 @@ export class TenSegmentsCombatTracker extends Base {
     const context = (await super._prepareContext(options)) as unknown as Record<string, unknown>;
     this.tenSegments = await this.#build();
     context.ts = this.tenSegments;
+    context.isGM = !!game.user?.isGM;
     return context as never;
   }
 
@@ -74,7 +76,8 @@ export class TenSegmentsCombatTracker extends Base {
     if (view) {
       const input = { view, state, gm, owned, started: true };
       for (const c of view.combatants) rows[c.id] = rowControls(input, c.id);
-      return trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n });
+      const gmDeclarations = gm ? (combat as unknown as { gmDeclarations: Record<string, Declaration> }).gmDeclarations : undefined;
+      return trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n, gmDeclarations });
     }
     return trackerContext({ view: null, roster, facts, gm, controls: [], rows, i18n });
   }
@@ -93,7 +96,7 @@ export class TenSegmentsCombatTracker extends Base {
 
   /** The step being played, in view (the sidebar scrolls vertically, a wide window sideways). */
   protected override async _onRender(context: never, options: never): Promise<void> {
-    await super._onRender(context, options);
+    await super._onRender?.(context, options);
     const current = (this.element as HTMLElement | null)?.querySelector?.('.ts-step.current');
     current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
   }

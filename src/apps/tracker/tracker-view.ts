@@ -7,6 +7,7 @@
  */
 import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../../rules/timeline';
 import type { ControlView } from './controls';
+import type { Declaration } from '../../rules/model';
 
 export interface Strings {
   localize(key: string): string;
@@ -37,6 +38,11 @@ export interface TrackerViewInput {
   gm: boolean;
   controls: ControlView[];
   rows: Record<string, ControlView[]>;
+  /**
+   * The GM's client only: every declaration as the GM knows it, the plans held
+   * until initiative included (combat.gmDeclarations); absent for a player.
+   */
+  gmDeclarations?: Record<string, Declaration>;
   i18n: Strings;
 }
 
@@ -167,14 +173,18 @@ function health(c: CombatantView, i18n: Strings): HealthContext {
   return { exact: false, text: word, css: `ts-health word ${c.condition}` };
 }
 
-function declarationOf(c: CombatantView, i18n: Strings): RowContext['declaration'] {
-  const d = c.declaration;
+function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['declaration'] {
+  const { i18n, gmDeclarations } = input;
+  const d = gmDeclarations ? gmDeclarations[c.id] : c.declaration;
+  const declared = gmDeclarations ? !!d : c.declared;
   if (d) {
+    // A plan the GM holds until initiative: only the GM's screen shows it.
+    const held = !c.declaration;
     const detail = d.spell ?? d.weapon?.name ?? '';
     const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
-    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}` };
+    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}${held ? ' held' : ''}` };
   }
-  if (c.declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: 'ts-declaration declared' };
+  if (declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: 'ts-declaration declared' };
   if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending' };
   return null;
 }
@@ -195,7 +205,7 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
   if (c.label) badges.push({ icon: 'fa-solid fa-tag', text: i18n.localize(`${K}Label.${c.label}`), css: `label-${c.label}` });
   if (c.neverSurprised) badges.push({ icon: 'fa-solid fa-eye', text: i18n.localize(`${K}NeverSurprised`), css: 'never-surprised' });
   const defeated = !!f?.defeated || c.condition === 'dead';
-  const declaration = declarationOf(c, i18n);
+  const declaration = declarationOf(c, input);
   return {
     id: c.id,
     ids: c.id,
