@@ -1,0 +1,192 @@
+/**
+ * tracker-view.ts alone (pure): a timeline view and a few Foundry facts in,
+ * the tracker's template context out, with the English strings.
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { trackerContext, type CombatantFacts, type TrackerViewInput } from '../../src/apps/tracker/tracker-view';
+import type { CombatantView, StepView, TimelineView } from '../../src/rules/timeline';
+
+const EN = JSON.parse(readFileSync('lang/en.json', 'utf8')) as Record<string, string>;
+const i18n = {
+  localize: (key: string) => EN[key] ?? key,
+  format: (key: string, data: Record<string, string>) => (EN[key] ?? key).replace(/\{(\w+)\}/g, (_m, k: string) => data[k] ?? `{${k}}`),
+};
+
+const fighter = (id: string, side: string, extra: Partial<CombatantView> = {}): CombatantView => ({
+  id,
+  name: id,
+  side,
+  condition: 'ok',
+  routed: false,
+  delayed: false,
+  surprised: 0,
+  stillSurprised: false,
+  mayDeclare: true,
+  declared: false,
+  ...extra,
+});
+
+const step = (index: number, extra: Partial<StepView>): StepView => ({ index, phase: 'd6-segment', when: 'next', entries: [], damage: [], interruptions: [], fallen: [], joins: [], ...extra });
+
+function view(extra: Partial<TimelineView>): TimelineView {
+  return {
+    procedure: 'segment-d6',
+    round: 1,
+    kind: 'round',
+    stage: 'resolve',
+    current: null,
+    sides: [],
+    combatants: [],
+    surprise: { unit: 'segments', anyone: false },
+    opening: null,
+    initiative: null,
+    carryIn: [],
+    steps: [],
+    carryOut: [],
+    end: null,
+    ...extra,
+  };
+}
+
+function input(v: TimelineView | null, facts: Record<string, CombatantFacts>, extra: Partial<TrackerViewInput> = {}): TrackerViewInput {
+  return { view: v, roster: { sides: [], combatants: [] }, facts, gm: true, controls: [], rows: {}, i18n, ...extra };
+}
+
+const fact = (actorId: string, owned = false): CombatantFacts => ({ img: `${actorId}.webp`, owned, defeated: false, actorId });
+
+describe('tracker-view', () => {
+  it('high-low: HIGH and LOW on the sides and the combatants; identical monsters with the same count shown once with a count, a different count apart, a player\'s own never', () => {
+    const v = view({
+      procedure: 'high-low',
+      sides: [
+        { id: 'party', name: 'Party', initiative: 5, label: 'high', winner: true },
+        { id: 'gobs', name: 'Goblins', initiative: 2, label: 'low', winner: false },
+      ],
+      combatants: [
+        fighter('Anna', 'party', { label: 'high', health: { hp: 3, maxHp: 12 } }),
+        fighter('Twin', 'party', { health: { hp: 12, maxHp: 12 } }),
+        fighter('Twin2', 'party', { health: { hp: 12, maxHp: 12 } }),
+        fighter('g1', 'gobs', { initiative: 4 }),
+        fighter('g2', 'gobs', { initiative: 4 }),
+        fighter('g3', 'gobs', { initiative: 4 }),
+        fighter('g4', 'gobs', { initiative: 6 }),
+      ],
+      initiative: { winner: 'party', tie: false },
+    });
+    const facts = { Anna: fact('a', true), Twin: fact('t', true), Twin2: fact('t', true), g1: fact('gob'), g2: fact('gob'), g3: fact('gob'), g4: fact('gob') };
+    const ctx = trackerContext(input(v, facts, { gm: false }));
+    expect(ctx.sides.map((s) => s.tags.map((t) => t.text))).toEqual([['HIGH', 'won initiative'], ['LOW']]);
+    expect(ctx.sides[0].rows[0].badges.map((b) => b.text)).toEqual(['HIGH']);
+    expect(ctx.sides[0].rows[0].health[0]).toEqual({ exact: true, text: '3/12', pct: 25, css: 'ts-health exact low' });
+    expect(ctx.sides[0].rows.map((r) => r.count)).toEqual([1, 1, 1]);
+    expect(ctx.sides[1].rows.map((r) => [r.name, r.count, r.multiple, r.ids, r.initiative])).toEqual([
+      ['g1', 3, true, 'g1 g2 g3', '4'],
+      ['g4', 1, false, 'g4', '6'],
+    ]);
+    expect(ctx.sides[1].rows[0].health.map((h) => h.text)).toEqual(['fighting']);
+    expect(ctx.initiative).toBe('Party won the initiative');
+  });
+
+  it('individual-speed: one column a count; a tie; what a player is told of a declaration', () => {
+    const v = view({
+      procedure: 'individual-speed',
+      current: 1,
+      sides: [
+        { id: 'a', name: 'A', winner: false },
+        { id: 'b', name: 'B', winner: false },
+      ],
+      combatants: [
+        fighter('x', 'a', { declared: true }),
+        fighter('y', 'b', { mayDeclare: false }),
+        fighter('z', 'b', { declared: true, declaration: { combatant: 'z', action: 'missile', weapon: { name: 'Short bow' } } }),
+      ],
+      initiative: { winner: null, tie: true },
+      steps: [
+        step(0, { count: 9, when: 'done', entries: [{ combatant: 'z', kind: 'action', action: 'missile', target: 'x', outcome: 'acts' }] }),
+        step(1, { count: 7, when: 'current', entries: [{ combatant: 'x', kind: 'routine', action: 'melee', routine: 1 }] }),
+      ],
+    });
+    const ctx = trackerContext(input(v, { x: fact('x'), y: fact('y'), z: fact('z') }));
+    expect(ctx.initiative).toBe('Initiative tied');
+    expect(ctx.columns.map((c) => [c.label, c.css])).toEqual([
+      ['Count 9', 'ts-column'],
+      ['Count 7', 'ts-column current'],
+    ]);
+    expect(ctx.columns[0].steps[0].entries[0]).toMatchObject({ name: 'z', text: 'fires a missile', detail: 'Short bow → x', icon: 'fa-solid fa-bow-arrow', outcome: '' });
+    expect(ctx.columns[1].steps[0].entries[0].detail).toBe('routine 2');
+    expect(ctx.currentLabel).toBe('Count 7');
+    const rows = ctx.sides.flatMap((s) => s.rows);
+    expect(rows.map((r) => r.declaration?.text ?? null)).toEqual(['declared', null, 'fires a missile']);
+  });
+
+  it('a round played out: castings carried in and out, interruptions, a casting given up, a release, the fallen, the end of the round', () => {
+    const v = view({
+      stage: 'end-of-round',
+      sides: [{ id: 's', name: 'S', winner: false }],
+      combatants: [fighter('Mage', 's'), fighter('Orc', 's', { condition: 'dead', mayDeclare: false })],
+      carryIn: [{ casting: 'c1', caster: 'Mage', spell: 'Fireball', device: false, castingTime: 12, beganRound: 0, status: 'pending' }],
+      carryOut: [{ casting: 'c2', caster: 'Mage', device: false, beganRound: 1, status: 'pending' }],
+      steps: [
+        step(0, {
+          segment: 3,
+          when: 'done',
+          entries: [{ combatant: 'Mage', kind: 'cast-complete', action: 'spell', casting: 'c1', spell: 'Fireball', outcome: 'interrupted' }],
+          interruptions: [{ casting: 'c1', caster: 'Mage', spell: 'Fireball', outcome: 'interrupted', expended: true, broken: 'save' }],
+          damage: [{ target: 'Orc', amount: 7, wounds: 0 }],
+          fallen: [{ combatant: 'Orc', condition: 'dead' }],
+          midRound: [
+            { kind: 'cancel', combatant: 'Mage', casting: 'c3' },
+            { kind: 'release', combatant: 'Orc', action: 'missile' },
+            { kind: 'delay', combatant: 'Orc' },
+          ],
+        }),
+      ],
+      end: [
+        { kind: 'bleed', combatant: 'Orc', amount: 1 },
+        { kind: 'death', combatant: 'Orc' },
+      ],
+    });
+    const ctx = trackerContext(input(v, { Mage: fact('m'), Orc: { ...fact('o'), defeated: true } }));
+    expect(ctx.stage).toBe('End of the round');
+    expect(ctx.columns[2].steps[0].entries[0]).toMatchObject({ text: 'Fireball goes off', outcome: 'interrupted', css: 'ts-entry kind-cast-complete outcome-interrupted' });
+    expect(ctx.columns[2].steps[0].events.map((e) => e.text)).toEqual([
+      "Mage's Fireball is broken off",
+      'Orc takes 7',
+      'Orc is dead',
+      'Mage gives up a casting',
+      'Orc releases a held action: fires a missile',
+      'Orc delays',
+    ]);
+    expect(ctx.carryIn.map((e) => e.text)).toEqual(['Mage: Fireball still casting (12 segments left)']);
+    expect(ctx.carryOut.map((e) => e.text)).toEqual(['Mage is casting']);
+    expect(ctx.end.map((e) => e.text)).toEqual(['Orc bleeds 1', 'Orc dies']);
+    const orc = ctx.sides[0].rows.find((r) => r.name === 'Orc')!;
+    expect(orc.css).toContain('defeated');
+    expect(orc.declaration).toBeNull(); // the dead do not declare: no "not declared yet"
+    expect(orc.health[0]).toMatchObject({ exact: false, text: 'dead' });
+  });
+
+  it('before the start: the roster by side, alerted and surprised sides, only the combatants this user may see', () => {
+    const ctx = trackerContext(
+      input(null, { a: fact('a', true), b: fact('b') }, {
+        roster: {
+          sides: [
+            { id: 'p', name: 'Party', alerted: true, surprised: false },
+            { id: 'm', name: 'Monsters', alerted: false, surprised: true },
+          ],
+          combatants: [
+            { id: 'a', name: 'Anna', side: 'p' },
+            { id: 'b', name: 'Bat', side: 'm' },
+            { id: 'hidden', name: 'Hidden', side: 'm' },
+          ],
+        },
+      }),
+    );
+    expect(ctx.started).toBe(false);
+    expect(ctx.sides.map((s) => [s.name, s.tags.map((t) => t.text), s.rows.map((r) => r.name)])).toEqual([
+      ['Party', ['alerted: no roll'], ['Anna']],
+      ['Monsters', ['surprised (GM)'], ['Bat']],
+    ]);
+  });
+});
