@@ -117,7 +117,7 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
       expect(theirs.html).not.toContain('Orc 2');
       expect(theirs.html).not.toContain(ids.orc2);
       expect(text(theirs.html)).toContain('Halvaine begins casting Sleep'); // the step played is everyone's
-      expect(theirs.html).toMatch(new RegExp(`class="combatant ts-row surprised[^"]*" data-combatant-id="${ids.orc1}"`));
+      expect(theirs.html).toMatch(new RegExp(`class="combatant ts-row surprised[^"]*" data-action="activateCombatant" data-combatant-id="${ids.orc1}"`));
     }
   });
 
