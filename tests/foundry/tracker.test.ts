@@ -75,6 +75,9 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
     expect(text(gm.html)).toContain('Before the combat');
     expect(text(gm.html)).toContain('The combat has not started');
     expect(gm.html).toContain(`data-combatant-id="${w.ids.orc1}"`);
+    // Core's combat controls for the GM (Begin; End once started), none for a player.
+    expect(gm.html).toContain('class="combat-control" data-action="startCombat"');
+    expect((await draw(w, w.foundry.users.player)).html).not.toContain('class="combat-control"');
     // Every part gets it (header, tracker, footer).
     expect(gm.parts.header.ts.title).toBe('Before the combat');
   });
@@ -188,6 +191,8 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
     expect(rowOf(theirs, 'Halvaine')!.health[0].text).toBe('9/12'); // their own side: exact
     expect(theirs.html).not.toContain('6/6');
     expect(theirs.html).not.toContain('data-action="nextStep"');
+    expect(theirs.html).not.toContain('endCombat');
+    expect(mine.html).toContain('class="combat-control" data-action="endCombat"');
   });
 
   it('context menu: our entries in the shape of the generation, run with the row\'s combatant', async () => {
