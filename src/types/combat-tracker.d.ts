@@ -70,3 +70,15 @@ declare namespace CombatTrackerV13 {
     combat?: Combat.Stored | null | undefined;
   }
 }
+
+/**
+ * What the Ten Segments tracker (src/apps/tracker/combat-tracker.ts) adds to
+ * the context every part gets, in both generations: `ts`, the tracker's view
+ * (tracker-view.ts; null when no encounter is viewed), and `isGM`.
+ */
+declare namespace TenSegmentsTracker {
+  interface ContextAdditions {
+    ts: import('../apps/tracker/tracker-view').TrackerContext | null;
+    isGM: boolean;
+  }
+}

@@ -39,11 +39,10 @@ export class TenSegmentsCombatTracker extends Base {
   tenSegments: TrackerContext | null = null;
 
   protected override async _prepareContext(options: never): Promise<never> {
-    const context = (await super._prepareContext(options)) as unknown as Record<string, unknown>;
+    const context = await super._prepareContext(options);
     this.tenSegments = await this.#build();
-    context.ts = this.tenSegments;
-    context.isGM = !!game.user?.isGM;
-    return context as never;
+    const ours: TenSegmentsTracker.ContextAdditions = { ts: this.tenSegments, isGM: !!game.user?.isGM };
+    return Object.assign(context, ours) as never;
   }
 
   /** The tracker's context for this user: the timeline view (their viewer), Foundry's facts, the controls. */
