@@ -164,6 +164,25 @@ describe.each([13, 14] as const)('context menus and applications, generation %i'
     expect(foundry.renders.count('tenseg-timeline')).toBe(1);
   });
 
+  it('a Handlebars application renders each part\'s template into partHTML; a missing template is an error', async () => {
+    const { ApplicationV2, HandlebarsApplicationMixin } = g.foundry.applications.api;
+    class Options extends HandlebarsApplicationMixin(ApplicationV2) {
+      static DEFAULT_OPTIONS = { id: 'tenseg-core-tracker-copy' };
+      static PARTS = { footer: { template: 'templates/sidebar/tabs/combat/footer.hbs' } };
+      async _prepareContext() {
+        return { hasCombat: true };
+      }
+    }
+    const app = new Options();
+    await app.render({ force: true });
+    expect(app.partHTML.footer).toContain('data-action="nextTurn"');
+    expect(app.element).toBeNull(); // no DOM in Node
+    class Missing extends HandlebarsApplicationMixin(ApplicationV2) {
+      static PARTS = { body: { template: 'systems/ten-segments/templates/no-such.hbs' } };
+    }
+    await expect(new Missing().render({ force: true })).rejects.toThrow(/does not exist/);
+  });
+
   it('boot fires init, setup and ready, then builds ui.combat from CONFIG.ui.combat', async () => {
     const order: string[] = [];
     class TensegTracker extends g.foundry.applications.sidebar.tabs.CombatTracker {}
