@@ -94,7 +94,7 @@ export class ApplicationV2 {
   /** Core's frame (ApplicationV2#_renderFrame), built once: the click listener dispatches `[data-action]` to options.actions as core does. */
   protected ensureFrame(): HTMLElement | null {
     if (this.#element || typeof document === 'undefined') return this.#element;
-    const el = document.createElement(this.options.tag ?? 'div');
+    const el: HTMLElement = document.createElement(String(this.options.tag ?? 'div'));
     el.id = this.id;
     el.classList.add('application', ...(this.options.classes ?? []));
     if (this.options.window?.frame !== false) {
@@ -109,7 +109,7 @@ export class ApplicationV2 {
       content.className = 'window-content';
       el.append(header, content);
     }
-    el.addEventListener('click', (event) => this.onClickAction(event));
+    el.addEventListener('click', (event: Event) => this.onClickAction(event));
     this.#element = el;
     return el;
   }
@@ -228,7 +228,22 @@ const DEFAULT_TOKEN = 'icons/svg/mystery-man.svg';
  * ActiveEffects (no effect icons).
  */
 export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
-  static override DEFAULT_OPTIONS: Record<string, any> = { id: 'combat', tag: 'section', classes: ['tab', 'sidebar-tab'], window: { frame: false } };
+  /** Core's combat controls (v13 CombatTracker DEFAULT_OPTIONS.actions → #onCombatControl: the viewed combat's method of the action's name). */
+  static override DEFAULT_OPTIONS: Record<string, any> = {
+    id: 'combat',
+    tag: 'section',
+    classes: ['tab', 'sidebar-tab'],
+    window: { frame: false },
+    actions: Object.fromEntries(
+      ['startCombat', 'endCombat', 'nextRound', 'nextTurn', 'previousRound', 'previousTurn', 'rollAll', 'rollNPC', 'resetAll'].map((name) => [
+        name,
+        function (this: CombatTracker, event: Event) {
+          event.preventDefault?.();
+          return this.viewed?.[name]?.();
+        },
+      ]),
+    ),
+  };
   /** The popped-out copy (AbstractSidebarTab#renderPopout, v13), once opened. */
   popout: CombatTracker | null = null;
   /** A popped-out copy: its own id, the `sidebar-popout` class, in a frame. */
@@ -238,7 +253,7 @@ export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
   /** Open (or render again) the popped-out copy of this tab, viewing the same combat. */
   async renderPopout(): Promise<CombatTracker> {
     const Tab = this.constructor as new (options: any) => CombatTracker;
-    this.popout ??= new Tab({ id: `${this.id}-popout`, classes: ['sidebar-popout'], window: { frame: true, positioned: true, minimizable: true } });
+    this.popout ??= new Tab({ id: `${this.id}-popout`, classes: ['sidebar-popout'], window: { frame: true, positioned: true, minimizable: true, title: 'COMBAT.SidebarTitle' } });
     this.popout.viewed = this.viewed;
     await this.popout.render({ force: true });
     return this.popout;
