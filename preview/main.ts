@@ -41,7 +41,7 @@ interface PreviewApi {
   previous(): Promise<void>;
   showViewer(viewer: ViewerKey): Promise<void>;
   setTheme(theme: 'light' | 'dark'): void;
-  /** Median and samples of `samples` renders of the shown tracker (ms, performance.now), each after one step. */
+  /** Median and samples of `samples` renders of the shown tracker, each after one step: render, then style and layout (ms, performance.now). */
   measureStepRender(samples: number): Promise<{ median: number; samples: number[] }>;
   errors: string[];
 }
@@ -241,6 +241,8 @@ const api: PreviewApi = {
       await settle();
       const t0 = performance.now();
       await asBase(viewer, () => realRender.call(tracker, { force: true }));
+      // Style and layout of the new rows are part of the cost: read a size, which forces both.
+      void tracker.element?.offsetHeight;
       out.push(performance.now() - t0);
     }
     await draw();

@@ -1,7 +1,8 @@
 /**
- * The UI pieces the system touches, without a DOM: notifications (recorded),
- * a minimal ApplicationV2 whose render prepares its context (and, for a
- * Handlebars application, each part's context) and is counted, the
+ * The UI pieces the system touches: notifications (recorded), a minimal
+ * ApplicationV2 whose render prepares its context (and, for a Handlebars
+ * application, each part's context and HTML) and is counted — with a DOM
+ * (the preview page) also its element and its click actions, as core's —, the
  * CombatTracker (ui.combat) with core's parts and part context, and context
  * menu entries in the shape of the running generation.
  */
@@ -204,9 +205,9 @@ export function HandlebarsApplicationMixin<T extends new (...args: any[]) => App
       for (const [partId, markup] of Object.entries(result)) {
         const holder = document.createElement('template');
         holder.innerHTML = markup.trim();
-        const nodes = [...holder.content.childNodes].filter((n) => n.nodeType !== 3 || (n.textContent ?? '').trim() !== '');
-        if (nodes.length !== 1 || nodes[0].nodeType !== 1) throw new Error(`Template part "${partId}" must render a single HTML element.`);
-        const el = nodes[0] as HTMLElement;
+        // As core (v13 HandlebarsApplicationMixin#_renderHTML): exactly one element child, text and comments aside.
+        if (holder.content.children.length !== 1) throw new Error(`Template part "${partId}" must render a single HTML element.`);
+        const el = holder.content.children[0] as HTMLElement;
         el.dataset.applicationPart = partId;
         const prior = content.querySelector(`:scope > [data-application-part="${partId}"]`);
         if (prior) prior.replaceWith(el);
