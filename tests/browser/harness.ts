@@ -42,17 +42,17 @@ export interface Preview {
 
 let built: Promise<unknown> | null = null;
 
-export async function openPreview(): Promise<Preview> {
-  if (!existsSync(CHROMIUM)) {
+export async function openPreview({ executablePath = CHROMIUM }: { executablePath?: string } = {}): Promise<Preview> {
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `The browser checks need Chromium at ${CHROMIUM} and found none. Install Debian's package as root: ` +
+      `The browser checks need Chromium at ${executablePath} and found none. Install Debian's package as root: ` +
         '`apt-get install -y chromium` (or point TENSEG_CHROMIUM at a Chromium binary). No browser is downloaded.',
     );
   }
   built ??= buildPreview();
   await built;
   const server: { url: string; close(): Promise<void> } = await startPreviewServer({ port: 0 });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   return {
     url: server.url,
     browser,

@@ -11,6 +11,12 @@ import { openPreview, type Preview, type PreviewPage } from './harness';
 
 const LONG = 180_000; // a hang guard, not a timed assertion
 
+describe('without Chromium', () => {
+  it('the browser checks fail, saying how to install it (never a silent skip)', async () => {
+    await expect(openPreview({ executablePath: '/nonexistent/chromium' })).rejects.toThrow(/apt-get install -y chromium/);
+  });
+});
+
 describe('the preview page in Chromium', () => {
   let preview: Preview;
   let p: PreviewPage;
