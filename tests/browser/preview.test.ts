@@ -47,6 +47,56 @@ describe('the preview page in Chromium', () => {
     await p.screenshot('preview-start-dark');
   }, LONG);
 
+  it('the stand-in in a DOM: an application\'s element is core\'s frame, its parts marked, its actions called as core calls them', async () => {
+    const seen = await p.page.evaluate(async () => {
+      const g = globalThis as unknown as { foundry: { applications: { api: { ApplicationV2: new (o?: unknown) => unknown; HandlebarsApplicationMixin: <T>(b: T) => T } } } };
+      const { ApplicationV2, HandlebarsApplicationMixin } = g.foundry.applications.api;
+      const calls: string[] = [];
+      const Base = HandlebarsApplicationMixin(ApplicationV2) as unknown as new (o?: unknown) => { render(o: unknown): Promise<unknown>; element: HTMLElement };
+      class Probe extends Base {
+        static DEFAULT_OPTIONS = {
+          id: 'tenseg-probe',
+          classes: ['probe'],
+          window: { title: 'COMBAT.SidebarTitle' },
+          actions: {
+            nextTurn(this: unknown, event: Event, target: HTMLElement) {
+              calls.push(`next ${this === app} ${event.type} ${target.dataset.action}`);
+            },
+            previousTurn: { handler: () => calls.push('previous'), buttons: [2] },
+          },
+        };
+        static PARTS = { footer: { template: 'templates/sidebar/tabs/combat/footer.hbs' } };
+        async _prepareContext() {
+          return { hasCombat: true };
+        }
+      }
+      const app = new Probe();
+      await app.render({ force: true });
+      const el = app.element;
+      document.body.append(el);
+      (el.querySelector('[data-action="nextTurn"] i') as HTMLElement).click(); // a click on the icon inside the button
+      (el.querySelector('[data-action="previousTurn"]') as HTMLElement).click(); // main button: previousTurn accepts only the right one
+      const out = {
+        tag: el.tagName,
+        id: el.id,
+        classes: [...el.classList],
+        title: el.querySelector(':scope > header.window-header > h1.window-title')?.textContent,
+        parts: [...el.querySelectorAll(':scope > section.window-content > [data-application-part]')].map((e) => (e as HTMLElement).dataset.applicationPart),
+        calls,
+      };
+      el.remove();
+      return out;
+    });
+    expect(seen).toEqual({
+      tag: 'DIV',
+      id: 'tenseg-probe',
+      classes: ['application', 'probe'],
+      title: 'Combat Tracker',
+      parts: ['footer'],
+      calls: ['next true click nextTurn'],
+    });
+  }, LONG);
+
   it('Next advances the step and the segment shown; Previous goes back', async () => {
     await p.click('#preview-next'); // everyone declares: the surprise segments begin
     await p.click('#preview-next');
