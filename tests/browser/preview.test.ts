@@ -37,6 +37,8 @@ describe('the preview page in Chromium', () => {
     await expect(sidebar.count()).resolves.toBe(1);
     expect(await sidebar.evaluate((el) => Math.round(el.getBoundingClientRect().width))).toBeLessThanOrEqual(300);
     for (const name of ['Halvaine', 'Brand', 'Orc 1', 'Orc 2']) expect(await trackerText()).toContain(name);
+    // Every part from the same render (renders one at a time: no header left from the render before the combat existed).
+    expect(await p.page.textContent('#combat > [data-application-part="header"]')).toContain('Round 1');
     const popout = p.page.locator('#preview-popout > #combat-popout.application.sidebar-popout');
     expect(await popout.textContent()).toContain('Halvaine');
     expect(await popout.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(600);

@@ -183,6 +183,31 @@ describe.each([13, 14] as const)('context menus and applications, generation %i'
     await expect(new Missing().render({ force: true })).rejects.toThrow(/does not exist/);
   });
 
+  it('an application renders one at a time, in the order asked (core: a semaphore of one); each call is counted at once', async () => {
+    const { ApplicationV2 } = g.foundry.applications.api;
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    class Slow extends ApplicationV2 {
+      static DEFAULT_OPTIONS = { id: 'tenseg-slow' };
+      async _prepareContext(options: { n: number }) {
+        order.push(`start ${options.n}`);
+        if (options.n === 1) await gate;
+        order.push(`end ${options.n}`);
+        return { n: options.n };
+      }
+    }
+    const app = new Slow();
+    const first = app.render({ n: 1 });
+    const second = app.render({ n: 2 });
+    expect(foundry.renders.count('tenseg-slow')).toBe(2);
+    await Promise.resolve();
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+    expect(app.lastContext).toEqual({ n: 2 });
+  });
+
   it('boot fires init, setup and ready, then builds ui.combat from CONFIG.ui.combat', async () => {
     const order: string[] = [];
     class TensegTracker extends g.foundry.applications.sidebar.tabs.CombatTracker {}

@@ -142,11 +142,18 @@ export class ApplicationV2 {
   }
   /** Core's fallback for an action with no handler in options.actions: nothing. */
   _onClickAction(_event: Event, _target: HTMLElement): void {}
-  /** Each call counts at once in handle.renders under this app's id; then the context is prepared. */
-  async render(options: any = {}, _legacy?: any): Promise<this> {
+  /** Each call counts at once in handle.renders under this app's id; then, after the renders asked before it, the context is prepared and the HTML rendered. */
+  /** Renders one at a time, in the order asked, as core's (ApplicationV2 renders through a Semaphore of one). */
+  #renders: Promise<unknown> = Promise.resolve();
+  render(options: any = {}, _legacy?: any): Promise<this> {
     if (typeof options === 'boolean') options = { force: options, ...(_legacy ?? {}) };
     this.renderCount++;
     recordRender(this.id, options, this.client);
+    const run = this.#renders.then(() => this.renderNow(options));
+    this.#renders = run.catch(() => undefined);
+    return run;
+  }
+  private async renderNow(options: any): Promise<this> {
     this.lastContext = await this._prepareContext(options);
     const result = await this._renderHTML(this.lastContext, options);
     const frame = this.ensureFrame();
