@@ -56,7 +56,13 @@ ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, l
     deferred.add(this);
     return Promise.resolve(this);
   }
-  return realRender.call(this, options, legacy);
+  return realRender.call(this, options, legacy).then((app) => {
+    // Any other window the system opens (a dialog, a form): shown in #preview-windows, as Foundry shows it over the board.
+    const el = app.element;
+    const tracker = el?.classList.contains('sidebar-tab') || el?.classList.contains('sidebar-popout');
+    if (el && !tracker && !el.isConnected) document.getElementById('preview-windows')?.append(el);
+    return app;
+  });
 } as typeof realRender;
 
 let foundry: FoundryHandle;

@@ -75,7 +75,6 @@ describe('the preview page in Chromium', () => {
       const app = new Probe();
       await app.render({ force: true });
       const el = app.element;
-      document.body.append(el);
       (el.querySelector('[data-action="nextTurn"] i') as HTMLElement).click(); // a click on the icon inside the button
       (el.querySelector('[data-action="previousTurn"]') as HTMLElement).click(); // main button: previousTurn accepts only the right one
       const out = {
@@ -86,8 +85,9 @@ describe('the preview page in Chromium', () => {
         parts: [...el.querySelectorAll(':scope > section.window-content > [data-application-part]')].map((e) => (e as HTMLElement).dataset.applicationPart),
         calls,
       };
-      el.remove();
-      return out;
+      const shown = el.parentElement === document.getElementById('preview-windows');
+      await (app as unknown as { close(): Promise<unknown> }).close();
+      return { ...out, shownInWindows: shown, removedOnClose: !el.isConnected && app.element === null };
     });
     expect(seen).toEqual({
       tag: 'DIV',
@@ -96,6 +96,8 @@ describe('the preview page in Chromium', () => {
       title: 'Combat Tracker',
       parts: ['footer'],
       calls: ['next true click nextTurn'],
+      shownInWindows: true,
+      removedOnClose: true,
     });
   }, LONG);
 

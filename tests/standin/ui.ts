@@ -173,8 +173,11 @@ export class ApplicationV2 {
   _replaceHTML(_result: unknown, _content: HTMLElement, _options: any): void {}
   /** Core's hook after each render (the element is in place when there is a DOM). */
   async _onRender(_context: any, _options: any): Promise<void> {}
+  /** Closed: not rendered; with a DOM its element is removed (core removes it; a later render builds a new one). */
   async close(_options: any = {}): Promise<this> {
     this.rendered = false;
+    this.#element?.remove();
+    this.#element = null;
     return this;
   }
 }
