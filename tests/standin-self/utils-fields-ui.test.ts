@@ -164,6 +164,50 @@ describe.each([13, 14] as const)('context menus and applications, generation %i'
     expect(foundry.renders.count('tenseg-timeline')).toBe(1);
   });
 
+  it('a Handlebars application renders each part\'s template into partHTML; a missing template is an error', async () => {
+    const { ApplicationV2, HandlebarsApplicationMixin } = g.foundry.applications.api;
+    class Options extends HandlebarsApplicationMixin(ApplicationV2) {
+      static DEFAULT_OPTIONS = { id: 'tenseg-core-tracker-copy' };
+      static PARTS = { footer: { template: 'templates/sidebar/tabs/combat/footer.hbs' } };
+      async _prepareContext() {
+        return { hasCombat: true };
+      }
+    }
+    const app = new Options();
+    await app.render({ force: true });
+    expect(app.partHTML.footer).toContain('data-action="nextTurn"');
+    expect(app.element).toBeNull(); // no DOM in Node
+    class Missing extends HandlebarsApplicationMixin(ApplicationV2) {
+      static PARTS = { body: { template: 'systems/ten-segments/templates/no-such.hbs' } };
+    }
+    await expect(new Missing().render({ force: true })).rejects.toThrow(/does not exist/);
+  });
+
+  it('an application renders one at a time, in the order asked (core: a semaphore of one); each call is counted at once', async () => {
+    const { ApplicationV2 } = g.foundry.applications.api;
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    class Slow extends ApplicationV2 {
+      static DEFAULT_OPTIONS = { id: 'tenseg-slow' };
+      async _prepareContext(options: { n: number }) {
+        order.push(`start ${options.n}`);
+        if (options.n === 1) await gate;
+        order.push(`end ${options.n}`);
+        return { n: options.n };
+      }
+    }
+    const app = new Slow();
+    const first = app.render({ n: 1 });
+    const second = app.render({ n: 2 });
+    expect(foundry.renders.count('tenseg-slow')).toBe(2);
+    await Promise.resolve();
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2']);
+    expect(app.lastContext).toEqual({ n: 2 });
+  });
+
   it('boot fires init, setup and ready, then builds ui.combat from CONFIG.ui.combat', async () => {
     const order: string[] = [];
     class TensegTracker extends g.foundry.applications.sidebar.tabs.CombatTracker {}

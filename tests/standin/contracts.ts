@@ -383,8 +383,8 @@ type TrackerContract<Parts, Context, Turn, Options> = All<
     Disjoint<TrackerOwn, KnownKeys<CoreTracker>>,
   ]
 >;
-/** The stand-in's own: `partContexts`, each part's context of the last render, for tests to read (core renders them into HTML). */
-type TrackerOwn = 'partContexts';
+/** The stand-in's own: `partContexts` and `partHTML`, each part's context and HTML of the last render, for tests to read. */
+type TrackerOwn = 'partContexts' | 'partHTML';
 type StandinTrackerContext = ForRun<S.TrackerPartContextV13, S.TrackerPartContextV14>;
 export type Tracker = Assert<TrackerContract<(typeof StandinTracker)['PARTS'], StandinTrackerContext, S.TrackerTurnContext, S.TrackerRenderOptions>>;
 // @ts-expect-error: a tracker part context that numbers the round under a key core does not have

@@ -1,7 +1,8 @@
 /**
- * The UI pieces the system touches, without a DOM: notifications (recorded),
- * a minimal ApplicationV2 whose render prepares its context (and, for a
- * Handlebars application, each part's context) and is counted, the
+ * The UI pieces the system touches: notifications (recorded), a minimal
+ * ApplicationV2 whose render prepares its context (and, for a Handlebars
+ * application, each part's context and HTML) and is counted — with a DOM
+ * (the preview page) also its element and its click actions, as core's —, the
  * CombatTracker (ui.combat) with core's parts and part context, and context
  * menu entries in the shape of the running generation.
  */
@@ -75,28 +76,108 @@ export class ApplicationV2 {
   get id(): string {
     return this.options.id;
   }
-  get element(): null {
-    return null;
+  /**
+   * The application's HTML element once rendered in a DOM (core's frame: a
+   * `tag` element with the app's id and the `application` class, the
+   * options' classes, and each part a child with data-application-part);
+   * null without a DOM (Node) or before the first render.
+   */
+  #element: HTMLElement | null = null;
+  get element(): HTMLElement | null {
+    return this.#element;
   }
-  /** Each call counts at once in handle.renders under this app's id; then the context is prepared. */
-  async render(options: any = {}, _legacy?: any): Promise<this> {
+  /** The element the parts go into: the element itself without a frame, its `.window-content` with one. */
+  protected contentElement(): HTMLElement | null {
+    const el = this.#element;
+    if (!el) return null;
+    return this.options.window?.frame === false ? el : (el.querySelector(':scope > .window-content') as HTMLElement | null);
+  }
+  /** Core's frame (ApplicationV2#_renderFrame), built once: the click listener dispatches `[data-action]` to options.actions as core does. */
+  protected ensureFrame(): HTMLElement | null {
+    if (this.#element || typeof document === 'undefined') return this.#element;
+    const el: HTMLElement = document.createElement(String(this.options.tag ?? 'div'));
+    el.id = this.id;
+    el.classList.add('application', ...(this.options.classes ?? []));
+    if (this.options.window?.frame !== false) {
+      const header = document.createElement('header');
+      header.className = 'window-header';
+      const title = document.createElement('h1');
+      title.className = 'window-title';
+      const raw = this.options.window?.title ?? '';
+      title.textContent = raw ? (i18n()?.localize(raw) ?? raw) : '';
+      header.append(title);
+      const content = document.createElement(this.options.window?.contentTag ?? 'section');
+      content.className = 'window-content';
+      el.append(header, content);
+    }
+    el.addEventListener('click', (event: Event) => this.onClickAction(event));
+    this.#element = el;
+    return el;
+  }
+  /**
+   * Core's click dispatch (ApplicationV2 #onClick / #onClickAction, v13): the
+   * closest `[data-action]` to the click; options.actions[name] (a function,
+   * or {handler, buttons}) called with the application as `this` and
+   * (event, target) when the mouse button is one it accepts (default: the
+   * main button); an action with no handler goes to _onClickAction.
+   */
+  private onClickAction(event: Event): void {
+    const target = (event.target as Element | null)?.closest?.('[data-action]') as HTMLElement | null;
+    if (!target || !this.#element?.contains(target)) return;
+    const name = target.dataset.action as string;
+    let handler = this.options.actions?.[name];
+    if (!handler) {
+      this._onClickAction(event, target);
+      return;
+    }
+    let buttons = [0];
+    if (typeof handler === 'object') {
+      buttons = handler.buttons ?? [0];
+      handler = handler.handler;
+    }
+    if (buttons.includes((event as MouseEvent).button ?? 0)) {
+      const result = handler?.call(this, event, target);
+      if (result instanceof Promise) result.catch((err: unknown) => console.error(err));
+    }
+  }
+  /** Core's fallback for an action with no handler in options.actions: nothing. */
+  _onClickAction(_event: Event, _target: HTMLElement): void {}
+  /** Each call counts at once in handle.renders under this app's id; then, after the renders asked before it, the context is prepared and the HTML rendered. */
+  /** Renders one at a time, in the order asked, as core's (ApplicationV2 renders through a Semaphore of one). */
+  #renders: Promise<unknown> = Promise.resolve();
+  render(options: any = {}, _legacy?: any): Promise<this> {
     if (typeof options === 'boolean') options = { force: options, ...(_legacy ?? {}) };
     this.renderCount++;
     recordRender(this.id, options, this.client);
+    const run = this.#renders.then(() => this.renderNow(options));
+    this.#renders = run.catch(() => undefined);
+    return run;
+  }
+  private async renderNow(options: any): Promise<this> {
     this.lastContext = await this._prepareContext(options);
-    await this._renderHTML(this.lastContext, options);
+    const result = await this._renderHTML(this.lastContext, options);
+    const frame = this.ensureFrame();
+    if (frame) this._replaceHTML(result, this.contentElement() ?? frame, options);
     this.rendered = true;
+    await this._onRender(this.lastContext, options);
     return this;
   }
   async _prepareContext(_options: any): Promise<any> {
     return {};
   }
-  /** Core renders the HTML here; the stand-in renders none (HandlebarsApplicationMixin prepares its parts' contexts). */
+  /** Core renders the HTML here; a plain ApplicationV2 renders none (HandlebarsApplicationMixin renders its parts). */
   async _renderHTML(_context: any, _options: any): Promise<unknown> {
     return undefined;
   }
+  /** Core puts the rendered HTML into the element here (in a DOM only). */
+  _replaceHTML(_result: unknown, _content: HTMLElement, _options: any): void {}
+  /** Core's hook after each render (the element is in place when there is a DOM). */
+  async _onRender(_context: any, _options: any): Promise<void> {}
+  /** Closed: not rendered; with a DOM its element is removed (core removes it; a later render builds a new one). */
   async close(_options: any = {}): Promise<this> {
     this.rendered = false;
+    this.#element?.remove();
+    this.#element = null;
     return this;
   }
 }
@@ -106,16 +187,42 @@ export function HandlebarsApplicationMixin<T extends new (...args: any[]) => App
     static PARTS: Record<string, TemplatePart> = {};
     /** Each part's context of the last render, as core prepares it before rendering the part's template. */
     partContexts: Record<string, any> = {};
+    /** Each part's HTML of the last render: its template rendered with its context (in Node too). */
+    partHTML: Record<string, string> = {};
     async _preparePartContext(_partId: string, context: any, _options: any): Promise<any> {
       return context;
     }
-    /** Every part gets its own copy of the application's context (core may share one object: the copy is the stricter choice). */
+    /**
+     * Every part gets its own copy of the application's context (core may
+     * share one object: the copy is the stricter choice), then its template
+     * is rendered (renderTemplate: a missing template or helper is an error).
+     * In a DOM each part must render exactly one element, as core requires.
+     */
     override async _renderHTML(context: any, options: any): Promise<Record<string, any>> {
       const parts: Record<string, TemplatePart> = (this.constructor as any).PARTS ?? {};
       const prepared: Record<string, any> = {};
-      for (const partId of Object.keys(parts)) prepared[partId] = await this._preparePartContext(partId, { ...context }, options);
+      const html: Record<string, string> = {};
+      for (const [partId, part] of Object.entries(parts)) {
+        prepared[partId] = await this._preparePartContext(partId, { ...context }, options);
+        html[partId] = await templates.renderTemplate(part.template, prepared[partId]);
+      }
       this.partContexts = prepared;
-      return prepared;
+      this.partHTML = html;
+      return html;
+    }
+    /** Core's _replaceHTML: each part's one root element, marked data-application-part, replaces the part rendered before. */
+    override _replaceHTML(result: Record<string, string>, content: HTMLElement, _options: any): void {
+      for (const [partId, markup] of Object.entries(result)) {
+        const holder = document.createElement('template');
+        holder.innerHTML = markup.trim();
+        // As core (v13 HandlebarsApplicationMixin#_renderHTML): exactly one element child, text and comments aside.
+        if (holder.content.children.length !== 1) throw new Error(`Template part "${partId}" must render a single HTML element.`);
+        const el = holder.content.children[0] as HTMLElement;
+        el.dataset.applicationPart = partId;
+        const prior = content.querySelector(`:scope > [data-application-part="${partId}"]`);
+        if (prior) prior.replaceWith(el);
+        else content.append(el);
+      }
     }
   };
 }
@@ -132,7 +239,36 @@ const DEFAULT_TOKEN = 'icons/svg/mystery-man.svg';
  * ActiveEffects (no effect icons).
  */
 export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
-  static override DEFAULT_OPTIONS = { id: 'combat' };
+  /** Core's combat controls (v13 CombatTracker DEFAULT_OPTIONS.actions → #onCombatControl: the viewed combat's method of the action's name). */
+  static override DEFAULT_OPTIONS: Record<string, any> = {
+    id: 'combat',
+    tag: 'section',
+    classes: ['tab', 'sidebar-tab'],
+    window: { frame: false },
+    actions: Object.fromEntries(
+      ['startCombat', 'endCombat', 'nextRound', 'nextTurn', 'previousRound', 'previousTurn', 'rollAll', 'rollNPC', 'resetAll'].map((name) => [
+        name,
+        function (this: CombatTracker, event: Event) {
+          event.preventDefault?.();
+          return this.viewed?.[name]?.();
+        },
+      ]),
+    ),
+  };
+  /** The popped-out copy (AbstractSidebarTab#renderPopout, v13), once opened. */
+  popout: CombatTracker | null = null;
+  /** A popped-out copy: its own id, the `sidebar-popout` class, in a frame. */
+  get isPopout(): boolean {
+    return (this.options.classes ?? []).includes('sidebar-popout');
+  }
+  /** Open (or render again) the popped-out copy of this tab, viewing the same combat. */
+  async renderPopout(): Promise<CombatTracker> {
+    const Tab = this.constructor as new (options: any) => CombatTracker;
+    this.popout ??= new Tab({ id: `${this.id}-popout`, classes: ['sidebar-popout'], window: { frame: true, positioned: true, minimizable: true, title: 'COMBAT.SidebarTitle' } });
+    this.popout.viewed = this.viewed;
+    await this.popout.render({ force: true });
+    return this.popout;
+  }
   static override PARTS: TrackerParts = {
     header: { template: 'templates/sidebar/tabs/combat/header.hbs' },
     tracker: { template: 'templates/sidebar/tabs/combat/tracker.hbs', scrollable: [''] },
@@ -152,7 +288,10 @@ export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
     return this.client.collections.get('Combat')?.combats ?? [];
   }
   override async render(options: any = {}, legacy?: any): Promise<this> {
-    if (typeof options === 'object' && options && 'combat' in options) this.viewed = (options as TrackerRenderOptions).combat;
+    if (typeof options === 'object' && options && 'combat' in options) {
+      this.viewed = (options as TrackerRenderOptions).combat;
+      if (this.popout) this.popout.viewed = this.viewed;
+    }
     return super.render(options, legacy);
   }
 
@@ -365,21 +504,45 @@ handlebars.registerHelper('not', (a: unknown) => !a);
 handlebars.registerHelper('concat', (...args: unknown[]) => args.slice(0, -1).join(''));
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 
+/** Reads a template file by its path in the repository (Node: the file system). */
+export type TemplateLoader = (repoPath: string) => Promise<string | null>;
+const fsLoader: TemplateLoader = async (repoPath) => {
+  const file = resolvePath(REPO_ROOT, repoPath);
+  return existsSync(file) ? readFileSync(file, 'utf8') : null;
+};
+
+/**
+ * Where a template path resolves: a system's `systems/<id>/<path>` to the
+ * repository's `<path>`; core's own `templates/…` (the combat tracker's
+ * parts) to the stand-in's small copies in `tests/standin/core-templates/`.
+ */
+function repoPathOf(path: string): string {
+  const system = /^systems\/[^/]+\/(.+)$/.exec(path);
+  if (system) return system[1];
+  if (/^templates\//.test(path)) return `tests/standin/core-templates/${path.slice('templates/'.length)}`;
+  throw new Error(`Template ${path} is neither a system template nor one of core's`);
+}
+
 export const templates = {
+  /** How template files are read: the file system in Node; the preview page sets a fetch. Compiled templates are kept. */
+  loader: fsLoader,
+  /** Forget the compiled templates (after a change of loader or of a file). */
+  clearCache(): void {
+    compiled.clear();
+  },
   loaded: [] as string[],
   rendered: [] as { path: string; data: unknown }[],
   async loadTemplates(paths: string[] | Record<string, string>): Promise<void> {
     templates.loaded.push(...(Array.isArray(paths) ? paths : Object.values(paths)));
   },
   async renderTemplate(path: string, data: Record<string, unknown> = {}): Promise<string> {
-    const match = /^systems\/[^/]+\/(.+)$/.exec(path);
-    if (!match) throw new Error(`Template ${path} is not a system template`);
-    let template = compiled.get(match[1]);
+    const repoPath = repoPathOf(path);
+    let template = compiled.get(repoPath);
     if (!template) {
-      const file = resolvePath(REPO_ROOT, match[1]);
-      if (!existsSync(file)) throw new Error(`Template file ${path} does not exist or could not be found`);
-      template = handlebars.compile(readFileSync(file, 'utf8'), { strict: false, knownHelpersOnly: false });
-      compiled.set(match[1], template);
+      const source = await templates.loader(repoPath);
+      if (source === null) throw new Error(`Template file ${path} does not exist or could not be found`);
+      template = handlebars.compile(source, { strict: false, knownHelpersOnly: false });
+      compiled.set(repoPath, template);
     }
     templates.rendered.push({ path, data });
     return template(data, { allowProtoPropertiesByDefault: false });
