@@ -285,6 +285,21 @@ describe.each([13, 14] as const)('the surprise dialog, generation %i', (generati
       expect(seenBy(w, gm, 'spell-off', 'spell-off-gm')).toEqual([expected]);
     });
 
+    it('the end-of-round card too: the round ended again the same way after Previous is not told twice', async () => {
+      const { gm } = w.foundry.users;
+      for (let i = 0; i < 10 && w.combat.flowState!.stage !== 'end-of-round'; i++) await w.combat.nextTurn();
+      await idle(w);
+      expect(w.combat.flowState!.stage).toBe('end-of-round');
+      const once = seenBy(w, gm, 'end-of-round', 'end-of-round-gm');
+      expect(once).toHaveLength(1);
+      await w.combat.previousTurn();
+      await idle(w);
+      await w.combat.nextTurn();
+      await idle(w);
+      expect(w.combat.flowState!.stage).toBe('end-of-round');
+      expect(seenBy(w, gm, 'end-of-round', 'end-of-round-gm')).toEqual(once);
+    });
+
     it('a hidden caster: players get no card, the GMs the full one, whispered', async () => {
       const { gm, player } = w.foundry.users;
       await w.combat.updateEmbeddedDocuments('Combatant', [{ _id: w.ids.halvaine, hidden: true }] as never);
