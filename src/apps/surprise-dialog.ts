@@ -377,7 +377,36 @@ export class SurpriseDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     return problem;
   }
 
+  /** What the GM typed and ticked but has not submitted, kept across a redraw (a stance clicked, a modifier changed). */
+  private readForm(): void {
+    const form = this.element as HTMLElement | null;
+    if (!form || typeof form.querySelectorAll !== 'function') return;
+    for (const input of Array.from(form.querySelectorAll<HTMLInputElement>('input[name^="modifier."]'))) {
+      this.setModifier(input.name.slice('modifier.'.length), input.value);
+    }
+    const gmOnly = form.querySelector<HTMLInputElement>('input[name="gmOnly"]');
+    if (gmOnly) this.gmOnly = gmOnly.checked;
+  }
+
+  /** A modifier changed: the side's chance is told again at once (a value out of bounds is told in words). */
+  override async _onRender(context: Record<string, unknown>, options: foundry.applications.api.ApplicationV2.RenderOptions): Promise<void> {
+    await super._onRender(context as never, options);
+    const form = this.element as HTMLElement | null;
+    if (!form || typeof form.querySelectorAll !== 'function') return;
+    for (const input of Array.from(form.querySelectorAll<HTMLInputElement>('input[name^="modifier."]'))) {
+      input.addEventListener('change', () => {
+        const problem = this.setModifier(input.name.slice('modifier.'.length), input.value);
+        if (problem) ui.notifications?.error(localizeProblem(problem));
+        else {
+          this.readForm();
+          void this.render();
+        }
+      });
+    }
+  }
+
   static async onStance(this: SurpriseDialog, _event: Event, target: HTMLElement): Promise<void> {
+    this.readForm();
     const group = target.dataset.side ?? '';
     const problem = this.setStance(group, (target.dataset.stance ?? '') as Stance);
     if (problem) ui.notifications?.error(localizeProblem(problem));

@@ -31,7 +31,7 @@
  * (`exclusive`), so a declaration arriving while the GM presses Next cannot
  * overwrite it.
  */
-import type { DamageType, Declaration, Problem, Side } from '../rules/model';
+import type { DamageType, Declaration, Problem } from '../rules/model';
 import { RulesError } from '../rules/model';
 import {
   applyInput,
@@ -559,18 +559,6 @@ export class TenSegmentsCombat extends Combat {
     return { ...built.declaration, combatant: c.id as string };
   }
 
-  /** The groups' updates for the sides' surprise the GM set, or the problem (an unknown side). */
-  private surpriseUpdates(sides: Record<string, SideSurprise> | undefined): { updates: Record<string, unknown>[] } | { problem: Problem } {
-    const updates: Record<string, unknown>[] = [];
-    for (const [id, s] of Object.entries(sides ?? {})) {
-      const group = this.groups.get(id);
-      if (!group) return { problem: { key: 'UnknownSideId', data: { side: id } } };
-      // The modifier counts only where the side rolls: an alerted or GM-surprised side keeps none.
-      updates.push({ _id: id, 'system.alerted': s.stance === 'alerted', 'system.surprised': s.stance === 'surprised', 'system.surpriseModifier': s.stance === 'roll' ? s.modifier : 0 });
-    }
-    return { updates };
-  }
-
   private async start(surpriseGMOnly = false, sides?: Record<string, SideSurprise>): Promise<Problem | null> {
     if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
     // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
@@ -585,22 +573,11 @@ export class TenSegmentsCombat extends Combat {
     }
     // The engine's view of the documents and the request schema (for declarations stored on combatants) are the GM's side of requests, a chunk loaded on first use.
     const gm = loadedGMSide() ?? (await loadGMSide());
-    const staged = this.surpriseUpdates(sides);
-    if ('problem' in staged) return staged.problem;
     const built = gm.buildEncounter(this);
     if ('problem' in built) return built.problem;
     // The sides as the GM set them in the surprise dialog: rolled with, and written only once the start is sure.
-    if (sides) {
-      built.encounter.sides = built.encounter.sides.map((side) => {
-        const s = sides[side.id];
-        if (!s) return side;
-        const out: Side = { id: side.id, name: side.name };
-        if (s.stance === 'alerted') out.alerted = true;
-        if (s.stance === 'surprised') out.surprised = true;
-        if (s.stance === 'roll' && s.modifier !== 0) out.surpriseModifier = s.modifier;
-        return out;
-      });
-    }
+    const staged = gm.stageSurprise(this, built.encounter, sides);
+    if ('problem' in staged) return staged.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
     if (!result.ok) return result.problem;
     const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };

@@ -19,6 +19,7 @@ export { buildEncounter, engineCombatant } from '../engine-encounter';
 export { declarationFromRequest } from '../declarations';
 // What the active GM writes after a transition: actors in line with the flow, chat cards.
 export { applySync, planSync } from '../sync';
+export { stageSurprise } from './surprise';
 export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
 
 /** The handler of each kind of request. */
