@@ -5,10 +5,12 @@
  * (combat-log.ts, src/rules/flow/log.ts); the Combat document replays it.
  * Combatant: the declaration it waits with before the combat starts, and the
  * group of monsters it shares an initiative roll with. CombatantGroup: the
- * engine side it stands for, alerted or surprised by the GM's ruling.
+ * engine side it stands for, alerted or surprised by the GM's ruling, and the
+ * situation's surprise modifier.
  */
 import { isActionKind } from '../rules/model';
-import { fields, boolField, checkedBy, textField } from './fields';
+import { fields, boolField, checkedBy, intField, textField } from './fields';
+import { LIMITS } from './shapes';
 import { COMBAT_SCHEMA, ENTRY_KEY, entryProblem } from './combat-log';
 import type { LogEntry } from '../rules/flow/log';
 
@@ -87,6 +89,8 @@ function combatantGroupSchema() {
     side: textField(''),
     alerted: boolField(false),
     surprised: boolField(false),
+    /** The situation's adjustment of the side's chance to be surprised, in pips of the surprise die (Side.surpriseModifier); 0 by default, so no migration. */
+    surpriseModifier: intField(LIMITS.surpriseAdjust, 0),
   };
 }
 

@@ -209,6 +209,8 @@ export interface CombatantGroupSystem {
   side: string;
   alerted: boolean;
   surprised: boolean;
+  /** The situation's surprise modifier, in pips of the procedure's surprise die. */
+  surpriseModifier: number;
   surpriseRoll: number | null;
   initiativeRoll: number | null;
 }

@@ -94,6 +94,14 @@ interface ViewCard {
   kind: string;
   title: string;
   round: number;
+  /** The step a card of one step belongs to (flag `step`). */
+  step?: number;
+  /**
+   * Posted once: a card whose same text is already in the chat for this
+   * combat, round (and step) is not posted again — the moment played again
+   * after Previous. A different text (the round went otherwise) is posted.
+   */
+  once?: boolean;
   lines: (view: TimelineView) => RecapLine[];
 }
 
@@ -111,15 +119,30 @@ async function postViewCard(combat: Combat.Implementation, state: FlowState, car
     const note = gmVersion ? game.i18n!.localize('TENSEG.Chat.GMVersion') : '';
     return foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/lines.hbs`, { kind: card.kind, title: card.title, note, lines });
   };
-  const flags = (kind: string) => ({ [SYSTEM_ID]: { kind, combat: combat.id, round: card.round } });
+  const flags = (kind: string) => ({ [SYSTEM_ID]: { kind, combat: combat.id, round: card.round, ...(card.step !== undefined ? { step: card.step } : {}) } });
+  const post = async (content: string, kind: string, shown: CardMode) => {
+    if (card.once && alreadyPosted(combat, kind, card, content)) return;
+    await postCard({ content, flags: flags(kind) }, shown);
+  };
   const full = await render(timeline(state, GM_VIEW), false);
   if (gmsOnly(mode)) {
-    if (full) await postCard({ content: full, flags: flags(card.kind) }, { mode, user: game.user! });
+    if (full) await post(full, card.kind, { mode, user: game.user! });
     return;
   }
   const shown = await render(timeline(state, publicViewer(combat)), false);
-  if (shown) await postCard({ content: shown, flags: flags(card.kind) }, { mode, user: game.user! });
-  if (full && full !== shown) await postCard({ content: await render(timeline(state, GM_VIEW), true), flags: flags(`${card.kind}-gm`) }, { mode: gmMode(), user: game.user! });
+  if (shown) await post(shown, card.kind, { mode, user: game.user! });
+  if (full && full !== shown) await post((await render(timeline(state, GM_VIEW), true)) as string, `${card.kind}-gm`, { mode: gmMode(), user: game.user! });
+}
+
+/** Is a card of this kind, combat, round (and step) with this very text already in the chat? */
+function alreadyPosted(combat: Combat.Implementation, kind: string, card: ViewCard, content: string): boolean {
+  // Stored content is trimmed (and may be cleaned): compared with runs of white space as one.
+  const norm = (html: unknown) => String(html ?? '').replace(/\s+/g, ' ').trim();
+  const text = norm(content);
+  return (game.messages?.contents ?? []).some((m) => {
+    const f = (m.flags as Record<string, { kind?: string; combat?: string; round?: number; step?: number } | undefined>)[SYSTEM_ID];
+    return !!f && f.kind === kind && f.combat === combat.id && f.round === card.round && f.step === card.step && norm(m.content) === text;
+  });
 }
 
 /**
@@ -129,7 +152,10 @@ async function postViewCard(combat: Combat.Implementation, state: FlowState, car
  */
 export async function postSurpriseCard(combat: Combat.Implementation, state: FlowState, mode: string = publicMode()): Promise<void> {
   const title = game.i18n!.localize('TENSEG.Chat.Surprise.Title');
-  await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines: surpriseRecap }, mode);
+  // The card says how it was rolled: in public, or for the GMs only (the GM's choice in the surprise dialog).
+  const how: RecapLine = { key: gmsOnly(mode) ? 'TENSEG.Chat.Surprise.RolledGM' : 'TENSEG.Chat.Surprise.RolledPublic', data: {} };
+  const lines = (view: TimelineView) => [...surpriseRecap(view), how];
+  await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines }, mode);
 }
 
 /** The initiative card of a round just begun (nothing where no initiative is rolled: the surprise segments), in the active GM's own mode. */
@@ -143,14 +169,57 @@ export async function postInitiativeCard(combat: Combat.Implementation, state: F
  * The card of a round that has just ended, every round: its recap step by
  * step (seed 004 phase 10), with the bleeding, deaths and morale of its end,
  * in the active GM's own mode. One card per round end (and, where players
- * see it and the GM's view tells more, the GMs' full version).
+ * see it and the GM's view tells more, the GMs' full version). The round
+ * ended again the same way after Previous does not post it twice.
  */
 export async function postEndOfRoundCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
   const surprise = state.surprise.unit === 'round' ? 'TENSEG.Chat.EndOfRound.SurpriseRound' : 'TENSEG.Chat.EndOfRound.SurpriseSegments';
   const title = state.round === 0 ? game.i18n!.localize(surprise) : game.i18n!.format('TENSEG.Chat.EndOfRound.Title', { round: String(state.round) });
   // The heading line of the recap says what the title says.
   const lines = (view: TimelineView) => roundRecap(view, { steps: true }).filter((l) => l.key !== 'TENSEG.Recap.Round' && l.key !== 'TENSEG.Recap.Surprise');
-  await postViewCard(combat, state, { kind: 'end-of-round', title, round: state.round, lines });
+  await postViewCard(combat, state, { kind: 'end-of-round', title, round: state.round, lines, once: true });
+}
+
+/**
+ * The lines of a spell-off card: each spell or device going off in the step
+ * being played, by caster, with its target where the view shows one. Told
+ * from the view, so a player's card names another side's spell only as the
+ * view shows it once it goes off (README, "The timeline view").
+ */
+export function spellOffLines(view: TimelineView): RecapLine[] {
+  const step = view.steps.find((s) => s.when === 'current');
+  if (!step) return [];
+  const names = new Map<string, string>(view.combatants.map((c) => [c.id, c.name]));
+  const lines: RecapLine[] = [];
+  for (const e of step.entries) {
+    if (e.kind !== 'cast-complete' || e.outcome !== 'goes-off') continue;
+    const name = names.get(e.combatant) ?? e.combatant;
+    const target = e.target !== undefined ? names.get(e.target) : undefined;
+    const key = e.device ? 'TENSEG.Chat.SpellOff.Device' : 'TENSEG.Chat.SpellOff.Spell';
+    const data: RecapLine['data'] = { name, spell: e.spell ?? '' };
+    if (target !== undefined) data.target = target;
+    lines.push({ key: target !== undefined ? `${key}Target` : key, data });
+  }
+  return lines;
+}
+
+
+/**
+ * The card of the spells (and devices) going off in the step just reached,
+ * in the active GM's own mode: "Segment 6: Halvaine's Sleep goes off." Posted
+ * once per step of a round: playing the step again after Previous does not
+ * post it twice.
+ */
+export async function postSpellOffCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
+  const gmView = timeline(state, GM_VIEW);
+  const current = gmView.steps.find((s) => s.when === 'current');
+  const i18n = game.i18n!;
+  const when = state.round === 0 ? i18n.localize('TENSEG.Chat.SpellOff.Surprise') : i18n.format('TENSEG.Chat.SpellOff.Round', { round: String(state.round) });
+  let title: string;
+  if (current?.segment !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleSegment', { when, segment: String(current.segment) });
+  else if (current?.count !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleCount', { when, count: String(current.count) });
+  else title = i18n.format('TENSEG.Chat.SpellOff.TitlePhase', { when, phase: i18n.localize(`TENSEG.Phase.${current?.phase ?? ''}`) });
+  await postViewCard(combat, state, { kind: 'spell-off', title, round: state.round, step: state.step, lines: spellOffLines, once: true });
 }
 
 /** The card of a morale check rolled before round 1 (addict phase 4, opening morale). */

@@ -57,13 +57,13 @@ import { getProcedure, isLoaded, loadProcedure } from '../rules/registry';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
 import { withRolls } from './dice';
-import { deletionUpdate, turnChangeOptions } from './compat';
+import { deletionUpdate, gmMode, turnChangeOptions } from './compat';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
 import type { DeclarationRequest } from './declarations';
-import { requestCombatAction, type CombatActionRequest, type StepAction } from './queries';
+import { requestCombatAction, type CombatActionRequest, type SideSurprise, type StepAction } from './queries';
 import { joinMissing } from './combatant';
 import type { Dice, DieRequest } from '../rules/dice';
 import { loadedGMSide, loadGMSide, serialize, type GMSide } from './requests';
@@ -125,6 +125,13 @@ function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
 }
 
 /** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
+/** Does a spell or device go off in the step being played (its outcome is decided as the step is reached)? The card is the GM side's (chat.ts). */
+function spellGoesOff(state: FlowState): boolean {
+  const step = state.stage === 'resolve' ? state.schedule?.steps[state.step] : undefined;
+  const outcomes = state.outcomes[state.step] ?? [];
+  return !!step && step.entries.some((e, i) => e.kind === 'cast-complete' && outcomes[i] === 'goes-off');
+}
+
 /** The combatants in turn order: in v14's typings stored documents (`Combatant.Stored`), as core's own `turns`. */
 type Turns = ReturnType<Combat['setupTurns']>;
 
@@ -250,10 +257,10 @@ export class TenSegmentsCombat extends Combat {
     await loadProcedure(before.procedure);
     const { result } = await withRolls((dice) => {
       const state = structuredClone(before);
-      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean }[] = [];
+      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null }[] = [];
       const give = (input: FlowInput): AppliedDetail | Problem => {
         const recording = new RecordingDice(dice);
-        const { stage, opening } = state;
+        const { stage, opening, round, step } = state;
         const done = applyInput(state, input, recording);
         if (!done.ok) return done.problem;
         const entry: InputEntry = { ...structuredClone(input) };
@@ -263,7 +270,10 @@ export class TenSegmentsCombat extends Combat {
         const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
         // A round begun: its initiative rolled and its steps planned (the surprise segments roll none).
         const begun = stage === 'declare' && state.stage !== 'declare' && state.initiative !== null ? structuredClone(state) : null;
-        made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null });
+        // A step just reached in which a spell goes off: its card (the spells' outcomes are decided as the step is reached).
+        const reached = state.stage === 'resolve' && (stage !== 'resolve' || round !== state.round || step !== state.step);
+        const spellOff = reached && spellGoesOff(state) ? structuredClone(state) : null;
+        made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff });
         return done.detail ?? {};
       };
       let problem: Problem | null = null;
@@ -290,6 +300,7 @@ export class TenSegmentsCombat extends Combat {
     const gm = loadedGMSide() ?? (await loadGMSide());
     for (const m of result.made) {
       if (m.begun) await gm.postInitiativeCard(this, m.begun);
+      if (m.spellOff) await gm.postSpellOffCard(this, m.spellOff);
       if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
     }
     if (result.made.some((m) => m.opened)) await gm.postMoraleCard(this, after, after.opening ?? []);
@@ -469,7 +480,7 @@ export class TenSegmentsCombat extends Combat {
 
   /** Carry out a control (the caller holds the queue, on the active GM's client). */
   private async run(action: StepAction, req: Omit<CombatActionRequest, 'combatId' | 'action'>, q?: string): Promise<Problem | null> {
-    if (action === 'startCombat') return this.start();
+    if (action === 'startCombat') return this.start(req.surpriseGMOnly === true, req.surpriseSides);
     if (action === 'moveToSide') return this.move(req.combatantId ?? '', req.groupId ?? '', q);
     if (action === 'morale') {
       const m: MoraleRequest = { combatant: req.combatantId ?? '', trigger: req.trigger ?? '' };
@@ -507,9 +518,23 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Start: freeze the world's procedure and options, roll surprise, open declarations. */
-  override async startCombat(): Promise<this> {
-    await this.command('startCombat', 'manage');
+  /**
+   * Start. From the surprise dialog: `sides`, each side's surprise as the GM
+   * set it (written to its CombatantGroup as the combat starts, nothing if
+   * it does not), and `surpriseGMOnly`, the surprise card for the GMs only
+   * (public by default: seed 004's footnote).
+   */
+  override async startCombat(options: { surpriseGMOnly?: boolean; sides?: Record<string, SideSurprise> } = {}): Promise<this> {
+    await this.startWithSurprise(options);
     return this;
+  }
+
+  /** startCombat with the answer: null when started, else the problem (already told in words). */
+  async startWithSurprise(options: { surpriseGMOnly?: boolean; sides?: Record<string, SideSurprise> } = {}): Promise<Problem | null> {
+    const extra: Omit<CombatActionRequest, 'combatId' | 'action'> = {};
+    if (options.surpriseGMOnly) extra.surpriseGMOnly = true;
+    if (options.sides && Object.keys(options.sides).length > 0) extra.surpriseSides = options.sides;
+    return this.command('startCombat', 'manage', extra);
   }
 
   /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
@@ -534,7 +559,7 @@ export class TenSegmentsCombat extends Combat {
     return { ...built.declaration, combatant: c.id as string };
   }
 
-  private async start(): Promise<Problem | null> {
+  private async start(surpriseGMOnly = false, sides?: Record<string, SideSurprise>): Promise<Problem | null> {
     if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
     // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
     if ((combatData(this)?.version ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
@@ -550,6 +575,9 @@ export class TenSegmentsCombat extends Combat {
     const gm = loadedGMSide() ?? (await loadGMSide());
     const built = gm.buildEncounter(this);
     if ('problem' in built) return built.problem;
+    // The sides as the GM set them in the surprise dialog: rolled with, and written only once the start is sure.
+    const staged = gm.stageSurprise(this, built.encounter, sides);
+    if ('problem' in staged) return staged.problem;
     const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
     if (!result.ok) return result.problem;
     const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
@@ -572,10 +600,11 @@ export class TenSegmentsCombat extends Combat {
       data[`system.log.${previous}`] = input;
     }
     Object.assign(data, this.turnDataFor(state));
+    if (staged.updates.length > 0) await this.updateEmbeddedDocuments('CombatantGroup', staged.updates as never);
     callHook('combatStart', this, data);
     await this.update(data);
-    // The surprise, as it was rolled (public by default: seed 004, footnote).
-    await gm.postSurpriseCard(this, state);
+    // The surprise, as it was rolled (public by default: seed 004, footnote; for the GMs only when the GM chose so).
+    await gm.postSurpriseCard(this, state, surpriseGMOnly ? gmMode() : undefined);
     return null;
   }
 

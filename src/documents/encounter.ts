@@ -11,6 +11,8 @@ export function sideOf(group: CombatantGroup.Implementation): Side {
   const side: Side = { id: group.id as string, name: group.name || (group.id as string) };
   if (system?.alerted) side.alerted = true;
   if (system?.surprised) side.surprised = true;
+  const modifier = system?.surpriseModifier;
+  if (typeof modifier === 'number' && Number.isFinite(modifier) && modifier !== 0) side.surpriseModifier = Math.trunc(modifier);
   return side;
 }
 

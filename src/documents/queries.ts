@@ -41,6 +41,17 @@ export interface CombatActionRequest {
   method?: MoraleMethod;
   score?: number;
   passed?: boolean;
+  /** startCombat: the surprise card whispered to the GMs instead of shown to everyone (seed 004's footnote: public by default). */
+  surpriseGMOnly?: boolean;
+  /** startCombat: each side's surprise as the GM set it (surprise dialog), by group id; written as the combat starts. */
+  surpriseSides?: Record<string, SideSurprise>;
+}
+
+/** A side's surprise as the GM sets it before the combat starts (surprise dialog). */
+export interface SideSurprise {
+  stance: 'roll' | 'alerted' | 'surprised';
+  /** The situation's modifier, in pips of the surprise die (counts only where the side rolls). */
+  modifier: number;
 }
 
 /* ------------------------------------------------------- client side */

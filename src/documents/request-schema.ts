@@ -36,7 +36,9 @@ type Spec =
   | { t: 'enum'; values: readonly string[] }
   /** A chat message mode of the running generation (compat.ts messageModes). */
   | { t: 'mode' }
-  | { t: 'object'; fields: Record<string, Field> };
+  | { t: 'object'; fields: Record<string, Field> }
+  /** An object keyed by document ids (at most `max` of them), each value of `value`'s shape. */
+  | { t: 'record'; max: number; value: Spec };
 
 interface Field {
   spec: Spec;
@@ -51,6 +53,10 @@ const ID: Spec = { t: 'id' };
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The combat controls a GM may ask the active GM for (another GM's buttons go through the same queue as players' requests). */
+/** A side's surprise as the GM sets it before the combat starts: it rolls, is alerted (no roll), or is surprised by the GM's ruling. */
+export const SURPRISE_STANCES = ['roll', 'alerted', 'surprised'] as const;
+export type SurpriseStance = (typeof SURPRISE_STANCES)[number];
+
 export const COMBAT_ACTIONS_REQUESTED = ['nextTurn', 'previousTurn', 'nextRound', 'previousRound', 'rollInitiative', 'undoInterruption', 'startCombat', 'moveToSide', 'morale'] as const;
 export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
 
@@ -135,6 +141,20 @@ export const REQUEST_SPECS = {
       method: opt({ t: 'enum', values: MORALE_METHODS }),
       score: opt({ t: 'int', min: -100, max: 1000 }),
       passed: opt({ t: 'bool' }),
+      /** startCombat: the surprise card for the GMs only. */
+      surpriseGMOnly: opt({ t: 'bool' }),
+      /** startCombat: each side's surprise as the GM set it in the surprise dialog, by group id (written as the combat starts). */
+      surpriseSides: opt({
+        t: 'record',
+        max: 32,
+        value: {
+          t: 'object',
+          fields: {
+            stance: req({ t: 'enum', values: SURPRISE_STANCES }),
+            modifier: req({ t: 'int', min: LIMITS.surpriseAdjust.min, max: LIMITS.surpriseAdjust.max }),
+          },
+        },
+      }),
     },
   },
   midround: {
@@ -238,6 +258,17 @@ function valueProblem(spec: Spec, value: unknown, path: string): Problem | null 
     case 'mode': {
       const modes = messageModes();
       return typeof value === 'string' && modes.includes(value) ? null : { key: 'RequestModeInvalid', data: { field: path, modes: modes.join(', ') } };
+    }
+    case 'record': {
+      if (!isPlainObject(value)) return invalid;
+      const keys = Object.keys(value);
+      if (keys.length > spec.max) return invalid;
+      for (const key of keys) {
+        if (!ID_PATTERN.test(key)) return { key: 'RequestFieldInvalid', data: { field: path ? `${path}.${shortName(key)}` : shortName(key) } };
+        const problem = valueProblem(spec.value, value[key], path ? `${path}.${key}` : key);
+        if (problem) return problem;
+      }
+      return null;
     }
     case 'object': {
       if (!isPlainObject(value)) return invalid;

@@ -148,6 +148,24 @@ export interface Side {
    * surprise exists"; seed 003: creatures unaware of their enemies).
    */
   surprised?: boolean;
+  /**
+   * The situation's adjustment of this side's chance to be surprised, in pips
+   * of the procedure's surprise die (+1: surprised on one more face; -1: one
+   * fewer), added to the range its members and its opponents give it. The GM's
+   * ruling for the circumstances: seed 002 "If the PC's have reason to be on
+   * heightened alert … that should factor into chances of surprise" and
+   * "Adjustments are applied to the normal surprise range, not the die roll";
+   * seed 000 "others are stealthy enough that the party may be surprised on a
+   * roll of higher than 2"; seed 004 phase 2 "Determine which parties might be
+   * surprised". Not used by individual-speed (no surprise die).
+   */
+  surpriseModifier?: number;
+}
+
+/** A side's situational surprise modifier, whole (bad data counts as none). */
+export function sideSurpriseModifier(side: Side | undefined): number {
+  const m = side?.surpriseModifier;
+  return typeof m === 'number' && Number.isFinite(m) ? Math.trunc(m) : 0;
 }
 
 /** Stats of one combatant that combat procedures read. */

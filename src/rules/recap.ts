@@ -197,6 +197,11 @@ export function surpriseRecap(view: TimelineView): RecapLine[] {
     const result = mostCommon(shared.map((c) => c.surprised));
     if (side.surpriseRoll !== undefined && result !== null) say(`TENSEG.Chat.Surprise.SideRolled.${surpriseKind(view, result)}`, { side: side.name, roll: side.surpriseRoll, n: result });
     else if (result !== null) say(`TENSEG.Chat.Surprise.SideNoRoll.${surpriseKind(view, result)}`, { side: side.name, n: result });
+    // The situation's modifier the GM gave a side that was not alerted (a range moved to nothing rolls no die).
+    if (side.surpriseModifier !== undefined) {
+      const m = side.surpriseModifier;
+      say(m > 0 ? 'TENSEG.Chat.Surprise.SituationWorse' : 'TENSEG.Chat.Surprise.SituationBetter', { side: side.name, n: Math.abs(m) });
+    }
     for (const c of members) {
       if (c.neverSurprised) say('TENSEG.Chat.Surprise.Never', { name: c.name });
       else if (c.surpriseRoll !== undefined) say(`TENSEG.Chat.Surprise.OwnRoll.${surpriseKind(view, c.surprised)}`, { name: c.name, roll: c.surpriseRoll, n: c.surprised });

@@ -38,6 +38,8 @@ export interface SideView {
   /** The side's surprise die, if it rolled one. */
   surpriseRoll?: number;
   alerted?: boolean;
+  /** The situation's surprise modifier the GM gave the side, in pips of the surprise die (absent: none). */
+  surpriseModifier?: number;
   winner: boolean;
 }
 
@@ -232,6 +234,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const roll = state.surprise.rolls[s.id];
     if (roll !== undefined) v.surpriseRoll = roll;
     if (s.alerted) v.alerted = true;
+    if (typeof s.surpriseModifier === 'number' && s.surpriseModifier !== 0) v.surpriseModifier = s.surpriseModifier;
     return v;
   });
 

@@ -49,6 +49,8 @@ declare module 'fvtt-types/configuration' {
         kind?: string;
         combat?: string | null;
         round?: number;
+        /** The step of the round a card tells (the spell card). */
+        step?: number;
         casting?: string;
         attacker?: string | null;
         target?: string | null;

@@ -78,7 +78,7 @@ describe.each([13, 14] as const)('chat cards of the combat, generation %i', (gen
       await idle(w);
       const [card] = cards('surprise');
       expect([...card.whisper]).toEqual([]);
-      const expected = 'Surprise Friendly rolled 2: surprised, segments lost: 2. Hostile rolled 5: not surprised. Orc 2 is never surprised.';
+      const expected = 'Surprise Friendly rolled 2: surprised, segments lost: 2. Hostile rolled 5: not surprised. Orc 2 is never surprised. Rolled in public.';
       expect(text(card)).toBe(expected);
       expect(seenBy(w, player, 'surprise', 'surprise-gm')).toEqual([expected]);
       expect(seenBy(w, gm, 'surprise', 'surprise-gm')).toEqual([expected]); // nothing more for the GMs: nobody hidden
@@ -93,8 +93,8 @@ describe.each([13, 14] as const)('chat cards of the combat, generation %i', (gen
       w.foundry.dice.push(5); // only the party rolls
       await w.combat.startCombat();
       await idle(w);
-      const shown = 'Surprise Friendly rolled 5: not surprised. Hostile is alerted: no roll. Nobody is surprised.';
-      const full = 'Surprise For the GMs: the full version, with what players do not see. Friendly rolled 5: not surprised. Hostile is alerted: no roll. Orc 2 is never surprised. Nobody is surprised.';
+      const shown = 'Surprise Friendly rolled 5: not surprised. Hostile is alerted: no roll. Nobody is surprised. Rolled in public.';
+      const full = 'Surprise For the GMs: the full version, with what players do not see. Friendly rolled 5: not surprised. Hostile is alerted: no roll. Orc 2 is never surprised. Nobody is surprised. Rolled in public.';
       expect(seenBy(w, player, 'surprise', 'surprise-gm')).toEqual([shown]);
       expect(seenBy(w, gm, 'surprise', 'surprise-gm')).toEqual([shown, full]);
       expect([...cards('surprise-gm')[0].whisper].sort()).toEqual(gmIds());

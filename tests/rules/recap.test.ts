@@ -337,6 +337,25 @@ describe('the surprise card\'s lines', () => {
     expect(text(surpriseRecap(view)).at(-1)).toBe('Nobody is surprised.');
     expect(text(surpriseRecap({ ...view, combatants: [] }))).toEqual(['Nobody is surprised.']); // a side of hidden combatants alone is not told
   });
+
+  it('the situation\'s modifier the GM gave a side (seed 002 "that should factor into chances of surprise"), after its result; none for an alerted side', () => {
+    const view = minimalView();
+    view.surprise = { unit: 'segments', anyone: true };
+    view.sides = [
+      { id: 'party', name: 'Party', winner: false, surpriseRoll: 3, surpriseModifier: 1 },
+      { id: 'foes', name: 'Foes', winner: false, surpriseRoll: 5, surpriseModifier: -2 },
+    ];
+    view.combatants[0].surprised = 3;
+    view.combatants[1].surprised = 0;
+    expect(text(surpriseRecap(view))).toEqual([
+      'Party rolled 3: surprised, segments lost: 3.',
+      'Party: the situation raises the chance of surprise by 1.',
+      'Foes rolled 5: not surprised.',
+      'Foes: the situation lowers the chance of surprise by 2.',
+    ]);
+    view.sides[1] = { id: 'foes', name: 'Foes', winner: false, alerted: true, surpriseModifier: -2 };
+    expect(text(surpriseRecap(view)).slice(2)).toEqual(['Foes is alerted: no roll.']);
+  });
 });
 
 describe('the initiative card\'s lines', () => {

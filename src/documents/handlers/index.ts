@@ -19,7 +19,8 @@ export { buildEncounter, engineCombatant } from '../engine-encounter';
 export { declarationFromRequest } from '../declarations';
 // What the active GM writes after a transition: actors in line with the flow, chat cards.
 export { applySync, planSync } from '../sync';
-export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptionCard, postSurpriseCard } from '../chat';
+export { stageSurprise } from './surprise';
+export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
 
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {

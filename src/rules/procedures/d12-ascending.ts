@@ -22,7 +22,7 @@
 import type { Dice } from '../dice';
 import { applyArmorClassBonus } from '../attack';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, WeaponStats } from '../model';
-import { RulesError } from '../model';
+import { RulesError, sideSurpriseModifier } from '../model';
 import type {
   AttackRules, Casting, ChooseSpellInput, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
   MoraleCheckRequest, MoraleMethod, OptionSpec, OutOfTurnQuery, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
@@ -199,7 +199,8 @@ export function surpriseRangeFor(encounter: Encounter, sideId: string, individua
   const data = sideData(encounter);
   const d = data.get(sideId);
   const own = individual ? surpriseAdjustments(individual).own : d && Number.isFinite(d.own) ? d.own : 0;
-  return clampRange(BASE_SURPRISE_RANGE + opposingBest(data, sideId) + own);
+  const situation = sideSurpriseModifier(encounter.sides.find((s) => s.id === sideId));
+  return clampRange(BASE_SURPRISE_RANGE + opposingBest(data, sideId) + own + situation);
 }
 
 function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOptions): SurpriseResult {
@@ -210,7 +211,8 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: D12AscendingOpt
   for (const side of encounter.sides) {
     const d = data.get(side.id);
     if (!d || d.members.length === 0) continue;
-    const enemy = opposingBest(data, side.id);
+    // The situation's modifier the GM gives the side (heightened alert, noise…): on the range, as the table's adjustments are.
+    const enemy = opposingBest(data, side.id) + sideSurpriseModifier(side);
     const sideRange = clampRange(BASE_SURPRISE_RANGE + enemy + (Number.isFinite(d.own) ? d.own : 0));
     // I.A "The DM may dictate that surprise exists": no roll. RULING: if the GM
     // marks a side both surprised and alerted, surprised wins.

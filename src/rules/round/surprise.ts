@@ -8,6 +8,7 @@
  */
 import type { Dice } from '../dice';
 import type { Encounter, SurpriseResult } from '../procedure';
+import { sideSurpriseModifier } from '../model';
 
 /** Each side's d6, except alerted sides and sides whose members are all never surprised. */
 export function rollD6SideSurprise(encounter: Encounter, dice: Dice, round = 0): Record<string, number> {
@@ -30,7 +31,9 @@ export function rollD6SideSurprise(encounter: Encounter, dice: Dice, round = 0):
 /**
  * The surprise range each side is subject to: its own (the widest of its
  * members' surprisedOn, at least `base`), widened by the best surpriser among
- * its opponents. One pass over the combatants, whatever the number of sides.
+ * its opponents, then moved by the situation's modifier the GM gives the side
+ * (`Side.surpriseModifier`, never below 0). One pass over the combatants,
+ * whatever the number of sides.
  */
 export function surpriseRanges(encounter: Encounter, base = 2): Map<string, number> {
   const own = new Map<string, number>();
@@ -50,7 +53,7 @@ export function surpriseRanges(encounter: Encounter, base = 2): Map<string, numb
   const out = new Map<string, number>();
   for (const side of encounter.sides) {
     const fromOpponents = best[0] === side.id ? second : best[1];
-    out.set(side.id, Math.max(own.get(side.id) ?? base, fromOpponents));
+    out.set(side.id, Math.max(0, Math.max(own.get(side.id) ?? base, fromOpponents) + sideSurpriseModifier(side)));
   }
   return out;
 }
