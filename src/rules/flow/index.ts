@@ -14,3 +14,4 @@ export * from './midround';
 export * from './gm-phases';
 export * from './choose';
 export * from './casting';
+export * from './legal';
