@@ -44,6 +44,10 @@ export function initSystem(): void {
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
+  // addict, declaring in turn: the called player's declaration dialog opens by itself (a chunk loaded then).
+  Hooks.on('updateCombat', (combat, changed) => {
+    if (foundry.utils.hasProperty(changed as object, `flags.${SYSTEM_ID}.declaring`)) void import('./apps/declaration-dialog').then((m) => m.onDeclaringChanged(combat));
+  });
 }
 
 /**
