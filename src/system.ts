@@ -45,9 +45,10 @@ export function initSystem(): void {
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
   // addict, declaring in turn: the called player's declaration dialog opens by itself (a chunk loaded then).
-  Hooks.on('updateCombat', (combat, changed) => {
-    if (foundry.utils.hasProperty(changed as object, `flags.${SYSTEM_ID}.declaring`)) void import('./apps/declaration-dialog').then((m) => m.onDeclaringChanged(combat));
-  });
+  Hooks.on('updateCombat', ((combat: Combat.Implementation, changed: object) => {
+    if (!foundry.utils.hasProperty(changed, `flags.${SYSTEM_ID}.declaring`)) return;
+    return import('./apps/declaration-dialog').then((m) => m.onDeclaringChanged(combat));
+  }) as never);
 }
 
 /**

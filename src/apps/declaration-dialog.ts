@@ -92,8 +92,16 @@ export function legalChoices(combat: TenSegmentsCombat, combatant: Combatant.Imp
   const id = combatant.id as string;
   // A charge's distance is the map's when the request is made: the probe only needs to know there is one.
   const distance = combatant.token ? 0 : undefined;
+  // The actor's spell items say what is in memory: the first with a copy left is tried (none: no spell to cast).
+  const actor = combatant.actor;
+  const spellItems = actor ? [...(actorView(actor).items ?? [])].flatMap((i) => (spellOf(i) ? [{ name: i.name, s: spellOf(i)! }] : [])) : [];
+  const left = spellItems.find(({ s }) => (finite(s.memorized) ? s.memorized : 0) - (finite(s.expended) ? s.expended : 0) > 0);
+  const noSpell = (choices: ActionChoice[]): ActionChoice[] =>
+    left
+      ? choices
+      : choices.map((c) => (c.action === 'spell' && c.legal ? { action: c.action, legal: false, problem: { key: 'DeclarationNoSpell', data: { name: combatant.name ?? '' } } } : c));
   const state = combat.flowState;
-  if (state) return legalActions(state, id, { mode, distance });
+  if (state) return noSpell(legalActions(state, id, { mode, distance, ...(left ? { spell: left.name } : {}) }));
   if (mode === 'release') return [];
   const pid = procedureId(combat);
   if (!isLoaded(pid as never)) return ACTION_KINDS.map((action) => ({ action, legal: true }));
@@ -102,7 +110,7 @@ export function legalChoices(combat: TenSegmentsCombat, combatant: Combatant.Imp
   const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
   const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
   if ('problem' in built) return ACTION_KINDS.map((action) => ({ action, legal: false, problem: built.problem }));
-  return legalActionsBefore(procedure, built.combatant, options, { distance });
+  return noSpell(legalActionsBefore(procedure, built.combatant, options, { distance, ...(left ? { spell: left.name } : {}) }));
 }
 
 /** The combatant's declaration recorded now, in words. */
@@ -306,6 +314,8 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
   /** The GM's last answer, in words. */
   answer: DeclarationContext['answer'] = null;
   private ticker: ReturnType<typeof setInterval> | null = null;
+  /** Its place among the dialogs open on its client. */
+  key = '';
 
   constructor(combat: TenSegmentsCombat, combatantId: string, mode: 'declare' | 'release', options: Record<string, unknown> = {}) {
     super({ ...options, id: `tenseg-declaration-${combat.id}-${combatantId}-${mode}` } as never);
@@ -386,7 +396,7 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
     this.ticker = null;
     if (this.hook !== null) Hooks.off('updateCombat', this.hook as never);
     this.hook = null;
-    openDialogs.delete(keyOf(this.combat.id as string, this.combatantId, this.mode));
+    if (openDialogs.get(this.key) === this) openDialogs.delete(this.key);
     return super.close(options as never) as Promise<this>;
   }
 }
@@ -399,13 +409,24 @@ export async function openDeclarationDialog(combat: Combat.Implementation, comba
   if (!game.user?.isGM && !combatant.isOwner) return null;
   const key = keyOf(combat.id as string, combatantId, mode);
   let dialog = openDialogs.get(key);
+  // A dialog of another copy of the combat (a world reloaded) is not this one.
+  if (dialog && dialog.combat !== combat) {
+    await dialog.close();
+    dialog = undefined;
+  }
   if (!dialog) {
     dialog = new DeclarationDialog(combat as TenSegmentsCombat, combatantId, mode);
+    dialog.key = key;
     openDialogs.set(key, dialog);
   }
   await dialog.render({ force: true });
   dialog.watch();
   return dialog;
+}
+
+/** Close every declaration dialog open on this client (a combat ended, a test's world gone). */
+export async function closeDeclarationDialogs(): Promise<void> {
+  for (const dialog of [...openDialogs.values()]) await dialog.close();
 }
 
 /**
