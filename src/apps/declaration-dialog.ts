@@ -17,7 +17,7 @@
  * called player's dialog opens by itself and shows the running clock.
  */
 import { ACTION_KINDS, type ActionKind, type Declaration } from '../rules/model';
-import { legalActions, legalActionsBefore, type ActionChoice } from '../rules/flow';
+import { legalActions, legalActionsBefore, type ActionChoice } from '../rules/flow/legal';
 import { getProcedure, isLoaded } from '../rules/registry';
 import { resolveOptions } from '../rules/procedure';
 import { castingSegments } from '../data/shapes';

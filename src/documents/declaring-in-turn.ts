@@ -177,7 +177,8 @@ export async function callNext(combat: TenSegmentsCombat): Promise<Answer> {
   const can = canCall(combat);
   if (!can.ok) return can;
   const call = turnCall(combat);
-  if (!call || call.round !== combat.flowState!.round) return startDeclaringInTurn(combat);
+  // A new round's declarations (phase 11 "returns to Phase 6"): the same roster, a new die for who declares first.
+  if (!call || call.round !== combat.flowState!.round) return startDeclaringInTurn(combat, call?.roster);
   return callFrom(combat, call);
 }
 

@@ -5,7 +5,8 @@
  * release checks mid-round; nothing is changed.
  */
 import { describe, expect, it } from 'vitest';
-import { applyInput, legalActions, legalActionsBefore, legalKinds, type ActionChoice } from '../../src/rules/flow';
+import { applyInput } from '../../src/rules/flow';
+import { legalActions, legalActionsBefore, legalKinds, type ActionChoice } from '../../src/rules/flow/legal';
 import { getProcedure } from '../../src/rules/registry';
 import { resolveOptions } from '../../src/rules/procedure';
 import type { Combatant, ProcedureId } from '../../src/rules/model';

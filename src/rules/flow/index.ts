@@ -14,4 +14,3 @@ export * from './midround';
 export * from './gm-phases';
 export * from './choose';
 export * from './casting';
-export * from './legal';
