@@ -47,6 +47,11 @@ export function initSystem(): void {
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
+  // addict, declaring in turn: the called player's declaration dialog opens by itself (a chunk loaded then).
+  Hooks.on('updateCombat', ((combat: Combat.Implementation, changed: object) => {
+    if (!foundry.utils.hasProperty(changed, `flags.${SYSTEM_ID}.declaring`)) return;
+    return import('./apps/declaration-dialog').then((m) => m.onDeclaringChanged(combat));
+  }) as never);
 }
 
 /**

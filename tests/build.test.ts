@@ -41,7 +41,20 @@ describe('the installable build', () => {
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
     // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display, and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
-      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', 'chunks/tracker-view.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+      [
+        'ten-segments.js',
+        'chunks/core.js',
+        'chunks/migration.js',
+        'chunks/handlers.js',
+        'chunks/procedure-options.js',
+        'chunks/round-display.js',
+        'chunks/timeline.js',
+        'chunks/tracker-view.js',
+        // The declaration dialog, and addict's declaring in turn it shares with the handlers.
+        'chunks/declaration-dialog.js',
+        'chunks/declaring-in-turn.js',
+        ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
+      ].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
@@ -78,8 +91,8 @@ describe('the installable build', () => {
     expect(readFileSync('dist/chunks/timeline.js', 'utf8')).toContain('stillSurprised');
     for (const f of ['handlers', 'round-display']) expect(importsOf(readFileSync(`dist/chunks/${f}.js`, 'utf8')).static).toContain('./timeline.js');
     expect(core).not.toContain('stillSurprised');
-    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn.
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn; the declaration dialog when a player is called to declare in turn (addict).
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './declaration-dialog.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

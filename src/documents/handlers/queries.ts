@@ -30,6 +30,7 @@ import { groupIdOf } from '../encounter';
 import { engineCombatant } from '../engine-encounter';
 import { answer, serialize, type QueryAnswer } from '../requests';
 import { combatantData } from '../../data/systems';
+import { arrivalSeconds, stopClock } from '../declaring-in-turn';
 import type { CombatActionRequest, DeclareRequest, StepAction, WithdrawRequest } from '../queries';
 
 /* ------------------------------------------------------------ declare */
@@ -110,8 +111,12 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
       return answer(null);
     }
     const hold = sender.isGM && combat.holdsFor(id);
+    // addict, declaring in turn (seed 004 phase 6): the called combatant's delay, timed by this client, unless the GM set one.
+    const timed = request.override?.hesitation === undefined && request.override?.hesitationSeconds === undefined ? arrivalSeconds(combat, id) : undefined;
+    if (timed !== undefined) built.declaration.hesitationSeconds = timed;
     const problem = await combat.recordDeclaration(id, built.declaration, { q, hold });
     if (!problem && !hold) await combat.dropHeld(id);
+    if (!problem && timed !== undefined) await stopClock(combat, id, timed);
     return answer(problem);
   });
 }

@@ -192,6 +192,19 @@ function releaseProblem(state: FlowState, procedure: P, c: Combatant, d: Declara
 }
 
 /**
+ * Could `d` be released now (its combatant's held or prepared action, in the
+ * step being played)? Null if so; asked by the declaration dialog through
+ * legalActions (legal.ts), changes nothing.
+ */
+export function releaseCheck(state: FlowState, d: Declaration, procedure: P = getProcedure(state.procedure)): Problem | null {
+  const c = typeof d?.combatant === 'string' ? combatantOf(state, d.combatant) : undefined;
+  if (!c) return { key: 'UnknownCombatant', data: { id: String(d?.combatant) } };
+  const at = playing(state, c.name);
+  if (!at.ok) return at.problem;
+  return releaseProblem(state, procedure, c, d);
+}
+
+/**
  * A held or prepared action released now as the action `input.d` (once a
  * round, once its hold entry has come): the procedure places its entries in
  * the step being played and its casting's completion later; a casting the
