@@ -14,7 +14,7 @@ import type { FlowState } from '../rules/flow';
 import type { EndEvent } from '../rules/procedure';
 import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../rules/recap';
 import { GM_VIEW, timeline, type TimelineView, type Viewer } from '../rules/timeline';
-import { SYSTEM_ID } from '../settings';
+import { SYSTEM_ID, monsterRollsPrivate } from '../settings';
 import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat';
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
@@ -95,6 +95,8 @@ interface ViewCard {
   title: string;
   round: number;
   lines: (view: TimelineView) => RecapLine[];
+  /** What the players' version leaves out beyond what the public viewer hides (the monsters' dice: monsterRollsPrivate). */
+  forPlayers?: (view: TimelineView) => TimelineView;
 }
 
 /**
@@ -117,7 +119,8 @@ async function postViewCard(combat: Combat.Implementation, state: FlowState, car
     if (full) await postCard({ content: full, flags: flags(card.kind) }, { mode, user: game.user! });
     return;
   }
-  const shown = await render(timeline(state, publicViewer(combat)), false);
+  const seen = timeline(state, publicViewer(combat));
+  const shown = await render(card.forPlayers ? card.forPlayers(seen) : seen, false);
   if (shown) await postCard({ content: shown, flags: flags(card.kind) }, { mode, user: game.user! });
   if (full && full !== shown) await postCard({ content: await render(timeline(state, GM_VIEW), true), flags: flags(`${card.kind}-gm`) }, { mode: gmMode(), user: game.user! });
 }
@@ -132,11 +135,32 @@ export async function postSurpriseCard(combat: Combat.Implementation, state: Flo
   await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines: surpriseRecap }, mode);
 }
 
+/** The view without the initiative dice of combatants no player owns, nor of sides with none a player owns (the GMs get them whispered). */
+function withoutMonsterDice(combat: Combat.Implementation, view: TimelineView): TimelineView {
+  const owned = (id: string) => !!combat.combatants.get(id)?.hasPlayerOwner;
+  const players = new Set(view.combatants.filter((c) => owned(c.id)).map((c) => c.side));
+  return {
+    ...view,
+    sides: view.sides.map((s) => {
+      if (players.has(s.id)) return s;
+      const { initiative: _die, ...rest } = s;
+      return rest;
+    }),
+    combatants: view.combatants.map((c) => {
+      if (owned(c.id)) return c;
+      const { initiative: _count, ...rest } = c;
+      return rest;
+    }),
+  };
+}
+
 /** The initiative card of a round just begun (nothing where no initiative is rolled: the surprise segments), in the active GM's own mode. */
 export async function postInitiativeCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
   if (!state.initiative) return;
   const title = game.i18n!.format('TENSEG.Chat.Initiative.Title', { round: String(state.round) });
-  await postViewCard(combat, state, { kind: 'initiative', title, round: state.round, lines: initiativeRecap });
+  const card: ViewCard = { kind: 'initiative', title, round: state.round, lines: initiativeRecap };
+  if (monsterRollsPrivate()) card.forPlayers = (view) => withoutMonsterDice(combat, view);
+  await postViewCard(combat, state, card);
 }
 
 /**

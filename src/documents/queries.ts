@@ -41,6 +41,8 @@ export interface CombatActionRequest {
   method?: MoraleMethod;
   score?: number;
   passed?: boolean;
+  /** rollInitiative: dice rolled at the table by hand, by side id (or combatant id where the procedure rolls per combatant). */
+  dice?: Record<string, number>;
 }
 
 /* ------------------------------------------------------- client side */

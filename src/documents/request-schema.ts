@@ -36,7 +36,9 @@ type Spec =
   | { t: 'enum'; values: readonly string[] }
   /** A chat message mode of the running generation (compat.ts messageModes). */
   | { t: 'mode' }
-  | { t: 'object'; fields: Record<string, Field> };
+  | { t: 'object'; fields: Record<string, Field> }
+  /** An object of at most `max` entries, each key an id, each value of `value`'s spec. */
+  | { t: 'map'; value: Spec; max: number };
 
 interface Field {
   spec: Spec;
@@ -135,6 +137,8 @@ export const REQUEST_SPECS = {
       method: opt({ t: 'enum', values: MORALE_METHODS }),
       score: opt({ t: 'int', min: -100, max: 1000 }),
       passed: opt({ t: 'bool' }),
+      /** rollInitiative: dice rolled at the table by hand, by who rolled them (a side's id, or a combatant's where the procedure rolls for each). */
+      dice: opt({ t: 'map', value: { t: 'int', min: 1, max: 1000 }, max: 100 }),
     },
   },
   midround: {
@@ -238,6 +242,17 @@ function valueProblem(spec: Spec, value: unknown, path: string): Problem | null 
     case 'mode': {
       const modes = messageModes();
       return typeof value === 'string' && modes.includes(value) ? null : { key: 'RequestModeInvalid', data: { field: path, modes: modes.join(', ') } };
+    }
+    case 'map': {
+      if (!isPlainObject(value)) return invalid;
+      const keys = Object.keys(value);
+      if (keys.length > spec.max) return invalid;
+      for (const key of keys) {
+        if (!ID_PATTERN.test(key)) return invalid;
+        const problem = valueProblem(spec.value, value[key], `${path}.${key}`);
+        if (problem) return problem;
+      }
+      return null;
     }
     case 'object': {
       if (!isPlainObject(value)) return invalid;
