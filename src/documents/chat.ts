@@ -135,19 +135,16 @@ export async function postSurpriseCard(combat: Combat.Implementation, state: Flo
   await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines: surpriseRecap }, mode);
 }
 
-/** The view without the initiative dice of combatants no player owns, nor of sides with none a player owns (the GMs get them whispered). */
+/**
+ * The view without the initiative counts of combatants no player owns (the GMs get them whispered). A side's die stays:
+ * it tells the players when they act (segment-d6: "each party acts in the segment indicated by the other party's die roll").
+ */
 function withoutMonsterDice(combat: Combat.Implementation, view: TimelineView): TimelineView {
   const owned = (id: string) => !!combat.combatants.get(id)?.hasPlayerOwner;
-  const players = new Set(view.combatants.filter((c) => owned(c.id)).map((c) => c.side));
   return {
     ...view,
-    sides: view.sides.map((s) => {
-      if (players.has(s.id)) return s;
-      const { initiative: _die, ...rest } = s;
-      return rest;
-    }),
     combatants: view.combatants.map((c) => {
-      if (owned(c.id)) return c;
+      if (owned(c.id) || c.initiative === undefined) return c;
       const { initiative: _count, ...rest } = c;
       return rest;
     }),
