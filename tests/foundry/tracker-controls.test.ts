@@ -117,11 +117,8 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     const gmSees = await controlsOf(w, gm);
     expect(actions(gmSees.header)).toEqual(['previousStep', 'nextStep', 'endRound', 'moraleCheck']);
     expect(find(gmSees.header, 'endRound')!.label).toBe('End the round');
-    expect(actions(gmSees.row(w.ids.halvaine))).toEqual(['release', 'cancelCasting', 'breakCasting', 'freeAttack', 'moraleOne']);
-    const hers = (await controlsOf(w, player)).row(w.ids.halvaine);
-    expect(actions(hers)).toEqual(['release', 'cancelCasting']);
-    // segment-d6 holds: nothing held, so Release is greyed with the engine's reason.
-    expect(find(hers, 'release')).toMatchObject({ disabled: true, reason: 'Halvaine has no held or prepared action this round, or it has not come yet.' });
+    expect(actions(gmSees.row(w.ids.halvaine))).toEqual(['cancelCasting', 'breakCasting', 'freeAttack', 'moraleOne']);
+    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['cancelCasting']);
 
     // A free attack with no token targeted: refused in words, nothing written.
     const before = snapshot(w);
@@ -133,7 +130,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     await click(w, gm, 'breakCasting', w.ids.halvaine, { why: 'save' });
     expect(flow(w).interruptions).toEqual([expect.objectContaining({ caster: w.ids.halvaine, broken: 'save' })]);
     // Nothing left to give up or break: the buttons go.
-    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['release']);
+    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual([]);
 
     // Next step, then the round ends: the header reads "Next round".
     const step = flow(w).step;
@@ -141,6 +138,34 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     expect(flow(w).step).toBe(step + 1);
     await click(w, gm, 'endRound');
     expect(flow(w)).toMatchObject({ stage: 'declare', round: 2 });
+  });
+
+  it('segment-d6: a held action — Release on its row opens the dialog in release mode; once released, the button is greyed with the reason in words', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { player } = w.foundry.users;
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await w.foundry.asUser(player, () => requestDeclaration(w.combat, w.ids.halvaine, { action: 'wait' }));
+    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.halvaine });
+    w.foundry.dice.push(5, 4); // the party acts in segment 4, the orcs in 5
+    await w.combat.rollInitiative();
+    await w.combat.nextTurn(); // segment 5: the orcs
+    await idle(w);
+    const release = find((await controlsOf(w, player)).row(w.ids.halvaine), 'release')!;
+    expect(release).toMatchObject({ label: 'Release the held action', data: { 'combatant-id': w.ids.halvaine } });
+    expect(release.disabled).toBeUndefined();
+    const opened: [string, string][] = [];
+    declarationOpener.open = async (_combat, combatantId, options) => {
+      opened.push([combatantId, options.mode]);
+    };
+    await click(w, player, 'release', w.ids.halvaine);
+    expect(opened).toEqual([[w.ids.halvaine, 'release']]);
+    // What the dialog sends: the hold released as the start of Sleep.
+    expect(await w.foundry.asUser(player, () => g.game.tenSegments.release(w.ids.halvaine, { action: 'spell', spell: w.spell.id }))).toEqual({ ok: true });
+    await idle(w);
+    expect(find((await controlsOf(w, player)).row(w.ids.halvaine), 'release')).toMatchObject({ disabled: true, reason: w.foundry.client(player).game.i18n.format('TENSEG.Error.ReleaseUsed', { name: 'Halvaine' }) });
+    // Brand holds nothing: no Release on his row.
+    expect(find((await controlsOf(w, w.foundry.users.player2)).row(w.ids.brand), 'release')).toBeUndefined();
   });
 
   it('a player gives up her spell from her row; the casting is cancelled', async () => {

@@ -115,6 +115,13 @@ export function pendingCastings(state: FlowState, combatantId: string): string[]
   return all.filter((c) => c.caster === combatantId && (state.status[c.id] ?? 'pending') === 'pending').map((c) => c.id);
 }
 
+/** Has the combatant a held (segment-d6) or prepared (addict) action in this round's plan? (Read from the schedule: the procedure's hold kind.) */
+export function holds(state: FlowState, combatantId: string): boolean {
+  const hold = getProcedure(state.procedure).attackRules?.held;
+  if (hold === undefined) return false;
+  return (state.schedule?.steps ?? []).some((step) => step.entries.some((e) => e.combatant === combatantId && e.action === hold));
+}
+
 /** A release probe: the engine's reasons about the moment (held, come, used, able) count; one about the stand-in action does not. */
 const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant']);
 function releaseProblem(state: FlowState, c: string): Problem | null {
@@ -175,10 +182,10 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
     if (view.mayDeclare) out.push(button('declare', 'fa-solid fa-scroll', view.declared ? t('Redeclare') : t('Declare'), null, data));
   }
   if (state.stage === 'resolve') {
-    const delay = probe(state, { t: 'delay', c });
-    if (!absent(delay)) out.push(button('delay', 'fa-solid fa-hourglass-half', t('Delay'), delay, data));
-    const release = releaseProblem(state, c);
-    if (!absent(release)) out.push(button('release', 'fa-solid fa-bolt', t('Release'), release, data));
+    // What the procedure has at all (its capabilities, not a rule) is read first: the engine is asked only where it could say yes.
+    const procedure = getProcedure(state.procedure);
+    if (procedure.announceDelay) out.push(button('delay', 'fa-solid fa-hourglass-half', t('Delay'), probe(state, { t: 'delay', c }), data));
+    if (holds(state, c)) out.push(button('release', 'fa-solid fa-bolt', t('Release'), releaseProblem(state, c), data));
     const castings = pendingCastings(state, c);
     if (castings.length > 0) {
       out.push(button('cancelCasting', 'fa-solid fa-ban', t('CancelCasting'), probe(state, { t: 'cancel', casting: castings[0] }), data));
@@ -187,8 +194,9 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
     if (gm) out.push(button('freeAttack', 'fa-solid fa-crosshairs', t('FreeAttack'), null, data));
   }
   if (gm) {
-    const morale = probe(state, moraleInput([c]));
-    out.push(button('moraleOne', 'fa-solid fa-person-running', t('MoraleOne'), morale, data));
+    // Not asked of the engine row by row (one copy of the round per row would cost a render of 200 its budget): the
+    // request is, and a refusal comes back in words; the context menu's entry is offered only where the engine agrees.
+    out.push(button('moraleOne', 'fa-solid fa-person-running', t('MoraleOne'), null, data));
     if (state.stage === 'end-of-round') {
       const staunch = probe(state, { t: 'staunch', c });
       if (!absent(staunch)) out.push(button('staunch', 'fa-solid fa-kit-medical', t('Staunch'), staunch, data));
@@ -327,7 +335,7 @@ export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry
   const entries: CombatantMenuEntry[] = [
     { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (id) => mine(id) && state()?.stage === 'declare', run: (id) => declarationOpener.open(tc, id, { mode: 'declare' }) },
     { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (id) => resolving(id) && when(id, () => ({ t: 'delay', c: id })), run: async (id) => shown(await requestMidRound(tc, 'delay', { combatantId: id })) },
-    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && releaseProblem(state()!, id) === null, run: (id) => declarationOpener.open(tc, id, { mode: 'release' }) },
+    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && holds(state()!, id) && releaseProblem(state()!, id) === null, run: (id) => declarationOpener.open(tc, id, { mode: 'release' }) },
     {
       label: t('CancelCasting'),
       icon: 'fa-solid fa-ban',
