@@ -168,6 +168,22 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     expect(find((await controlsOf(w, w.foundry.users.player2)).row(w.ids.brand), 'release')).toBeUndefined();
   });
 
+  it('the GM\'s morale check for the monsters: one check each, called by the GM, written in the log', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { gm } = w.foundry.users;
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.brand });
+    w.foundry.dice.push(6, 1);
+    await w.combat.rollInitiative();
+    await idle(w);
+    expect(find((await controlsOf(w, gm)).header, 'moraleCheck')).toMatchObject({ label: 'Morale check for the monsters' });
+    w.foundry.dice.push(5, 6, 5, 6);
+    await click(w, gm, 'moraleCheck');
+    const morale = Object.values((w.combat as any).system.log).filter((e: any) => e.t === 'morale') as any[];
+    expect(morale.map((e) => e.requests)).toEqual([[{ combatant: w.ids.orc1, trigger: 'called by the GM' }], [{ combatant: w.ids.orc2, trigger: 'called by the GM' }]]);
+  });
+
   it('a player gives up her spell from her row; the casting is cancelled', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { player } = w.foundry.users;

@@ -153,7 +153,9 @@ export function combatControls(input: ControlsInput): ControlView[] {
     out.push(button('nextStep', 'fa-solid fa-forward-step', t('Next')));
     out.push(button('endRound', 'fa-solid fa-flag-checkered', state.stage === 'end-of-round' ? t('NextRound') : t('EndRound')));
   }
-  const npcs = input.npcs;
+  // The monsters still able to act, as the procedure says (those the action checks: monstersOf).
+  const procedure = getProcedure(state.procedure);
+  const npcs = input.npcs?.filter((id) => state.states[id] !== undefined && procedure.canAct(state.states[id]));
   if (npcs === undefined) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale')));
   else if (npcs.length > 0) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale'), probe(state, moraleInput(npcs))));
   return out;
