@@ -39,9 +39,10 @@ describe('the installable build', () => {
     const top = new Set(all.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['chunks', 'lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
-    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display, and one chunk per procedure.
+    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display,
+    // the declaration dialog (opened when the GM calls for declarations), and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
-      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', 'chunks/tracker-view.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', 'chunks/tracker-view.js', 'chunks/declaration-dialog.js', 'chunks/surprise-dialog.js', 'chunks/manual-dice.js', 'chunks/gm-prompts.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
@@ -78,8 +79,9 @@ describe('the installable build', () => {
     expect(readFileSync('dist/chunks/timeline.js', 'utf8')).toContain('stillSurprised');
     for (const f of ['handlers', 'round-display']) expect(importsOf(readFileSync(`dist/chunks/${f}.js`, 'utf8')).static).toContain('./timeline.js');
     expect(core).not.toContain('stillSurprised');
-    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn.
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
+    // the dialogs its controls open (declaration, surprise, initiative dice by hand, the GM's small forms) when first opened.
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './declaration-dialog.js', './surprise-dialog.js', './manual-dice.js', './gm-prompts.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
