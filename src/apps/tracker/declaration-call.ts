@@ -14,8 +14,7 @@
  */
 import { CHANNEL } from '../../documents/requests';
 import type { TenSegmentsCombat } from '../../documents/combat';
-import type { Viewer } from '../../rules/timeline';
-import { groupIdOf } from '../../documents/encounter';
+import { playerViewer } from '../../documents/viewer';
 
 /** What opens the declaration dialog (tests replace `open` to see who opens what). */
 export const declarationOpener = {
@@ -39,24 +38,12 @@ interface CallMessage {
   combat: string;
 }
 
-/** This user's viewer of a combat: the sides of the combatants they own, the hidden combatants left out (as the tracker's player view). */
-function viewerOf(combat: Combat.Implementation): Viewer {
-  const user = game.user;
-  if (user?.isGM) return { gm: true };
-  const sides = new Set<string>();
-  for (const c of combat.combatants) {
-    const side = groupIdOf(c);
-    if (c.isOwner && side) sides.add(side);
-  }
-  return { gm: false, sides: [...sides], hidden: combat.combatants.filter((c) => !!c.hidden).map((c) => c.id as string) };
-}
-
 /** The combatants this user owns that may still declare this round (from the timeline view, as the tracker shows them). */
 export async function stillToDeclare(combat: TenSegmentsCombat): Promise<string[]> {
   const state = combat.flowState;
   if (!state || state.stage !== 'declare') return [];
   const { timeline } = await import('../../rules/timeline');
-  const view = timeline(state, viewerOf(combat));
+  const view = timeline(state, game.user?.isGM ? { gm: true } : playerViewer(combat, game.user as User.Implementation));
   return view.combatants.filter((c) => c.mayDeclare && !c.declared && !!combat.combatants.get(c.id)?.isOwner).map((c) => c.id);
 }
 
