@@ -42,7 +42,7 @@ describe('the installable build', () => {
     // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display,
     // the declaration dialog (opened when the GM calls for declarations), and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
-      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', 'chunks/tracker-view.js', 'chunks/declaration-dialog.js', 'chunks/surprise-dialog.js', 'chunks/manual-dice.js', 'chunks/gm-prompts.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
+      ['ten-segments.js', 'chunks/core.js', 'chunks/migration.js', 'chunks/handlers.js', 'chunks/procedure-options.js', 'chunks/round-display.js', 'chunks/timeline.js', 'chunks/tracker-view.js', 'chunks/declaration-dialog.js', 'chunks/surprise-dialog.js', 'chunks/manual-dice.js', 'chunks/gm-prompts.js', 'chunks/actions.js', ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`)].sort(),
     );
     for (const lang of manifest.languages) expect(existsSync(join('dist', lang.path))).toBe(true);
     expect(all.filter((f) => f.startsWith('lang/')).sort()).toEqual(manifest.languages.map((l: { path: string }) => l.path).sort());
@@ -80,8 +80,8 @@ describe('the installable build', () => {
     for (const f of ['handlers', 'round-display']) expect(importsOf(readFileSync(`dist/chunks/${f}.js`, 'utf8')).static).toContain('./timeline.js');
     expect(core).not.toContain('stillSurprised');
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
-    // the dialogs its controls open (declaration, surprise, initiative dice by hand, the GM's small forms) when first opened.
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './declaration-dialog.js', './surprise-dialog.js', './manual-dice.js', './gm-prompts.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened.
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './gm-prompts.js', './actions.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

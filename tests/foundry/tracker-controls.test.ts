@@ -16,7 +16,7 @@ import { requestDeclaration, requestCombatAction, whenIdle } from '../../src/doc
 import { requestAttack } from '../../src/documents/attack';
 import { CHANNEL } from '../../src/documents/requests';
 import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from '../../src/apps/tracker/controls';
-import { declarationOpener } from '../../src/apps/tracker/declaration-call';
+import { declarationOpener } from '../../src/apps/tracker/actions';
 import { initiativeDice, submitManualDice } from '../../src/apps/tracker/manual-dice';
 import { GM_VIEW, timeline } from '../../src/rules/timeline';
 import type { FlowState } from '../../src/rules/flow';

@@ -28,10 +28,6 @@ import { RulesError, type Problem } from '../../rules/model';
 import type { Dice } from '../../rules/dice';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { localizeProblem } from '../../documents/problems';
-import { requestCombatAction } from '../../documents/queries';
-import { requestMidRound } from '../../documents/midround';
-import { requestAttack } from '../../documents/attack';
-import { callForDeclarations, declarationOpener, declareMine } from './declaration-call';
 
 /** One button as the templates draw it: `data-action` is a key of TRACKER_ACTIONS. */
 export interface ControlView {
@@ -221,68 +217,26 @@ function combatantOf(target: HTMLElement | null | undefined): string | null {
   return row?.dataset?.combatantId ?? null;
 }
 
-/** Show a refusal in words (the answer of the request path). */
-function shown(answer: { ok: boolean; message?: string }): void {
-  if (!answer.ok && answer.message) ui.notifications?.error(answer.message);
-}
-
-const combatOf = (tracker: { viewed: Combat.Implementation | null }): TenSegmentsCombat | null => (tracker.viewed as TenSegmentsCombat | null) ?? null;
-
-/** A row action: the combat and the combatant it is for, or nothing (no combat viewed, no combatant). */
-function rowAction(run: (combat: TenSegmentsCombat, combatantId: string, target: HTMLElement) => Promise<void>): TrackerAction {
-  return async function (this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
-    const combat = combatOf(this);
-    const id = combatantOf(target);
-    if (combat && id) await run(combat, id, target);
-  };
-}
+/** What the actions do (requests, dialogs): a chunk loaded at the first click, not at start-up. */
+const actions = () => import('./actions');
+type Actions = Awaited<ReturnType<typeof actions>>;
 
 /** A header action on the viewed combat. */
-function combatAction(run: (combat: TenSegmentsCombat, target: HTMLElement) => Promise<void>): TrackerAction {
-  return async function (this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
-    const combat = combatOf(this);
-    if (combat) await run(combat, target);
+function combatAction(name: keyof Actions['COMBAT']): TrackerAction {
+  return async function (this: { viewed: Combat.Implementation | null }) {
+    const combat = this.viewed as TenSegmentsCombat | null;
+    if (combat) await (await actions()).COMBAT[name](combat);
   };
 }
 
-/** The GM's morale check for some combatants, through the active GM. */
-async function moraleFor(combat: TenSegmentsCombat, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return void ui.notifications?.warn(t('NoMonsters'));
-  // One request per combatant: each is checked and written as its own morale entry by the active GM.
-  for (const combatantId of ids) {
-    const answer = await requestCombatAction(combat, 'morale', { combatantId, trigger: t('MoraleTrigger') });
-    shown(answer);
-    if (!answer.ok) return;
-  }
+/** A row action: the combatant it is for (the clicked element's or its row's) and the element's data (data-why). */
+function rowAction(name: keyof Actions['ROW']): TrackerAction {
+  return async function (this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
+    const combat = this.viewed as TenSegmentsCombat | null;
+    const id = combatantOf(target);
+    if (combat && id) await (await actions()).ROW[name](combat, id, { ...(target.dataset ?? {}) });
+  };
 }
-
-/** The combatants no player owns, still able to act as the procedure says (whom a morale check is for). */
-export function monstersOf(combat: TenSegmentsCombat): string[] {
-  const state = combat.flowState;
-  const procedure = state ? getProcedure(state.procedure) : null;
-  return combat.combatants.contents
-    .filter((c) => !c.hasPlayerOwner)
-    .map((c) => c.id as string)
-    .filter((id) => !state || !procedure || (state.states[id] !== undefined && procedure.canAct(state.states[id])));
-}
-
-/** A casting broken for a reason: the button's data-why, or asked of the GM. */
-async function breakFor(combat: TenSegmentsCombat, combatantId: string, why: BreakCause | undefined): Promise<void> {
-  const cause = why ?? (await (await import('./gm-prompts')).askBreakCause());
-  if (!cause) return;
-  shown(await requestMidRound(combat, 'break', { combatantId, why: cause }));
-}
-
-/** A free attack or attack of opportunity by `attackerId` against the GM's targeted token (exactly one). */
-export async function freeAttack(combat: TenSegmentsCombat, attackerId: string): Promise<void> {
-  const targets = [...(game.user?.targets ?? [])] as unknown as { id?: string; document?: { id?: string | null } }[];
-  const tokenIds = targets.map((tk) => tk.document?.id ?? tk.id).filter((id): id is string => !!id);
-  const target = combat.combatants.contents.find((c) => tokenIds.includes(c.tokenId as string));
-  if (tokenIds.length !== 1 || !target) return void ui.notifications?.error(t(tokenIds.length > 1 ? 'TargetOne' : 'TargetNone'));
-  shown(await requestAttack(combat, { attackerId, targetId: target.id as string }));
-}
-
-const isCause = (v: unknown): v is BreakCause => typeof v === 'string' && (BREAK_CAUSES as readonly string[]).includes(v);
 
 export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   async nextStep() {
@@ -291,21 +245,21 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   async previousStep() {
     await (game as unknown as { tenSegments: { previous(): Promise<unknown> } }).tenSegments.previous();
   },
-  endRound: combatAction(async (combat) => shown(await requestCombatAction(combat, 'nextRound'))),
-  rollInitiative: combatAction(async (combat) => shown(await requestCombatAction(combat, 'rollInitiative'))),
-  manualInitiative: combatAction(async (combat) => (await import('./manual-dice')).openManualDice(combat)),
-  rollSurprise: combatAction(async (combat) => (await import('../surprise-dialog')).openSurpriseDialog(combat)),
-  callDeclarations: combatAction(async (combat) => callForDeclarations(combat)),
-  declareMine: combatAction(async (combat) => declareMine(combat)),
-  moraleCheck: combatAction(async (combat) => moraleFor(combat, monstersOf(combat))),
-  moraleOne: rowAction(async (combat, id) => moraleFor(combat, [id])),
-  declare: rowAction(async (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' })),
-  release: rowAction(async (combat, id) => declarationOpener.open(combat, id, { mode: 'release' })),
-  delay: rowAction(async (combat, id) => shown(await requestMidRound(combat, 'delay', { combatantId: id }))),
-  cancelCasting: rowAction(async (combat, id) => shown(await requestMidRound(combat, 'cancel', { combatantId: id }))),
-  breakCasting: rowAction(async (combat, id, target) => breakFor(combat, id, isCause(target.dataset?.why) ? target.dataset.why : undefined)),
-  freeAttack: rowAction(async (combat, id) => freeAttack(combat, id)),
-  staunch: rowAction(async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id }))),
+  endRound: combatAction('endRound'),
+  rollInitiative: combatAction('rollInitiative'),
+  manualInitiative: combatAction('manualInitiative'),
+  rollSurprise: combatAction('rollSurprise'),
+  callDeclarations: combatAction('callDeclarations'),
+  declareMine: combatAction('declareMine'),
+  moraleCheck: combatAction('moraleCheck'),
+  moraleOne: rowAction('moraleOne'),
+  declare: rowAction('declare'),
+  release: rowAction('release'),
+  delay: rowAction('delay'),
+  cancelCasting: rowAction('cancelCasting'),
+  breakCasting: rowAction('breakCasting'),
+  freeAttack: rowAction('freeAttack'),
+  staunch: rowAction('staunch'),
 };
 
 /* ------------------------------------------------------- context menu */
@@ -334,15 +288,16 @@ export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry
     return !!s && !!i && probe(s, i) === null;
   };
   const casting = (s: FlowState, id: string): string | null => pendingCastings(s, id)[0] ?? null;
+  const row = async (name: keyof Actions['ROW'], id: string, data: Record<string, string> = {}) => (await actions()).ROW[name](tc, id, data);
   const entries: CombatantMenuEntry[] = [
-    { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (id) => mine(id) && state()?.stage === 'declare', run: (id) => declarationOpener.open(tc, id, { mode: 'declare' }) },
-    { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (id) => resolving(id) && when(id, () => ({ t: 'delay', c: id })), run: async (id) => shown(await requestMidRound(tc, 'delay', { combatantId: id })) },
-    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && holds(state()!, id) && releaseProblem(state()!, id) === null, run: (id) => declarationOpener.open(tc, id, { mode: 'release' }) },
+    { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (id) => mine(id) && state()?.stage === 'declare', run: (id) => row('declare', id) },
+    { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (id) => resolving(id) && when(id, () => ({ t: 'delay', c: id })), run: (id) => row('delay', id) },
+    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && holds(state()!, id) && releaseProblem(state()!, id) === null, run: (id) => row('release', id) },
     {
       label: t('CancelCasting'),
       icon: 'fa-solid fa-ban',
       visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'cancel', casting: casting(s, id)! } : null)),
-      run: async (id) => shown(await requestMidRound(tc, 'cancel', { combatantId: id })),
+      run: (id) => row('cancelCasting', id),
     },
   ];
   if (!gm) return entries;
@@ -351,13 +306,13 @@ export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry
       label: tf('BreakBecause', { why: game.i18n!.localize(`TENSEG.Tracker.Break.${why}`) }),
       icon: BREAK_ICONS[why],
       visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'break', casting: casting(s, id)!, why } : null)),
-      run: (id) => breakFor(tc, id, why),
+      run: (id) => row('breakCasting', id, { why }),
     });
   }
   entries.push(
-    { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (id) => resolving(id), run: (id) => freeAttack(tc, id) },
-    { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (id) => when(id, () => moraleInput([id])), run: (id) => moraleFor(tc, [id]) },
-    { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (id) => when(id, () => ({ t: 'staunch', c: id })), run: async (id) => shown(await requestMidRound(tc, 'staunch', { combatantId: id })) },
+    { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (id) => resolving(id), run: (id) => row('freeAttack', id) },
+    { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (id) => when(id, () => moraleInput([id])), run: (id) => row('moraleOne', id) },
+    { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (id) => when(id, () => ({ t: 'staunch', c: id })), run: (id) => row('staunch', id) },
     {
       label: t('HealCheck'),
       icon: 'fa-solid fa-hand-holding-medical',
