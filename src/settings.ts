@@ -13,6 +13,7 @@ declare module 'fvtt-types/configuration' {
     'ten-segments.procedure': string;
     'ten-segments.procedureOptions': Record<string, Record<string, boolean | number | string>>;
     'ten-segments.schemaVersion': number;
+    'ten-segments.monsterRollsPrivate': boolean;
     'ten-segments.heldDeclarations': Record<string, Record<string, import('./rules/model').Declaration | null>>;
   }
 }
@@ -31,6 +32,16 @@ export function registerSettings(): void {
     default: 'segment-d6',
     // The new procedure's rules are loaded now, so the next combat starts without waiting.
     onChange: (value) => void loadProcedure(value).catch(() => undefined),
+  });
+  // Monsters' rolls GM-only by default: attack cards and initiative dice of combatants no player owns are whispered to the GMs
+  // when the card would be public (documents/handlers/attack.ts, documents/chat.ts); off, they are shown as any other.
+  game.settings!.register(SYSTEM_ID, 'monsterRollsPrivate', {
+    name: 'TENSEG.Setting.MonsterRolls.Name',
+    hint: 'TENSEG.Setting.MonsterRolls.Hint',
+    scope: 'world',
+    config: true,
+    type: Boolean,
+    default: true,
   });
   game.settings!.register(SYSTEM_ID, 'procedureOptions', {
     scope: 'world',
@@ -53,4 +64,13 @@ export function registerSettings(): void {
     type: Number,
     default: 0,
   });
+}
+
+/** Are the rolls of combatants no player owns whispered to the GMs where their card would be public (the world setting)? */
+export function monsterRollsPrivate(): boolean {
+  try {
+    return game.settings!.get(SYSTEM_ID, 'monsterRollsPrivate') !== false;
+  } catch {
+    return true;
+  }
 }

@@ -14,6 +14,7 @@ import { loadProcedure } from './rules/registry';
 import { notifyProblem } from './documents/problems';
 import { isActiveGM } from './documents/permissions';
 import { registerApi } from './api';
+import { registerDeclarationCalls } from './apps/tracker/declaration-call';
 import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { TenSegmentsCombatTracker } from './apps/tracker/combat-tracker';
@@ -39,6 +40,7 @@ export function initSystem(): void {
   // The segment-timeline tracker (its view code is loaded when first drawn).
   CONFIG.ui.combat = TenSegmentsCombatTracker as never;
   registerRequests();
+  registerDeclarationCalls();
   registerDamageHooks();
   registerApi();
   registerKeybindings();

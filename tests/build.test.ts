@@ -39,7 +39,8 @@ describe('the installable build', () => {
     const top = new Set(all.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['chunks', 'lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
-    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display, and one chunk per procedure.
+    // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display,
+    // the declaration dialog (opened when the GM calls for declarations), and one chunk per procedure.
     expect(all.filter((f) => f.endsWith('.js')).sort()).toEqual(
       [
         'ten-segments.js',
@@ -50,9 +51,15 @@ describe('the installable build', () => {
         'chunks/round-display.js',
         'chunks/timeline.js',
         'chunks/tracker-view.js',
-        // The declaration dialog, and addict's declaring in turn it shares with the handlers.
+        // What the tracker's controls do (actions), and the dialogs and small forms they open.
+        'chunks/actions.js',
         'chunks/declaration-dialog.js',
+        'chunks/surprise-dialog.js',
+        'chunks/manual-dice.js',
+        'chunks/gm-prompts.js',
+        // addict's declaring in turn, shared by the dialog and the handlers; the encounter as the engine reads it, shared by the handlers and the dialogs.
         'chunks/declaring-in-turn.js',
+        'chunks/engine-encounter.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -91,8 +98,10 @@ describe('the installable build', () => {
     expect(readFileSync('dist/chunks/timeline.js', 'utf8')).toContain('stillSurprised');
     for (const f of ['handlers', 'round-display']) expect(importsOf(readFileSync(`dist/chunks/${f}.js`, 'utf8')).static).toContain('./timeline.js');
     expect(core).not.toContain('stillSurprised');
-    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn; the declaration dialog when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './declaration-dialog.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
+    // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
+    // the declaration dialog also when a player is called to declare in turn (addict).
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

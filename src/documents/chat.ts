@@ -14,7 +14,7 @@ import type { FlowState } from '../rules/flow';
 import type { EndEvent } from '../rules/procedure';
 import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../rules/recap';
 import { GM_VIEW, timeline, type TimelineView, type Viewer } from '../rules/timeline';
-import { SYSTEM_ID } from '../settings';
+import { SYSTEM_ID, monsterRollsPrivate } from '../settings';
 import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat';
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
@@ -103,6 +103,8 @@ interface ViewCard {
    */
   once?: boolean;
   lines: (view: TimelineView) => RecapLine[];
+  /** What the players' version leaves out beyond what the public viewer hides (the monsters' dice: monsterRollsPrivate). */
+  forPlayers?: (view: TimelineView) => TimelineView;
 }
 
 /**
@@ -129,7 +131,8 @@ async function postViewCard(combat: Combat.Implementation, state: FlowState, car
     if (full) await post(full, card.kind, { mode, user: game.user! });
     return;
   }
-  const shown = await render(timeline(state, publicViewer(combat)), false);
+  const seen = timeline(state, publicViewer(combat));
+  const shown = await render(card.forPlayers ? card.forPlayers(seen) : seen, false);
   if (shown) await post(shown, card.kind, { mode, user: game.user! });
   if (full && full !== shown) await post((await render(timeline(state, GM_VIEW), true)) as string, `${card.kind}-gm`, { mode: gmMode(), user: game.user! });
 }
@@ -158,11 +161,29 @@ export async function postSurpriseCard(combat: Combat.Implementation, state: Flo
   await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines }, mode);
 }
 
+/**
+ * The view without the initiative counts of combatants no player owns (the GMs get them whispered). A side's die stays:
+ * it tells the players when they act (segment-d6: "each party acts in the segment indicated by the other party's die roll").
+ */
+function withoutMonsterDice(combat: Combat.Implementation, view: TimelineView): TimelineView {
+  const owned = (id: string) => !!combat.combatants.get(id)?.hasPlayerOwner;
+  return {
+    ...view,
+    combatants: view.combatants.map((c) => {
+      if (owned(c.id) || c.initiative === undefined) return c;
+      const { initiative: _count, ...rest } = c;
+      return rest;
+    }),
+  };
+}
+
 /** The initiative card of a round just begun (nothing where no initiative is rolled: the surprise segments), in the active GM's own mode. */
 export async function postInitiativeCard(combat: Combat.Implementation, state: FlowState): Promise<void> {
   if (!state.initiative) return;
   const title = game.i18n!.format('TENSEG.Chat.Initiative.Title', { round: String(state.round) });
-  await postViewCard(combat, state, { kind: 'initiative', title, round: state.round, lines: initiativeRecap });
+  const card: ViewCard = { kind: 'initiative', title, round: state.round, lines: initiativeRecap };
+  if (monsterRollsPrivate()) card.forPlayers = (view) => withoutMonsterDice(combat, view);
+  await postViewCard(combat, state, card);
 }
 
 /**

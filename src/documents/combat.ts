@@ -65,7 +65,7 @@ import { authorize, isActiveGM, type CombatAction } from './permissions';
 import type { DeclarationRequest } from './declarations';
 import { requestCombatAction, type CombatActionRequest, type SideSurprise, type StepAction } from './queries';
 import { joinMissing } from './combatant';
-import type { Dice, DieRequest } from '../rules/dice';
+import { isPossibleTotal, type Dice, type DieRequest } from '../rules/dice';
 import { loadedGMSide, loadGMSide, serialize, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
@@ -83,6 +83,8 @@ interface TransactOptions {
   q?: string;
   /** On a leave: who left (madeBy's counterpart for a combatant coming back, joinFlow). */
   k?: string;
+  /** Initiative dice rolled at the table by hand, by side id or combatant id: given to the engine instead of rolling (handDice). */
+  manual?: Readonly<Record<string, number>>;
 }
 
 /** What a transaction did: the state after it and the detail of each input. */
@@ -120,6 +122,29 @@ function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
       const t = totals[i++];
       if (typeof t === 'number' && t >= request.count && t <= request.count * request.faces) return t;
       return fresh.roll(request);
+    },
+  };
+}
+
+/**
+ * Initiative dice rolled at the table by hand: the engine's initiative die
+ * for a combatant (where the procedure rolls per combatant) or a side takes
+ * the total given for it, checked against the die, once; every other die
+ * is rolled. `used` collects the ids whose totals were taken.
+ */
+function handDice(given: Readonly<Record<string, number>>, fresh: Dice, used: Set<string>, nameOf: (id: string) => string): Dice {
+  return {
+    roll(request: DieRequest): number {
+      if (request.purpose !== 'initiative') return fresh.roll(request);
+      // A die asked for again for the same roller (a tie rolled again) is rolled.
+      const who = [request.combatant, request.side].find((id): id is string => id !== undefined && Object.prototype.hasOwnProperty.call(given, id));
+      if (who === undefined || used.has(who)) return fresh.roll(request);
+      const total = given[who];
+      if (!isPossibleTotal(request, total)) {
+        throw new RulesError({ key: 'InitiativeDieImpossible', data: { name: nameOf(who), value: total, die: `${request.count}d${request.faces}` } });
+      }
+      used.add(who);
+      return total;
     },
   };
 }
@@ -255,7 +280,9 @@ export class TenSegmentsCombat extends Combat {
     const before = this.flowState;
     if (!before) return { problem: { key: 'CombatNotStarted' } };
     await loadProcedure(before.procedure);
-    const { result } = await withRolls((dice) => {
+    const { result } = await withRolls((rolled) => {
+      const used = new Set<string>();
+      const dice = options.manual ? handDice(options.manual, rolled, used, (id) => this.nameOfId(id)) : rolled;
       const state = structuredClone(before);
       const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null }[] = [];
       const give = (input: FlowInput): AppliedDetail | Problem => {
@@ -283,6 +310,9 @@ export class TenSegmentsCombat extends Combat {
         if (!(err instanceof RulesError)) throw err;
         problem = err.problem;
       }
+      // A die entered by hand that the engine never asked for (a side that rolls none, a combatant not rolling): refused, not ignored.
+      const unused = Object.keys(options.manual ?? {}).find((id) => !used.has(id));
+      if (!problem && unused !== undefined) problem = { key: 'InitiativeDieUnused', data: { name: this.nameOfId(unused) } };
       return { problem, state, made };
     });
     if (result.problem) return { problem: result.problem };
@@ -321,6 +351,11 @@ export class TenSegmentsCombat extends Combat {
     await this.update(data, updateOptions);
     const gm = loadedGMSide() ?? (await loadGMSide());
     await gm.applySync(this, gm.planSync(before, after, skipHealthOf));
+  }
+
+  /** A combatant's or a side's name, for a refusal (the id itself when neither). */
+  private nameOfId(id: string): string {
+    return this.combatants.get(id)?.name ?? this.groups.get(id)?.name ?? id;
   }
 
   /** Run a single input as a transaction; a refusal is returned and nothing is written. */
@@ -511,7 +546,7 @@ export class TenSegmentsCombat extends Combat {
         });
       }
       case 'rollInitiative':
-        return state.stage === 'declare' ? this.beginWithHeld(q) : { key: 'NotDeclaring' };
+        return state.stage === 'declare' ? this.beginWithHeld(q, req.dice) : { key: 'NotDeclaring' };
       case 'undoInterruption':
         return this.transition({ t: 'restore', casting: req.castingId ?? '' }, { q });
     }
@@ -609,10 +644,10 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** The inputs that begin the round: the held declarations with initiative. */
-  private async beginWithHeld(q?: string): Promise<Problem | null> {
+  private async beginWithHeld(q?: string, manual?: Readonly<Record<string, number>>): Promise<Problem | null> {
     const held = this.held;
     const d = Object.keys(held).length > 0 ? held : undefined;
-    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true, q });
+    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true, q, ...(manual && Object.keys(manual).length > 0 ? { manual } : {}) });
     if (!problem && d) await this.setHeld({});
     return problem;
   }
@@ -691,6 +726,11 @@ export class TenSegmentsCombat extends Combat {
   override async rollInitiative(): Promise<this> {
     await this.command('rollInitiative', 'rollInitiative');
     return this;
+  }
+
+  /** Initiative with dice rolled at the table by hand (by side id, or combatant id where the procedure rolls per combatant); a refusal is shown and returned. */
+  async rollInitiativeWith(dice: Record<string, number>): Promise<Problem | null> {
+    return this.command('rollInitiative', 'rollInitiative', { dice });
   }
 
   override async rollAll(): Promise<this> {

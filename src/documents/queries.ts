@@ -41,6 +41,8 @@ export interface CombatActionRequest {
   method?: MoraleMethod;
   score?: number;
   passed?: boolean;
+  /** rollInitiative: dice rolled at the table by hand, by side id (or combatant id where the procedure rolls per combatant). */
+  dice?: Record<string, number>;
   /** startCombat: the surprise card whispered to the GMs instead of shown to everyone (seed 004's footnote: public by default). */
   surpriseGMOnly?: boolean;
   /** startCombat: each side's surprise as the GM set it (surprise dialog), by group id; written as the combat starts. */

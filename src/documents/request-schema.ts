@@ -155,6 +155,8 @@ export const REQUEST_SPECS = {
           },
         },
       }),
+      /** rollInitiative: dice rolled at the table by hand, by who rolled them (a side's id, or a combatant's where the procedure rolls for each). */
+      dice: opt({ t: 'record', max: 100, value: { t: 'int', min: 1, max: 1000 } }),
     },
   },
   midround: {

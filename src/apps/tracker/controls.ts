@@ -6,9 +6,28 @@
  * Shared contract between the tracker (combat-tracker.ts renders the
  * buttons, wires `TRACKER_ACTIONS` as its ApplicationV2 `actions`, and asks
  * `combatantMenu` for its context menu) and this file, which decides.
+ *
+ * Nothing here decides a rule: whether a control is offered now, and why
+ * not, is asked of the engine (`probe`: the flow input tried on a copy of the
+ * state, as the active GM will try it). A control the procedure has no use
+ * for is left out; one it has but not at this moment is greyed, with the
+ * engine's reason. The request itself goes the request path (checked again
+ * by the active GM), so a stale button is refused in words, nothing changed.
+ *
+ * Row buttons carry `data-combatant-id` (the action reads it from the
+ * clicked element or its row, `[data-combatant-id]`); the tracker may put it
+ * on the row instead.
  */
 import type { TimelineView } from '../../rules/timeline';
-import type { FlowState } from '../../rules/flow';
+import type { FlowInput, FlowState } from '../../rules/flow';
+import { applyInput } from '../../rules/flow/transitions';
+import { midRoundProblem } from '../../rules/flow/midround';
+import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
+import { getProcedure } from '../../rules/registry';
+import { RulesError, type Problem } from '../../rules/model';
+import type { Dice } from '../../rules/dice';
+import type { TenSegmentsCombat } from '../../documents/combat';
+import { localizeProblem } from '../../documents/problems';
 
 /** One button as the templates draw it: `data-action` is a key of TRACKER_ACTIONS. */
 export interface ControlView {
@@ -34,24 +53,190 @@ export interface ControlsInput {
   owned: ReadonlySet<string>;
   /** The combat has started (its log has a start). */
   started: boolean;
+  /** Combatant ids no player owns (the monsters): whom the GM's header morale check is for. Absent: offered without asking the engine. */
+  npcs?: readonly string[];
 }
+
+/* ------------------------------------------------------------- helpers */
+
+const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
+const tf = (key: string, data: Record<string, string>): string => game.i18n!.format(`TENSEG.Tracker.${key}`, data);
+
+/** Dice for a probe: the least each roll can give (nothing is kept). */
+const PROBE_DICE: Dice = { roll: (request) => request.count };
+
+/** Probes already answered, per state object (a state is replaced, never changed, when the log changes). */
+const probed = new WeakMap<FlowState, Map<string, Problem | null>>();
+
+/** Null when the engine would take `input` now, else its reason: tried on a copy of the state, never on it. */
+export function probe(state: FlowState, input: FlowInput): Problem | null {
+  let cache = probed.get(state);
+  if (!cache) probed.set(state, (cache = new Map()));
+  const key = JSON.stringify(input);
+  if (cache.has(key)) return cache.get(key) ?? null;
+  let problem: Problem | null;
+  try {
+    const procedure = getProcedure(state.procedure);
+    if (input.t === 'delay' || input.t === 'release' || input.t === 'break') problem = midRoundProblem(state, input, procedure);
+    else {
+      const done = applyInput(structuredClone(state), input, PROBE_DICE, procedure);
+      problem = done.ok ? null : done.problem;
+    }
+  } catch (err) {
+    if (!(err instanceof RulesError)) throw err;
+    problem = err.problem;
+  }
+  cache.set(key, problem);
+  return problem;
+}
+
+/** A button, greyed with the engine's reason when there is one. */
+function button(action: string, icon: string, label: string, problem: Problem | null = null, data?: Record<string, string>): ControlView {
+  const out: ControlView = { action, icon, label };
+  if (problem) {
+    out.disabled = true;
+    out.reason = localizeProblem(problem);
+  }
+  if (data) out.data = data;
+  return out;
+}
+
+/** Reasons meaning "this procedure has no such thing" (the control is left out rather than greyed). */
+const NOT_IN_PROCEDURE = new Set(['DelayNotInProcedure', 'ReleaseNotInProcedure', 'PhaseNotInProcedure', 'WoundRulesNotInProcedure']);
+const absent = (p: Problem | null): boolean => !!p && NOT_IN_PROCEDURE.has(p.key);
+
+/** Castings of a combatant still under way (not gone off, lost or given up). */
+export function pendingCastings(state: FlowState, combatantId: string): string[] {
+  const all = state.schedule?.castings ?? state.carry;
+  return all.filter((c) => c.caster === combatantId && (state.status[c.id] ?? 'pending') === 'pending').map((c) => c.id);
+}
+
+/** Has the combatant a held (segment-d6) or prepared (addict) action in this round's plan? (Read from the schedule: the procedure's hold kind.) */
+export function holds(state: FlowState, combatantId: string): boolean {
+  const hold = getProcedure(state.procedure).attackRules?.held;
+  if (hold === undefined) return false;
+  return (state.schedule?.steps ?? []).some((step) => step.entries.some((e) => e.combatant === combatantId && e.action === hold));
+}
+
+/** A release probe: the engine's reasons about the moment (held, come, used, able) count; one about the stand-in action does not. */
+const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant']);
+function releaseProblem(state: FlowState, c: string): Problem | null {
+  const p = probe(state, { t: 'release', c, d: { combatant: c, action: 'melee' } });
+  return p && RELEASE_MOMENT.has(p.key) ? p : null;
+}
+
+/** The morale checks the GM calls from the tracker: a check "called by the GM" for each. */
+function moraleInput(ids: readonly string[]): FlowInput {
+  return { t: 'morale', requests: ids.map((combatant) => ({ combatant, trigger: 'gm' })) };
+}
+
+/* ------------------------------------------------------------ header */
 
 /** The buttons of the tracker's header and footer (GM: step, initiative, round; everyone: what applies). */
 export function combatControls(input: ControlsInput): ControlView[] {
-  if (!input.gm || !input.started) return [];
-  return [
-    { action: 'previousStep', icon: 'fa-solid fa-backward-step', label: game.i18n!.localize('TENSEG.Tracker.Previous') },
-    { action: 'nextStep', icon: 'fa-solid fa-forward-step', label: game.i18n!.localize('TENSEG.Tracker.Next') },
-  ];
+  const { state, gm } = input;
+  if (!gm) return playerControls(input);
+  if (!input.started || !state) return [button('rollSurprise', 'fa-solid fa-eye', t('RollSurprise'))];
+  const out: ControlView[] = [button('previousStep', 'fa-solid fa-backward-step', t('Previous'))];
+  if (state.stage === 'declare') {
+    const begin = probe(state, { t: 'begin' });
+    out.push(
+      button('callDeclarations', 'fa-solid fa-bullhorn', t('CallDeclarations')),
+      button('rollInitiative', 'fa-solid fa-dice-d6', t('RollInitiative'), begin),
+      button('manualInitiative', 'fa-solid fa-keyboard', t('ManualInitiative'), begin),
+    );
+  } else {
+    out.push(button('nextStep', 'fa-solid fa-forward-step', t('Next')));
+    out.push(button('endRound', 'fa-solid fa-flag-checkered', state.stage === 'end-of-round' ? t('NextRound') : t('EndRound')));
+  }
+  // The monsters still able to act, as the procedure says (those the action checks: monstersOf).
+  const procedure = getProcedure(state.procedure);
+  const npcs = input.npcs?.filter((id) => state.states[id] !== undefined && procedure.canAct(state.states[id]));
+  if (npcs === undefined) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale')));
+  else if (npcs.length > 0) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale'), probe(state, moraleInput(npcs))));
+  return out;
 }
 
-/** The buttons on one combatant's row. */
-export function rowControls(_input: ControlsInput, _combatantId: string): ControlView[] {
-  return [];
+/** A player's header: declare for every combatant of theirs still to declare. */
+function playerControls(input: ControlsInput): ControlView[] {
+  if (!input.started || input.state?.stage !== 'declare') return [];
+  const mine = input.view.combatants.filter((c) => input.owned.has(c.id) && c.mayDeclare && !c.declared);
+  return mine.length > 0 ? [button('declareMine', 'fa-solid fa-scroll', t('DeclareMine'))] : [];
 }
+
+/* --------------------------------------------------------------- rows */
+
+/** The buttons on one combatant's row. */
+export function rowControls(input: ControlsInput, combatantId: string): ControlView[] {
+  const { state, gm } = input;
+  if (!input.started || !state) return [];
+  if (!gm && !input.owned.has(combatantId)) return [];
+  const c = combatantId;
+  const data = { 'combatant-id': c };
+  const view = input.view.combatants.find((x) => x.id === c);
+  if (!view) return [];
+  const out: ControlView[] = [];
+  if (state.stage === 'declare') {
+    if (view.mayDeclare) out.push(button('declare', 'fa-solid fa-scroll', view.declared ? t('Redeclare') : t('Declare'), null, data));
+  }
+  if (state.stage === 'resolve') {
+    // What the procedure has at all (its capabilities, not a rule) is read first: the engine is asked only where it could say yes.
+    const procedure = getProcedure(state.procedure);
+    if (procedure.announceDelay) out.push(button('delay', 'fa-solid fa-hourglass-half', t('Delay'), probe(state, { t: 'delay', c }), data));
+    if (holds(state, c)) out.push(button('release', 'fa-solid fa-bolt', t('Release'), releaseProblem(state, c), data));
+    const castings = pendingCastings(state, c);
+    if (castings.length > 0) {
+      out.push(button('cancelCasting', 'fa-solid fa-ban', t('CancelCasting'), probe(state, { t: 'cancel', casting: castings[0] }), data));
+      if (gm) out.push(button('breakCasting', 'fa-solid fa-heart-crack', t('BreakCasting'), probe(state, { t: 'break', casting: castings[0] }), data));
+    }
+    if (gm) out.push(button('freeAttack', 'fa-solid fa-crosshairs', t('FreeAttack'), null, data));
+  }
+  if (gm) {
+    // Not asked of the engine row by row (one copy of the round per row would cost a render of 200 its budget): the
+    // request is, and a refusal comes back in words; the context menu's entry is offered only where the engine agrees.
+    out.push(button('moraleOne', 'fa-solid fa-person-running', t('MoraleOne'), null, data));
+    if (state.stage === 'end-of-round') {
+      const staunch = probe(state, { t: 'staunch', c });
+      if (!absent(staunch)) out.push(button('staunch', 'fa-solid fa-kit-medical', t('Staunch'), staunch, data));
+    }
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------ actions */
 
 /** An ApplicationV2 action: `this` is the tracker (its `viewed` combat), target the clicked element. */
 export type TrackerAction = (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) => Promise<void> | void;
+
+/** The combatant a clicked control is for: its own data-combatant-id, or its row's. */
+function combatantOf(target: HTMLElement | null | undefined): string | null {
+  if (!target) return null;
+  const own = target.dataset?.combatantId;
+  if (own) return own;
+  const row = target.closest?.('[data-combatant-id]') as HTMLElement | null | undefined;
+  return row?.dataset?.combatantId ?? null;
+}
+
+/** What the actions do (requests, dialogs): a chunk loaded at the first click, not at start-up. */
+const actions = () => import('./actions');
+type Actions = Awaited<ReturnType<typeof actions>>;
+
+/** A header action on the viewed combat. */
+function combatAction(name: keyof Actions['COMBAT']): TrackerAction {
+  return async function (this: { viewed: Combat.Implementation | null }) {
+    const combat = this.viewed as TenSegmentsCombat | null;
+    if (combat) await (await actions()).COMBAT[name](combat);
+  };
+}
+
+/** A row action: the combatant it is for (the clicked element's or its row's) and the element's data (data-why). */
+function rowAction(name: keyof Actions['ROW']): TrackerAction {
+  return async function (this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
+    const combat = this.viewed as TenSegmentsCombat | null;
+    const id = combatantOf(target);
+    if (combat && id) await (await actions()).ROW[name](combat, id, { ...(target.dataset ?? {}) });
+  };
+}
 
 export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   async nextStep() {
@@ -60,7 +245,24 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   async previousStep() {
     await (game as unknown as { tenSegments: { previous(): Promise<unknown> } }).tenSegments.previous();
   },
+  endRound: combatAction('endRound'),
+  rollInitiative: combatAction('rollInitiative'),
+  manualInitiative: combatAction('manualInitiative'),
+  rollSurprise: combatAction('rollSurprise'),
+  callDeclarations: combatAction('callDeclarations'),
+  declareMine: combatAction('declareMine'),
+  moraleCheck: combatAction('moraleCheck'),
+  moraleOne: rowAction('moraleOne'),
+  declare: rowAction('declare'),
+  release: rowAction('release'),
+  delay: rowAction('delay'),
+  cancelCasting: rowAction('cancelCasting'),
+  breakCasting: rowAction('breakCasting'),
+  freeAttack: rowAction('freeAttack'),
+  staunch: rowAction('staunch'),
 };
+
+/* ------------------------------------------------------- context menu */
 
 /** A context-menu entry, generation-neutral (compat.ts contextMenuEntry turns it into v13's or v14's shape). */
 export interface CombatantMenuEntry {
@@ -70,7 +272,60 @@ export interface CombatantMenuEntry {
   run(combatantId: string): Promise<void> | void;
 }
 
+const BREAK_ICONS: Record<BreakCause, string> = { save: 'fa-solid fa-shield-halved', impeded: 'fa-solid fa-person-walking', jostled: 'fa-solid fa-hand-back-fist', other: 'fa-solid fa-heart-crack' };
+
 /** The entries of a combatant's context menu (beyond core's), for this user. */
-export function combatantMenu(_combat: Combat.Implementation): CombatantMenuEntry[] {
-  return [];
+export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry[] {
+  const tc = combat as TenSegmentsCombat;
+  const gm = !!game.user?.isGM;
+  const state = (): FlowState | null => tc.flowState;
+  const mine = (id: string): boolean => gm || !!tc.combatants.get(id)?.isOwner;
+  const resolving = (id: string): boolean => mine(id) && state()?.stage === 'resolve';
+  /** Offered when the engine would take it now (a menu has no greyed entries). */
+  const when = (id: string, input: (s: FlowState) => FlowInput | null): boolean => {
+    const s = state();
+    const i = s ? input(s) : null;
+    return !!s && !!i && probe(s, i) === null;
+  };
+  const casting = (s: FlowState, id: string): string | null => pendingCastings(s, id)[0] ?? null;
+  const row = async (name: keyof Actions['ROW'], id: string, data: Record<string, string> = {}) => (await actions()).ROW[name](tc, id, data);
+  const entries: CombatantMenuEntry[] = [
+    { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (id) => mine(id) && state()?.stage === 'declare', run: (id) => row('declare', id) },
+    { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (id) => resolving(id) && when(id, () => ({ t: 'delay', c: id })), run: (id) => row('delay', id) },
+    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && holds(state()!, id) && releaseProblem(state()!, id) === null, run: (id) => row('release', id) },
+    {
+      label: t('CancelCasting'),
+      icon: 'fa-solid fa-ban',
+      visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'cancel', casting: casting(s, id)! } : null)),
+      run: (id) => row('cancelCasting', id),
+    },
+  ];
+  if (!gm) return entries;
+  for (const why of BREAK_CAUSES) {
+    entries.push({
+      label: tf('BreakBecause', { why: game.i18n!.localize(`TENSEG.Tracker.Break.${why}`) }),
+      icon: BREAK_ICONS[why],
+      visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'break', casting: casting(s, id)!, why } : null)),
+      run: (id) => row('breakCasting', id, { why }),
+    });
+  }
+  entries.push(
+    { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (id) => resolving(id), run: (id) => row('freeAttack', id) },
+    { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (id) => when(id, () => moraleInput([id])), run: (id) => row('moraleOne', id) },
+    { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (id) => when(id, () => ({ t: 'staunch', c: id })), run: (id) => row('staunch', id) },
+    {
+      label: t('HealCheck'),
+      icon: 'fa-solid fa-hand-holding-medical',
+      // Offered where the procedure has wound rules (the total is the GM's, asked when chosen).
+      visible: (id) => !!state() && !absent(probe(state()!, { t: 'heal', c: id, total: 0 })),
+      run: async (id) => (await import('./gm-prompts')).healCheck(tc, id),
+    },
+    {
+      label: t('Injury'),
+      icon: 'fa-solid fa-user-injured',
+      visible: (id) => !!state() && !absent(probe(state()!, { t: 'injury', c: id, text: '-' })),
+      run: async (id) => (await import('./gm-prompts')).injury(tc, id),
+    },
+  );
+  return entries;
 }

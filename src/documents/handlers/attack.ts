@@ -31,7 +31,7 @@ import { parseAttackRoutines } from '../../rules/attack-routines';
 import { armorClassNow, attackProblem, type FlowInput } from '../../rules/flow';
 import type { Problem } from '../../rules/model';
 import { actorToEngine, weaponOf } from '../../data/engine-view';
-import { SYSTEM_ID } from '../../settings';
+import { SYSTEM_ID, monsterRollsPrivate } from '../../settings';
 import { authorize } from '../permissions';
 import type { TenSegmentsCombat } from '../combat';
 import { localizeProblem } from '../problems';
@@ -39,7 +39,7 @@ import { serialize } from '../requests';
 import { storedActor } from '../stored';
 import { actorData, actorSize } from '../../data/systems';
 import { postCard, postInterruptionCard, type CardMode } from '../chat';
-import { publicMode } from '../compat';
+import { gmMode, publicMode } from '../compat';
 import type { AttackAnswer, AttackRequest } from '../attack';
 
 const refuse = (problem: Problem): AttackAnswer => ({ ok: false, key: problem.key, message: localizeProblem(problem) });
@@ -196,7 +196,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   const made = await combat.recordAttack(input, damage, q, speed ? { ...(critical ? { critical: true } : {}), ...(type.type !== undefined ? { type: type.type } : {}) } : {});
   if ('problem' in made) return refuse(made.problem);
   // The cards tell what the attack did: shown as the one who asked chose.
-  const shown: CardMode = { mode: req.mode ?? publicMode(), user };
+  // A monster's attack (no player owns the attacker) asked for in public is whispered to the GMs while the world says so.
+  const asked = req.mode ?? publicMode();
+  const gmOnly = asked === publicMode() && !attacker.hasPlayerOwner && monsterRollsPrivate();
+  const shown: CardMode = { mode: gmOnly ? gmMode() : asked, user };
   const after = combat.flowState;
   if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i, shown);
   const check = made.detail.hit?.injury;

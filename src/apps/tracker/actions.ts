@@ -1,0 +1,124 @@
+/**
+ * What the tracker's controls do (controls.ts decides which a user gets):
+ * requests through the active GM, refused in words; dialogs opened. A chunk
+ * loaded at the first click, not at start-up. The call for declarations is
+ * here too (its listener, declaration-call.ts, is at start-up).
+ */
+import type { TenSegmentsCombat } from '../../documents/combat';
+import { requestCombatAction } from '../../documents/queries';
+import { requestMidRound } from '../../documents/midround';
+import { requestAttack } from '../../documents/attack';
+import { CHANNEL } from '../../documents/requests';
+import { playerViewer } from '../../documents/viewer';
+import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
+import { getProcedure } from '../../rules/registry';
+
+const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
+
+/** Show a refusal in words (the answer of the request path). */
+function shown(answer: { ok: boolean; message?: string }): void {
+  if (!answer.ok && answer.message) ui.notifications?.error(answer.message);
+}
+
+/* ---------------------------------------------------- declarations */
+
+/** What opens the declaration dialog (tests replace `open` to see who opens what). */
+export const declarationOpener = {
+  async open(combat: Combat.Implementation, combatantId: string, options: { mode: 'declare' | 'release' }): Promise<void> {
+    const { openDeclarationDialog } = await import('../declaration-dialog');
+    await openDeclarationDialog(combat, combatantId, options);
+  },
+};
+
+/**
+ * Hook point for addict's turn-based declaring: the declaration dialog's
+ * module (helper B) will export the entry that runs the turns and its
+ * clock; set `addictCall.run` to it (or import it here) when it lands.
+ * Null: addict's call is broadcast as every other procedure's.
+ */
+export const addictCall: { run: ((combat: TenSegmentsCombat) => Promise<void>) | null } = { run: null };
+
+/** The combatants this user owns that may still declare this round (from the timeline view, as the tracker shows them). */
+export async function stillToDeclare(combat: TenSegmentsCombat): Promise<string[]> {
+  const state = combat.flowState;
+  if (!state || state.stage !== 'declare') return [];
+  const { timeline } = await import('../../rules/timeline');
+  const view = timeline(state, game.user?.isGM ? { gm: true } : playerViewer(combat, game.user as User.Implementation));
+  return view.combatants.filter((c) => c.mayDeclare && !c.declared && !!combat.combatants.get(c.id)?.isOwner).map((c) => c.id);
+}
+
+/** Open the declaration dialog for each of this user's combatants still to declare. */
+export async function declareMine(combat: TenSegmentsCombat): Promise<void> {
+  for (const id of await stillToDeclare(combat)) await declarationOpener.open(combat, id, { mode: 'declare' });
+}
+
+/** The GM's button: every player's client opens its dialogs (declaration-call.ts); addict: the turn-based flow, once it is there. */
+export async function callForDeclarations(combat: TenSegmentsCombat): Promise<void> {
+  if (!game.user?.isGM) return;
+  if (combat.flowState?.procedure === 'addict' && addictCall.run) return addictCall.run(combat);
+  game.socket?.emit(CHANNEL, { k: 'call', combat: combat.id as string });
+  ui.notifications?.info(t('CalledDeclarations'));
+}
+
+/* ----------------------------------------------------------- others */
+
+/** The combatants no player owns, still able to act as the procedure says (whom the header's morale check is for). */
+export function monstersOf(combat: TenSegmentsCombat): string[] {
+  const state = combat.flowState;
+  const procedure = state ? getProcedure(state.procedure) : null;
+  return combat.combatants.contents
+    .filter((c) => !c.hasPlayerOwner)
+    .map((c) => c.id as string)
+    .filter((id) => !state || !procedure || (state.states[id] !== undefined && procedure.canAct(state.states[id])));
+}
+
+/** The GM's morale check for some combatants, through the active GM: one request (and log entry) each. */
+async function moraleFor(combat: TenSegmentsCombat, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return void ui.notifications?.warn(t('NoMonsters'));
+  for (const combatantId of ids) {
+    const answer = await requestCombatAction(combat, 'morale', { combatantId, trigger: t('MoraleTrigger') });
+    shown(answer);
+    if (!answer.ok) return;
+  }
+}
+
+/** A casting broken for a reason: the control's data-why, or asked of the GM. */
+async function breakFor(combat: TenSegmentsCombat, combatantId: string, why: string | undefined): Promise<void> {
+  const cause = (BREAK_CAUSES as readonly string[]).includes(why ?? '') ? (why as BreakCause) : await (await import('./gm-prompts')).askBreakCause();
+  if (!cause) return;
+  shown(await requestMidRound(combat, 'break', { combatantId, why: cause }));
+}
+
+/** A free attack or attack of opportunity by `attackerId` against the GM's targeted token (exactly one). */
+export async function freeAttack(combat: TenSegmentsCombat, attackerId: string): Promise<void> {
+  const targets = [...(game.user?.targets ?? [])] as unknown as { id?: string; document?: { id?: string | null } }[];
+  const tokenIds = targets.map((tk) => tk.document?.id ?? tk.id).filter((id): id is string => !!id);
+  const target = combat.combatants.contents.find((c) => tokenIds.includes(c.tokenId as string));
+  if (tokenIds.length !== 1 || !target) return void ui.notifications?.error(t(tokenIds.length > 1 ? 'TargetOne' : 'TargetNone'));
+  shown(await requestAttack(combat, { attackerId, targetId: target.id as string }));
+}
+
+/** The header's actions, by name. */
+export const COMBAT = {
+  endRound: async (combat: TenSegmentsCombat) => shown(await requestCombatAction(combat, 'nextRound')),
+  rollInitiative: async (combat: TenSegmentsCombat) => shown(await requestCombatAction(combat, 'rollInitiative')),
+  manualInitiative: async (combat: TenSegmentsCombat) => (await import('./manual-dice')).openManualDice(combat),
+  rollSurprise: async (combat: TenSegmentsCombat) => (await import('../surprise-dialog')).openSurpriseDialog(combat),
+  callDeclarations: callForDeclarations,
+  declareMine,
+  moraleCheck: (combat: TenSegmentsCombat) => moraleFor(combat, monstersOf(combat)),
+};
+
+type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;
+
+/** A row's (and the context menu's) actions, by name: the combatant, and the clicked element's data attributes. */
+export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'staunch', RowRun> = {
+  moraleOne: (combat, id) => moraleFor(combat, [id]),
+  declare: (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' }),
+  release: (combat, id) => declarationOpener.open(combat, id, { mode: 'release' }),
+  delay: async (combat, id) => shown(await requestMidRound(combat, 'delay', { combatantId: id })),
+  cancelCasting: async (combat, id) => shown(await requestMidRound(combat, 'cancel', { combatantId: id })),
+  breakCasting: (combat, id, data) => breakFor(combat, id, data.why),
+  freeAttack: (combat, id) => freeAttack(combat, id),
+  staunch: async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id })),
+};
