@@ -418,13 +418,23 @@ export class SurpriseDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 }
 
+/** The surprise dialog open on this client, per combat (the tracker's button brings it back rather than opening a second). */
+const openDialogs = new Map<string, SurpriseDialog>();
+
+/** The surprise dialog open for a combat on this client (tests, the tracker). */
+export function surpriseDialogFor(combat: Combat.Implementation): SurpriseDialog | undefined {
+  const dialog = openDialogs.get(combat.id as string);
+  return dialog && dialog.combat === combat && dialog.rendered ? dialog : undefined;
+}
+
 /** Open the GM's surprise dialog for a combat not yet started (a player is told in words). */
 export async function openSurpriseDialog(combat: Combat.Implementation): Promise<SurpriseDialog | null> {
   if (!game.user?.isGM) {
     ui.notifications?.error(localizeProblem({ key: 'SurpriseGMOnly' }));
     return null;
   }
-  const dialog = new SurpriseDialog(combat);
+  const dialog = surpriseDialogFor(combat) ?? new SurpriseDialog(combat);
+  openDialogs.set(combat.id as string, dialog);
   await dialog.render({ force: true });
   return dialog;
 }

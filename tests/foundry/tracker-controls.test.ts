@@ -117,8 +117,10 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     const gmSees = await controlsOf(w, gm);
     expect(actions(gmSees.header)).toEqual(['previousStep', 'nextStep', 'endRound', 'moraleCheck']);
     expect(find(gmSees.header, 'endRound')!.label).toBe('End the round');
-    expect(actions(gmSees.row(w.ids.halvaine))).toEqual(['cancelCasting', 'breakCasting', 'freeAttack', 'moraleOne']);
-    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['cancelCasting']);
+    expect(actions(gmSees.row(w.ids.halvaine))).toEqual(['cancelCasting', 'breakCasting', 'attack', 'freeAttack', 'moraleOne']);
+    // Her attack is greyed with the engine's reason: she casts, she does not attack in this step.
+    expect(find(gmSees.row(w.ids.halvaine), 'attack')).toMatchObject({ disabled: true, reason: expect.any(String) });
+    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['cancelCasting', 'attack']);
 
     // A free attack with no token targeted: refused in words, nothing written.
     const before = snapshot(w);
@@ -130,7 +132,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     await click(w, gm, 'breakCasting', w.ids.halvaine, { why: 'save' });
     expect(flow(w).interruptions).toEqual([expect.objectContaining({ caster: w.ids.halvaine, broken: 'save' })]);
     // Nothing left to give up or break: the buttons go.
-    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual([]);
+    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['attack']);
 
     // Next step, then the round ends: the header reads "Next round".
     const step = flow(w).step;

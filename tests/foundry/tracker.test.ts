@@ -75,9 +75,12 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
     expect(text(gm.html)).toContain('Before the combat');
     expect(text(gm.html)).toContain('The combat has not started');
     expect(gm.html).toContain(`data-combatant-id="${w.ids.orc1}"`);
-    // Core's combat controls for the GM (Begin; End once started), none for a player.
-    expect(gm.html).toContain('class="combat-control" data-action="startCombat"');
-    expect((await draw(w, w.foundry.users.player)).html).not.toContain('class="combat-control"');
+    // One way to start, for the GM only: "Roll surprise and start" (the surprise dialog); core's Begin is not offered (End once started).
+    expect(gm.html).not.toContain('data-action="startCombat"');
+    expect(gm.html).toMatch(/<button[^>]*data-action="rollSurprise"[^>]*aria-label="Roll surprise and start"/);
+    const theirs = (await draw(w, w.foundry.users.player)).html;
+    expect(theirs).not.toContain('class="combat-control"');
+    expect(theirs).not.toContain('data-action="rollSurprise"');
     // Every part gets it (header, tracker, footer).
     expect(gm.parts.header.ts.title).toBe('Before the combat');
   });

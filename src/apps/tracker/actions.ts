@@ -30,13 +30,23 @@ export const declarationOpener = {
   },
 };
 
-/**
- * Hook point for addict's turn-based declaring: the declaration dialog's
- * module (helper B) will export the entry that runs the turns and its
- * clock; set `addictCall.run` to it (or import it here) when it lands.
- * Null: addict's call is broadcast as every other procedure's.
- */
-export const addictCall: { run: ((combat: TenSegmentsCombat) => Promise<void>) | null } = { run: null };
+/** addict's declaring in turn (documents/declaring-in-turn.ts, its own chunk): refusals are told there, in words. */
+const inTurn = () => import('../../documents/declaring-in-turn');
+
+/** The GM: start declaring in turn (the roster in the combat's order, a die for who is first), the first called at once. */
+export async function startDeclaringInTurn(combat: TenSegmentsCombat): Promise<void> {
+  await (await inTurn()).startDeclaringInTurn(combat);
+}
+
+/** The GM: call the next in the order. */
+export async function callNext(combat: TenSegmentsCombat): Promise<void> {
+  await (await inTurn()).callNext(combat);
+}
+
+/** The GM: pause the called player's clock (a question to the GM) or let it run again. */
+export async function pauseClock(combat: TenSegmentsCombat, paused: boolean): Promise<void> {
+  await (await inTurn()).pauseClock(combat, paused);
+}
 
 /** The combatants this user owns that may still declare this round (from the timeline view, as the tracker shows them). */
 export async function stillToDeclare(combat: TenSegmentsCombat): Promise<string[]> {
@@ -52,10 +62,10 @@ export async function declareMine(combat: TenSegmentsCombat): Promise<void> {
   for (const id of await stillToDeclare(combat)) await declarationOpener.open(combat, id, { mode: 'declare' });
 }
 
-/** The GM's button: every player's client opens its dialogs (declaration-call.ts); addict: the turn-based flow, once it is there. */
+/** The GM's button: every player's client opens its dialogs (declaration-call.ts); addict: declaring in turn. */
 export async function callForDeclarations(combat: TenSegmentsCombat): Promise<void> {
   if (!game.user?.isGM) return;
-  if (combat.flowState?.procedure === 'addict' && addictCall.run) return addictCall.run(combat);
+  if (combat.flowState?.procedure === 'addict') return startDeclaringInTurn(combat);
   game.socket?.emit(CHANNEL, { k: 'call', combat: combat.id as string });
   ui.notifications?.info(t('CalledDeclarations'));
 }
@@ -98,6 +108,41 @@ export async function freeAttack(combat: TenSegmentsCombat, attackerId: string):
   shown(await requestAttack(combat, { attackerId, targetId: target.id as string }));
 }
 
+/** The one token this user targets, as a combatant of the combat: its id, null for none, an error for several. */
+function targeted(combat: TenSegmentsCombat): string | null | 'several' {
+  const targets = [...(game.user?.targets ?? [])] as unknown as { id?: string; document?: { id?: string | null } }[];
+  const tokenIds = targets.map((tk) => tk.document?.id ?? tk.id).filter((id): id is string => !!id);
+  if (tokenIds.length > 1) return 'several';
+  const target = combat.combatants.contents.find((c) => tokenIds.includes(c.tokenId as string));
+  return (target?.id as string | undefined) ?? null;
+}
+
+/**
+ * The row's Attack: the combatant's attack in its step, against the user's
+ * targeted token (exactly one) or else its declared target, with the weapon
+ * its action names (the actor's item of that name) or its first attack
+ * routine — the request game.tenSegments.attack makes, checked again by the
+ * active GM.
+ */
+export async function attack(combat: TenSegmentsCombat, attackerId: string): Promise<void> {
+  const state = combat.flowState;
+  if (!state) return;
+  const { attackFor } = await import('./controls');
+  const planned = attackFor(state, attackerId);
+  const aimed = targeted(combat);
+  if (aimed === 'several') return void ui.notifications?.error(t('TargetOne'));
+  const targetId = aimed ?? planned?.target;
+  if (!targetId) return void ui.notifications?.error(t('TargetNone'));
+  const request: Parameters<typeof requestAttack>[1] = { attackerId, targetId };
+  if (planned?.weapon !== undefined) {
+    const name = planned.weapon.toLowerCase();
+    const item = combat.combatants.get(attackerId)?.actor?.items.find((i) => i.type === 'weapon' && (i.name ?? '').trim().toLowerCase() === name);
+    if (item) request.weaponId = item.id as string;
+    else request.routine = 0;
+  } else request.routine = 0;
+  shown(await requestAttack(combat, request));
+}
+
 /** The header's actions, by name. */
 export const COMBAT = {
   endRound: async (combat: TenSegmentsCombat) => shown(await requestCombatAction(combat, 'nextRound')),
@@ -105,6 +150,8 @@ export const COMBAT = {
   manualInitiative: async (combat: TenSegmentsCombat) => (await import('./manual-dice')).openManualDice(combat),
   rollSurprise: async (combat: TenSegmentsCombat) => (await import('../surprise-dialog')).openSurpriseDialog(combat),
   callDeclarations: callForDeclarations,
+  startDeclaringInTurn,
+  callNext,
   declareMine,
   moraleCheck: (combat: TenSegmentsCombat) => moraleFor(combat, monstersOf(combat)),
 };
@@ -112,7 +159,7 @@ export const COMBAT = {
 type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;
 
 /** A row's (and the context menu's) actions, by name: the combatant, and the clicked element's data attributes. */
-export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'staunch', RowRun> = {
+export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch', RowRun> = {
   moraleOne: (combat, id) => moraleFor(combat, [id]),
   declare: (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' }),
   release: (combat, id) => declarationOpener.open(combat, id, { mode: 'release' }),
@@ -120,5 +167,6 @@ export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancel
   cancelCasting: async (combat, id) => shown(await requestMidRound(combat, 'cancel', { combatantId: id })),
   breakCasting: (combat, id, data) => breakFor(combat, id, data.why),
   freeAttack: (combat, id) => freeAttack(combat, id),
+  attack: (combat, id) => attack(combat, id),
   staunch: async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id })),
 };

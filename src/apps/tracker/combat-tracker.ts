@@ -13,11 +13,29 @@ import { contextMenuEntry } from '../../documents/compat';
 import { groupIdOf } from '../../documents/encounter';
 import { groupData } from '../../data/systems';
 import { playerViewer } from '../../documents/viewer';
-import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlView } from './controls';
-import type { CombatantFacts, Roster, TrackerContext } from './tracker-view';
+import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from './controls';
+import type { ClockContext, CombatantFacts, Roster, TrackerContext } from './tracker-view';
+import type { TimelineView } from '../../rules/timeline';
+import type { ClockView } from '../../documents/declaring-in-turn';
 import type { Declaration } from '../../rules/model';
 
 const Base = foundry.applications.sidebar.tabs.CombatTracker;
+
+/** The called player's clock as the tracker shows it (addict, declaring in turn). */
+function clockContext(view: ClockView, name: string): ClockContext {
+  const i18n = game.i18n!;
+  const state = view.paused ? 'paused' : view.running ? 'running' : 'answered';
+  return {
+    combatantId: view.combatant,
+    text: view.text,
+    segments: view.segments,
+    running: view.running,
+    label: i18n.format('TENSEG.Tracker.Called', { name }),
+    status: i18n.localize(`TENSEG.Tracker.Clock.${state}`),
+    delay: i18n.format('TENSEG.Tracker.ClockDelay', { n: String(view.segments) }),
+    css: `ts-clock ${state}`,
+  };
+}
 const template = (name: string) => `systems/${SYSTEM_ID}/templates/tracker/${name}.hbs`;
 
 /** What core's context menu entries are (either generation's shape). */
@@ -72,13 +90,50 @@ export class TenSegmentsCombatTracker extends Base {
     }
     const rows: Record<string, ControlView[]> = {};
     const i18n = game.i18n!;
+    // The monsters: whom the GM's morale check is for.
+    const npcs = gm ? combat.combatants.contents.filter((c) => !c.hasPlayerOwner).map((c) => c.id as string) : undefined;
+    // addict, declaring in turn: the call state and its clock (its chunk loaded only under addict).
+    let clock: ClockContext | null = null;
+    let turnCall: ControlsInput['turnCall'] = null;
+    if (state?.procedure === 'addict') {
+      const inTurn = (this.#inTurn ??= await import('../../documents/declaring-in-turn'));
+      const call = inTurn.turnCall(combat);
+      const shown = call && call.round === state.round ? inTurn.clockView(call) : null;
+      if (call) turnCall = { round: call.round, called: call.called, running: !!shown?.running, paused: !!shown?.paused };
+      if (shown && state.stage === 'declare') clock = clockContext(shown, combat.combatants.get(shown.combatant)?.name ?? '');
+    }
     if (view) {
-      const input = { view, state, gm, owned, started: true };
+      const input: ControlsInput = { view, state, gm, owned, started: true, turnCall };
+      if (npcs) input.npcs = npcs;
       for (const c of view.combatants) rows[c.id] = rowControls(input, c.id);
       const gmDeclarations = gm ? (combat as unknown as { gmDeclarations: Record<string, Declaration> }).gmDeclarations : undefined;
-      return trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n, gmDeclarations });
+      return { ...trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n, gmDeclarations }), clock };
     }
-    return trackerContext({ view: null, roster, facts, gm, controls: [], rows, i18n });
+    // Before the start: the GM's one way in, "Roll surprise and start" (the surprise dialog).
+    const before: ControlsInput = { view: { combatants: [] } as unknown as TimelineView, state: null, gm, owned, started: false };
+    return trackerContext({ view: null, roster, facts, gm, controls: combatControls(before), rows, i18n });
+  }
+
+  /** addict's declaring-in-turn module, once loaded (the clock's tick reads it). */
+  #inTurn: typeof import('../../documents/declaring-in-turn') | null = null;
+  /** The clock's light tick in a browser (the time shown follows the seconds between renders). */
+  #tick: ReturnType<typeof setInterval> | null = null;
+
+  /** In a browser, while a called player's clock runs: its text follows the seconds (no re-render). */
+  #startTick(): void {
+    if (this.#tick !== null) clearInterval(this.#tick);
+    this.#tick = null;
+    const root = this.element as HTMLElement | null;
+    if (!this.tenSegments?.clock?.running || !root?.querySelector?.('[data-tracker-clock]') || !this.#inTurn) return;
+    const inTurn = this.#inTurn;
+    this.#tick = setInterval(() => {
+      const view = inTurn.clockView(inTurn.turnCall(this.viewed as Combat.Implementation | null));
+      const el = (this.element as HTMLElement | null)?.querySelector?.('[data-tracker-clock]');
+      if (!view || !el) return;
+      const time = el.querySelector('[data-clock-time]');
+      if (time) time.textContent = view.text;
+      el.setAttribute('data-segments', String(view.segments));
+    }, 250);
   }
 
   /** Core's entries (where core has them) and ours, in this generation's shape. */
@@ -98,5 +153,6 @@ export class TenSegmentsCombatTracker extends Base {
     await super._onRender?.(context, options);
     const current = (this.element as HTMLElement | null)?.querySelector?.('.ts-step.current');
     current?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    this.#startTick();
   }
 }

@@ -22,7 +22,8 @@ import type { TimelineView } from '../../rules/timeline';
 import type { FlowInput, FlowState } from '../../rules/flow';
 import { applyInput } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
-import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
+import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
+import { attackProblem } from '../../rules/flow/attack';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
 import type { Dice } from '../../rules/dice';
@@ -55,6 +56,12 @@ export interface ControlsInput {
   started: boolean;
   /** Combatant ids no player owns (the monsters): whom the GM's header morale check is for. Absent: offered without asking the engine. */
   npcs?: readonly string[];
+  /**
+   * addict, declaring in turn (documents/declaring-in-turn.ts, the combat's
+   * call state as this client reads it): the round it is for, who is called,
+   * whether the clock runs or is paused. Absent or null: not started.
+   */
+  turnCall?: { round: number; called: string | null; running: boolean; paused: boolean } | null;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -140,8 +147,8 @@ export function combatControls(input: ControlsInput): ControlView[] {
   const out: ControlView[] = [button('previousStep', 'fa-solid fa-backward-step', t('Previous'))];
   if (state.stage === 'declare') {
     const begin = probe(state, { t: 'begin' });
+    out.push(...declarationCalls(input, state));
     out.push(
-      button('callDeclarations', 'fa-solid fa-bullhorn', t('CallDeclarations')),
       button('rollInitiative', 'fa-solid fa-dice-d6', t('RollInitiative'), begin),
       button('manualInitiative', 'fa-solid fa-keyboard', t('ManualInitiative'), begin),
     );
@@ -154,6 +161,27 @@ export function combatControls(input: ControlsInput): ControlView[] {
   const npcs = input.npcs?.filter((id) => state.states[id] !== undefined && procedure.canAct(state.states[id]));
   if (npcs === undefined) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale')));
   else if (npcs.length > 0) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale'), probe(state, moraleInput(npcs))));
+  return out;
+}
+
+/**
+ * The call for declarations: a broadcast; under addict, declaring in turn
+ * (seed 004 phase 6): start it (a die picks who is first), then call the next
+ * in the order, and pause the called player's clock while they ask the GM a
+ * question (footnote 10) or let it run again.
+ */
+function declarationCalls(input: ControlsInput, state: FlowState): ControlView[] {
+  if (state.procedure !== 'addict') return [button('callDeclarations', 'fa-solid fa-bullhorn', t('CallDeclarations'))];
+  const call = input.turnCall;
+  if (!call || call.round !== state.round) return [button('startDeclaringInTurn', 'fa-solid fa-list-ol', t('StartDeclaringInTurn'))];
+  const out = [button('callNext', 'fa-solid fa-forward', t('CallNext'))];
+  const live = call.called !== null && (call.running || call.paused);
+  const pause = call.paused ? button('pauseClock', 'fa-solid fa-play', t('ResumeClock'), null, { paused: 'false' }) : button('pauseClock', 'fa-solid fa-pause', t('PauseClock'), null, { paused: 'true' });
+  if (!live) {
+    pause.disabled = true;
+    pause.reason = t('NoClock');
+  }
+  out.push(pause);
   return out;
 }
 
@@ -189,6 +217,8 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
       out.push(button('cancelCasting', 'fa-solid fa-ban', t('CancelCasting'), probe(state, { t: 'cancel', casting: castings[0] }), data));
       if (gm) out.push(button('breakCasting', 'fa-solid fa-heart-crack', t('BreakCasting'), probe(state, { t: 'break', casting: castings[0] }), data));
     }
+    const attack = attackFor(state, c);
+    if (attack) out.push(button('attack', 'fa-solid fa-hand-fist', t('Attack'), attack.problem, data));
     if (gm) out.push(button('freeAttack', 'fa-solid fa-crosshairs', t('FreeAttack'), null, data));
   }
   if (gm) {
@@ -200,6 +230,28 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
       if (!absent(staunch)) out.push(button('staunch', 'fa-solid fa-kit-medical', t('Staunch'), staunch, data));
     }
   }
+  return out;
+}
+
+/**
+ * The combatant's attack now, as the row's Attack button makes it: against
+ * its declared target (or, at the click, the user's one targeted token), with
+ * the weapon its action names (or its first attack routine), and whether the
+ * engine takes it at this moment (not its step, surprised, down…: greyed with
+ * the reason). Null where there is nobody it could attack.
+ */
+export function attackFor(state: FlowState, c: string): { target: string; weapon?: string; problem: Problem | null } | null {
+  const self = engineCombatant(state, c);
+  if (!self) return null;
+  const release = state.midRound?.find((r) => r.t === 'release' && r.c === c);
+  const declared = release?.t === 'release' ? release.d : state.declarations[c];
+  const foes = state.encounter.combatants.filter((x) => x.side !== self.side);
+  const target = declared?.target && declared.target !== c ? declared.target : foes[0]?.id;
+  if (!target) return null;
+  const weapon = (declared?.weapon ?? self.weapon)?.name?.trim() || undefined;
+  const input = weapon !== undefined ? { t: 'attack' as const, c, target, weapon } : { t: 'attack' as const, c, target, routine: 0 };
+  const out: { target: string; weapon?: string; problem: Problem | null } = { target, problem: attackProblem(state, input) };
+  if (weapon !== undefined) out.weapon = weapon;
   return out;
 }
 
@@ -250,6 +302,12 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   manualInitiative: combatAction('manualInitiative'),
   rollSurprise: combatAction('rollSurprise'),
   callDeclarations: combatAction('callDeclarations'),
+  startDeclaringInTurn: combatAction('startDeclaringInTurn'),
+  callNext: combatAction('callNext'),
+  async pauseClock(this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
+    const combat = this.viewed as TenSegmentsCombat | null;
+    if (combat) await (await actions()).pauseClock(combat, target?.dataset?.paused !== 'false');
+  },
   declareMine: combatAction('declareMine'),
   moraleCheck: combatAction('moraleCheck'),
   moraleOne: rowAction('moraleOne'),
@@ -259,6 +317,7 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   cancelCasting: rowAction('cancelCasting'),
   breakCasting: rowAction('breakCasting'),
   freeAttack: rowAction('freeAttack'),
+  attack: rowAction('attack'),
   staunch: rowAction('staunch'),
 };
 

@@ -10,9 +10,9 @@
  * start-up; what it opens is loaded when a call comes.
  *
  * Under `addict` the declarations are made in turn, with the running clock
- * (the declaration dialog's module, helper B). Until that module exports its
- * entry, the addict call also goes out as a broadcast: `addictCall` in
- * actions.ts is the hook point that will hand it over.
+ * (documents/declaring-in-turn.ts): the GM's tracker starts it and calls each
+ * in turn; the called player's dialog opens from the combat's call state
+ * (declaration-dialog.ts onDeclaringChanged), not from this broadcast.
  */
 import { CHANNEL } from '../../documents/requests';
 import type { TenSegmentsCombat } from '../../documents/combat';

@@ -116,6 +116,22 @@ export interface ColumnContext {
   steps: StepContext[];
 }
 
+/** addict, declaring in turn: who is called and the running clock (the tracker fills it in). */
+export interface ClockContext {
+  combatantId: string;
+  /** "0:13" */
+  text: string;
+  segments: number;
+  running: boolean;
+  /** "Called: Brand" */
+  label: string;
+  /** running, paused, answered (in words) */
+  status: string;
+  /** "1 segment of delay so far" */
+  delay: string;
+  css: string;
+}
+
 export interface TrackerContext {
   started: boolean;
   gm: boolean;
@@ -130,6 +146,8 @@ export interface TrackerContext {
   end: EventContext[];
   controls: ControlView[];
   labels: Record<string, string>;
+  /** addict, declaring in turn: the called player's clock (absent otherwise). */
+  clock?: ClockContext | null;
 }
 
 /** Font Awesome 6 (as Foundry ships it) for each declared action. */
