@@ -1,0 +1,266 @@
+/**
+ * A whole combat under each of the five procedures, run from the tracker and
+ * the dialogs alone (issue 10's "Done when"): a GM and two players press only
+ * the buttons their trackers render (the tracker's own `actions`, called as
+ * core calls them: `this` the tracker, the clicked button's data), submit the
+ * surprise dialog and the declaration dialogs (the functions their buttons
+ * call) — no macro, no request made by hand. Surprise (both sides alerted, or
+ * rolled where the procedure has no alert) → declarations (the players in
+ * their dialogs, opened by the GM's call; under addict in turn, with the
+ * running clock; the GM for the orcs from their rows) → initiative → the
+ * steps, with attacks from the rows → the end of the round → the next round…
+ * until both orcs are down. Along the way the trackers show the current step,
+ * who acts, the called player's clock and the fallen; at the end the GM ends
+ * the combat from the footer.
+ *
+ * Dice: the attacks' d20 and damage scripted just before each Attack click
+ * (the party hits hard, the orcs miss); everything else seeded.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { afterEach, describe, expect, it } from 'vitest';
+import { g, makeWorld, type World } from './world';
+import { whenIdle } from '../../src/documents/queries';
+import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
+import { DeclarationDialog, openDialogFor, closeDeclarationDialogs } from '../../src/apps/declaration-dialog';
+import { setClock } from '../../src/documents/declaring-in-turn';
+import type { TrackerContext } from '../../src/apps/tracker/tracker-view';
+import type { FlowState } from '../../src/rules/flow';
+import type { ProcedureId } from '../../src/rules/model';
+
+const PROCEDURES: ProcedureId[] = ['segment-d6', 'high-low', 'd12-ascending', 'individual-speed', 'addict'];
+
+interface Button {
+  action: string;
+  combatantId?: string;
+  disabled: boolean;
+  label: string;
+  data: Record<string, string>;
+}
+
+interface Drawn {
+  html: string;
+  ts: TrackerContext;
+  buttons: Button[];
+  app: any;
+}
+
+const camel = (k: string) => k.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+/** The buttons in the tracker's rendered HTML, with the row they are on (data-combatant-id of the button or its row). */
+function buttonsOf(html: string): Button[] {
+  const out: Button[] = [];
+  let row: string | undefined;
+  const re = /<li class="[^"]*ts-row[^"]*"[^>]*data-combatant-id="([^"]+)"|<button([^>]*)>/g;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (m[1]) {
+      row = m[1];
+      continue;
+    }
+    const attrs = m[2];
+    const action = /data-action="([^"]+)"/.exec(attrs)?.[1];
+    if (!action) continue;
+    const data: Record<string, string> = {};
+    for (const d of attrs.matchAll(/data-([a-z-]+)="([^"]*)"/g)) if (d[1] !== 'action' && d[1] !== 'tooltip') data[camel(d[1])] = d[2];
+    out.push({ action, combatantId: data.combatantId ?? row, disabled: /\sdisabled(\s|$)/.test(attrs), label: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? '', data });
+  }
+  return out;
+}
+
+async function idle(w: World): Promise<void> {
+  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
+  await w.foundry.settle();
+}
+
+/** The tracker on a user's client, drawn as the sidebar draws it (the stand-in renders our templates into partHTML). */
+async function draw(w: World, user: any): Promise<Drawn> {
+  return w.foundry.client(user).run(async () => {
+    const app = new g.CONFIG.ui.combat();
+    await app.render({ combat: g.game.combats.get(w.combat.id) });
+    const html = ['header', 'tracker', 'footer'].map((p) => app.partHTML[p]).join('\n');
+    return { html, ts: app.partContexts.tracker.ts, buttons: buttonsOf(html), app };
+  });
+}
+
+/** Press a button the user's tracker shows (it must be there and enabled): its action as core calls it. */
+async function press(w: World, user: any, action: string, combatantId?: string): Promise<void> {
+  const drawn = await draw(w, user);
+  const button = drawn.buttons.find((b) => b.action === action && (combatantId === undefined || b.combatantId === combatantId));
+  expect(button, `${action} ${combatantId ?? ''} on the tracker`).toBeDefined();
+  expect(button!.disabled, `${action} ${combatantId ?? ''} enabled: ${button!.label}`).toBe(false);
+  await w.foundry.client(user).run(async () => {
+    const row = { dataset: { combatantId } };
+    const target = { dataset: { ...button!.data }, closest: (sel: string) => (sel === '[data-combatant-id]' && combatantId ? row : null) };
+    const handler = drawn.app.options.actions[action];
+    await (typeof handler === 'function' ? handler : handler.handler).call(drawn.app, { preventDefault() {} }, target);
+  });
+  await idle(w);
+}
+
+const flow = (w: World): FlowState => w.combat.flowState as FlowState;
+const refusals = (w: World) => w.foundry.notifications.filter((n: any) => n.type === 'error');
+
+/** Submit a declaration dialog open on the user's client (its form's handler, as its Submit button calls it). */
+async function submitDeclaration(w: World, user: any, combatantId: string, values: Record<string, unknown>): Promise<void> {
+  await w.foundry.client(user).run(async () => {
+    const dialog = openDialogFor(g.game.combats.get(w.combat.id), combatantId);
+    expect(dialog, `the declaration dialog for ${combatantId}`).toBeDefined();
+    await DeclarationDialog.onSubmitForm.call(dialog!, {}, {}, { object: values });
+    expect(dialog!.answer?.ok, dialog!.answer?.text).toBe(true);
+    await dialog!.close();
+  });
+  await idle(w);
+}
+
+/** The user's tracker shows the combatant as still to declare ("not declared yet"). */
+async function undeclared(w: World, user: any, id: string): Promise<boolean> {
+  const row = (await draw(w, user)).ts.sides.flatMap((s) => s.rows).find((r) => r.ids.split(' ').includes(id));
+  return row?.declaration?.text === 'not declared yet';
+}
+
+describe.each([13, 14] as const)('a whole combat from the tracker and the dialogs, generation %i', (generation) => {
+  afterEach(async () => {
+    setClock();
+    await closeDeclarationDialogs();
+  });
+
+  it.each(PROCEDURES)('%s: surprise, declarations, initiative, attacks, rounds until the orcs are down', async (procedure) => {
+    const w = await makeWorld(generation, procedure);
+    const { gm, player, player2 } = w.foundry.users;
+    const { ids } = w;
+    // Halvaine fights with a dagger this time (Brand has his long sword).
+    const [dagger] = await w.actors.halvaine.createEmbeddedDocuments('Item', [
+      { name: 'Dagger', type: 'weapon', system: { damage: { small: '1d4', large: '1d3' }, speed: 2, length: 1, space: 1, kind: 'melee', equipped: true } },
+    ]);
+    await w.foundry.settle();
+    let ms = 1_000_000;
+    setClock(() => ms);
+
+    /* ---------------- before the combat: the GM's one way in */
+    const before = await draw(w, gm);
+    expect(before.buttons.map((b) => b.action)).toContain('rollSurprise');
+    expect(before.buttons.map((b) => b.action)).not.toContain('startCombat');
+    expect((await draw(w, player)).buttons.filter((b) => b.action === 'rollSurprise')).toEqual([]);
+    await press(w, gm, 'rollSurprise');
+    await w.foundry.client(gm).run(async () => {
+      const dialog = surpriseDialogFor(g.game.combats.get(w.combat.id));
+      expect(dialog).toBeDefined();
+      // Both sides alerted where the procedure has it (one click a side), else rolled.
+      if (procedure !== 'individual-speed') {
+        for (const side of dialog!.settings.keys()) await SurpriseDialog.onStance.call(dialog!, {} as Event, { dataset: { side, stance: 'alerted' } } as unknown as HTMLElement);
+      }
+      await SurpriseDialog.onSubmit.call(dialog!, {} as Event, {} as HTMLFormElement, { object: {} });
+    });
+    await idle(w);
+    expect(flow(w)).not.toBeNull();
+    expect(refusals(w)).toEqual([]);
+
+    const fallen = new Set<string>();
+    const attacked = new Map<string, number>();
+    const orcsDown = () => [ids.orc1, ids.orc2].every((id) => !!(w.combat.combatants.get(id) as any)?.isDefeated || ['dead', 'dying', 'incapacitated', 'unconscious'].includes(flow(w).states[id]?.condition as string));
+    let rounds = 0;
+    while (!orcsDown() && rounds < 6) {
+      rounds++;
+      /* ---------------- declarations */
+      expect(flow(w).stage).toBe('declare');
+      const declaring = await draw(w, gm);
+      expect(text(declaring.html)).toContain(declaring.ts.title);
+      const party: [any, string, Record<string, unknown>][] = [
+        [player, ids.halvaine, { action: 'melee', weapon: dagger.id, target: ids.orc2 }],
+        [player2, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }],
+      ];
+      const able = (id: string) => (w.combat.flowState as FlowState).states[id] !== undefined && !['dead', 'dying', 'incapacitated', 'unconscious'].includes(flow(w).states[id].condition as string);
+      if (procedure === 'addict') {
+        // Declaring in turn: the GM starts it, a die picks who is first; the called player's dialog opens by itself, with the clock.
+        await press(w, gm, 'startDeclaringInTurn');
+        for (let k = 0; k < 2; k++) {
+          const call = (w.combat as any).flags['ten-segments'].declaring;
+          expect(call.called).not.toBeNull();
+          const [who, id, values] = party.find(([, cid]) => cid === call.called)!;
+          ms += 7_000; // seven seconds of hesitation: one segment of delay
+          const shown = await draw(w, gm);
+          expect(shown.ts.clock).toMatchObject({ combatantId: id, text: '0:07', segments: 1, running: true });
+          expect(text(shown.html)).toContain(`Called: ${w.combat.combatants.get(id)!.name}`);
+          expect(shown.buttons.find((b) => b.action === 'pauseClock')).toMatchObject({ disabled: false, label: 'Pause the clock (a question to the GM)' });
+          await submitDeclaration(w, who, id, values);
+          expect((await draw(w, gm)).ts.clock).toMatchObject({ running: false, text: '0:07' });
+          await press(w, gm, 'callNext');
+        }
+        expect((w.combat as any).flags['ten-segments'].declaring.called).toBeNull();
+      } else {
+        // The GM's call opens each player's dialog on their client.
+        await press(w, gm, 'callDeclarations');
+        for (const [who, id, values] of party) {
+          if (!able(id) || !(await undeclared(w, who, id))) continue; // a declaration carried into this round stands
+          await submitDeclaration(w, who, id, values);
+        }
+      }
+      // The GM declares for the orcs still standing, from their rows.
+      for (const [orc, target] of [[ids.orc1, ids.brand], [ids.orc2, ids.halvaine]]) {
+        if (!able(orc) || !(await undeclared(w, gm, orc))) continue;
+        await press(w, gm, 'declare', orc);
+        await submitDeclaration(w, gm, orc, { action: 'melee', target });
+      }
+      // A player sees his side declared and no orc's plan.
+      const p2view = await draw(w, player2);
+      expect(p2view.ts.sides.flatMap((s) => s.rows).filter((r) => r.name.startsWith('Orc')).every((r) => !r.declaration || !/melee|attack/i.test(r.declaration.text))).toBe(true);
+
+      /* ---------------- initiative */
+      await press(w, gm, 'rollInitiative');
+      expect(flow(w).stage).toBe('resolve');
+      expect(refusals(w)).toEqual([]);
+
+      /* ---------------- the steps */
+      for (let guard = 0; flow(w).stage === 'resolve' && guard < 60; guard++) {
+        const gmView = await draw(w, gm);
+        const current = gmView.ts.columns.flatMap((c) => c.steps).find((s) => s.current);
+        expect(current, 'a current step').toBeDefined();
+        expect(gmView.ts.currentLabel).toBe(current!.label);
+        expect(text(gmView.html)).toContain(current!.label);
+        // Who acts now: every enabled Attack on a row is one of this step's entries.
+        for (const [who, id] of [[player, ids.halvaine], [player2, ids.brand], [gm, ids.orc1], [gm, ids.orc2]] as [any, string][]) {
+          const view = await draw(w, who);
+          const attack = view.buttons.find((b) => b.action === 'attack' && b.combatantId === id);
+          if (!attack || attack.disabled) continue;
+          expect(current!.entries.map((e) => e.combatantId)).toContain(id);
+          const hitter = id === ids.halvaine || id === ids.brand;
+          const die = hitter ? [20, id === ids.brand ? 8 : 4] : [1];
+          w.foundry.dice.push(...die);
+          const cards = g.game.messages.size;
+          await press(w, who, 'attack', id);
+          expect(g.game.messages.size).toBeGreaterThan(cards); // the attack's card
+          attacked.set(id, (attacked.get(id) ?? 0) + 1);
+          expect(refusals(w)).toEqual([]);
+          expect(w.foundry.dice.remaining).toEqual([]);
+        }
+        const after = await draw(w, gm);
+        for (const e of after.ts.columns.flatMap((c) => c.steps).flatMap((s) => s.events)) if (/fallen/.test(e.css)) fallen.add(e.text);
+        await press(w, gm, 'nextStep');
+      }
+      expect(flow(w).stage).toBe('end-of-round');
+      const end = await draw(w, gm);
+      expect(end.buttons.find((b) => b.action === 'endRound')?.label).toBe('Next round');
+      if (orcsDown()) break;
+      await press(w, gm, 'endRound');
+      expect(flow(w).round).toBeGreaterThan(0);
+    }
+    expect(orcsDown()).toBe(true);
+    // Both of the party struck from their own rows; an orc swung (and missed) from the GM's.
+    expect(attacked.get(ids.brand)).toBeGreaterThan(0);
+    expect(attacked.get(ids.halvaine)).toBeGreaterThan(0);
+    // The fallen on the timeline, on the GM's tracker and on a player's.
+    expect([...fallen].join(' | ')).toMatch(/Orc 1/);
+    expect([...fallen].join(' | ')).toMatch(/Orc 2/);
+    const last = await draw(w, player);
+    for (const name of ['Orc 1', 'Orc 2']) {
+      const row = last.ts.sides.flatMap((s) => s.rows).find((r) => r.name === name || r.name.startsWith(name));
+      expect(row?.health[0]?.text, name).not.toBe('fighting');
+    }
+    // The party still standing.
+    expect(flow(w).states[ids.brand].condition).toBe('ok');
+    // The GM ends the combat from the footer.
+    await press(w, gm, 'endCombat');
+    expect(g.game.combats.get(w.combat.id)).toBeUndefined();
+    expect(rounds).toBeLessThanOrEqual(3);
+  });
+});
