@@ -12,6 +12,8 @@ import { CHANNEL } from '../../documents/requests';
 import { playerViewer } from '../../documents/viewer';
 import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
 import { getProcedure } from '../../rules/registry';
+import { attackFor } from './controls';
+import * as inTurn from '../../documents/declaring-in-turn';
 
 const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
 
@@ -30,22 +32,21 @@ export const declarationOpener = {
   },
 };
 
-/** addict's declaring in turn (documents/declaring-in-turn.ts, its own chunk): refusals are told there, in words. */
-const inTurn = () => import('../../documents/declaring-in-turn');
+/* addict's declaring in turn (documents/declaring-in-turn.ts, its own chunk): refusals are told there, in words. */
 
 /** The GM: start declaring in turn (the roster in the combat's order, a die for who is first), the first called at once. */
 export async function startDeclaringInTurn(combat: TenSegmentsCombat): Promise<void> {
-  await (await inTurn()).startDeclaringInTurn(combat);
+  await inTurn.startDeclaringInTurn(combat);
 }
 
 /** The GM: call the next in the order. */
 export async function callNext(combat: TenSegmentsCombat): Promise<void> {
-  await (await inTurn()).callNext(combat);
+  await inTurn.callNext(combat);
 }
 
 /** The GM: pause the called player's clock (a question to the GM) or let it run again. */
 export async function pauseClock(combat: TenSegmentsCombat, paused: boolean): Promise<void> {
-  await (await inTurn()).pauseClock(combat, paused);
+  await inTurn.pauseClock(combat, paused);
 }
 
 /** The combatants this user owns that may still declare this round (from the timeline view, as the tracker shows them). */
@@ -127,7 +128,6 @@ function targeted(combat: TenSegmentsCombat): string | null | 'several' {
 export async function attack(combat: TenSegmentsCombat, attackerId: string): Promise<void> {
   const state = combat.flowState;
   if (!state) return;
-  const { attackFor } = await import('./controls');
   const planned = attackFor(state, attackerId);
   const aimed = targeted(combat);
   if (aimed === 'several') return void ui.notifications?.error(t('TargetOne'));

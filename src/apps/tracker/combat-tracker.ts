@@ -96,7 +96,7 @@ export class TenSegmentsCombatTracker extends Base {
     let clock: ClockContext | null = null;
     let turnCall: ControlsInput['turnCall'] = null;
     if (state?.procedure === 'addict') {
-      const inTurn = (this.#inTurn ??= await import('../../documents/declaring-in-turn'));
+      const inTurn = (this.#inTurn ??= (await import('./turn-clock')).turnClock);
       const call = inTurn.turnCall(combat);
       const shown = call && call.round === state.round ? inTurn.clockView(call) : null;
       if (call) turnCall = { round: call.round, called: call.called, running: !!shown?.running, paused: !!shown?.paused };
@@ -115,7 +115,7 @@ export class TenSegmentsCombatTracker extends Base {
   }
 
   /** addict's declaring-in-turn module, once loaded (the clock's tick reads it). */
-  #inTurn: typeof import('../../documents/declaring-in-turn') | null = null;
+  #inTurn: (typeof import('./turn-clock'))['turnClock'] | null = null;
   /** The clock's light tick in a browser (the time shown follows the seconds between renders). */
   #tick: ReturnType<typeof setInterval> | null = null;
 
