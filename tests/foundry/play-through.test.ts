@@ -182,6 +182,14 @@ describe.each([13, 14] as const)('a whole combat from the tracker and the dialog
           expect(shown.ts.clock).toMatchObject({ combatantId: id, text: '0:07', segments: 1, running: true });
           expect(text(shown.html)).toContain(`Called: ${w.combat.combatants.get(id)!.name}`);
           expect(shown.buttons.find((b) => b.action === 'pauseClock')).toMatchObject({ disabled: false, label: 'Pause the clock (a question to the GM)' });
+          // A question to the GM: paused, half a minute does not count; then the clock runs again.
+          await press(w, gm, 'pauseClock');
+          ms += 30_000;
+          const paused = await draw(w, gm);
+          expect(paused.ts.clock).toMatchObject({ text: '0:07', running: false, status: 'paused' });
+          expect(paused.buttons.find((b) => b.action === 'pauseClock')).toMatchObject({ label: 'Let the clock run again', data: { paused: 'false' } });
+          await press(w, gm, 'pauseClock');
+          expect((await draw(w, gm)).ts.clock).toMatchObject({ text: '0:07', running: true });
           await submitDeclaration(w, who, id, values);
           expect((await draw(w, gm)).ts.clock).toMatchObject({ running: false, text: '0:07' });
           await press(w, gm, 'callNext');
@@ -209,6 +217,8 @@ describe.each([13, 14] as const)('a whole combat from the tracker and the dialog
       await press(w, gm, 'rollInitiative');
       expect(flow(w).stage).toBe('resolve');
       expect(refusals(w)).toEqual([]);
+      // addict: the seven seconds each took to answer (the pause not counted) are one segment of delay.
+      if (procedure === 'addict') for (const id of [ids.halvaine, ids.brand]) expect(flow(w).declarations[id]).toMatchObject({ hesitationSeconds: 7 });
 
       /* ---------------- the steps */
       for (let guard = 0; flow(w).stage === 'resolve' && guard < 60; guard++) {
