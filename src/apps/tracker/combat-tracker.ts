@@ -16,26 +16,10 @@ import { playerViewer } from '../../documents/viewer';
 import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from './controls';
 import type { ClockContext, CombatantFacts, Roster, TrackerContext } from './tracker-view';
 import type { TimelineView } from '../../rules/timeline';
-import type { ClockView } from '../../documents/declaring-in-turn';
 import type { Declaration } from '../../rules/model';
 
 const Base = foundry.applications.sidebar.tabs.CombatTracker;
 
-/** The called player's clock as the tracker shows it (addict, declaring in turn). */
-function clockContext(view: ClockView, name: string): ClockContext {
-  const i18n = game.i18n!;
-  const state = view.paused ? 'paused' : view.running ? 'running' : 'answered';
-  return {
-    combatantId: view.combatant,
-    text: view.text,
-    segments: view.segments,
-    running: view.running,
-    label: i18n.format('TENSEG.Tracker.Called', { name }),
-    status: i18n.localize(`TENSEG.Tracker.Clock.${state}`),
-    delay: i18n.format('TENSEG.Tracker.ClockDelay', { n: String(view.segments) }),
-    css: `ts-clock ${state}`,
-  };
-}
 const template = (name: string) => `systems/${SYSTEM_ID}/templates/tracker/${name}.hbs`;
 
 /** What core's context menu entries are (either generation's shape). */
@@ -67,7 +51,7 @@ export class TenSegmentsCombatTracker extends Base {
   async #build(): Promise<TrackerContext | null> {
     const combat = this.viewed as Combat.Implementation | null;
     if (!combat) return null;
-    const [{ trackerContext }, { timeline, GM_VIEW }] = await Promise.all([import('./tracker-view'), import('../../rules/timeline')]);
+    const [{ trackerContext, clockContext }, { timeline, GM_VIEW }] = await Promise.all([import('./tracker-view'), import('../../rules/timeline')]);
     const user = game.user as User.Implementation;
     const gm = !!user.isGM;
     const state = combat.flowState;
@@ -100,7 +84,7 @@ export class TenSegmentsCombatTracker extends Base {
       const call = inTurn.turnCall(combat);
       const shown = call && call.round === state.round ? inTurn.clockView(call) : null;
       if (call) turnCall = { round: call.round, called: call.called, running: !!shown?.running, paused: !!shown?.paused };
-      if (shown && state.stage === 'declare') clock = clockContext(shown, combat.combatants.get(shown.combatant)?.name ?? '');
+      if (shown && state.stage === 'declare') clock = clockContext(shown, combat.combatants.get(shown.combatant)?.name ?? '', i18n);
     }
     if (view) {
       const input: ControlsInput = { view, state, gm, owned, started: true, turnCall };

@@ -8,6 +8,7 @@
 import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../../rules/timeline';
 import type { ControlView } from './controls';
 import type { Declaration } from '../../rules/model';
+import type { ClockView } from '../../documents/declaring-in-turn';
 
 export interface Strings {
   localize(key: string): string;
@@ -396,6 +397,21 @@ function stageLabel(view: TimelineView, i18n: Strings): string {
 function labels(i18n: Strings): Record<string, string> {
   const keys = ['Timeline', 'Sides', 'NotStarted', 'CarryIn', 'CarriedOut', 'EndOfRound', 'NoSteps', 'Health', 'Initiative'];
   return Object.fromEntries(keys.map((k) => [k, i18n.localize(`${K}Heading.${k}`)]));
+}
+
+/** The called player's clock as the tracker shows it (addict, declaring in turn). */
+export function clockContext(view: ClockView, name: string, i18n: Strings): ClockContext {
+  const state = view.paused ? 'paused' : view.running ? 'running' : 'answered';
+  return {
+    combatantId: view.combatant,
+    text: view.text,
+    segments: view.segments,
+    running: view.running,
+    label: i18n.format('TENSEG.Tracker.Called', { name }),
+    status: i18n.localize(`TENSEG.Tracker.Clock.${state}`),
+    delay: i18n.format('TENSEG.Tracker.ClockDelay', { n: String(view.segments) }),
+    css: `ts-clock ${state}`,
+  };
 }
 
 /** The context of the tracker's templates. */
