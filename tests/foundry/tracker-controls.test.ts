@@ -335,7 +335,46 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     const labels = await w.foundry.client(player).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(w.ids.halvaine)).map((e) => e.label));
     expect(labels).toEqual(['Declare']);
     const gmLabels = await w.foundry.client(gm).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(w.ids.orc1)).map((e) => e.label));
-    expect(gmLabels).toEqual(['Declare', 'Morale check']);
+    expect(gmLabels).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
+  });
+
+  it('the GM applies damage from a combatant\'s context menu (a small form): the orc falls on the timeline; healing is capped at its maximum; a player has no such entry', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { gm, player } = w.foundry.users;
+    const menuOf = (user: any, id: string) => w.foundry.client(user).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(id)));
+    expect((await menuOf(gm, w.ids.orc1)).map((e) => e.label)).not.toContain('Apply damage or healing…'); // not before the start
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await idle(w);
+    expect((await menuOf(player, w.ids.halvaine)).map((e) => e.label)).not.toContain('Apply damage or healing…');
+    const api = g.foundry.applications.api;
+    const typed: string[] = [];
+    const asked: string[] = [];
+    api.DialogV2 = { prompt: async (config: any) => (asked.push(config.window.title), { amount: typed.shift() }) };
+    try {
+      const run = async (id: string, amount: string) => {
+        typed.push(amount);
+        await w.foundry.client(gm).run(async () => (await menuOf(gm, id)).find((e) => e.label === 'Apply damage or healing…')!.run(id));
+        await idle(w);
+      };
+      await run(w.ids.brand, '5');
+      expect(w.actors.brand.system.hp.value).toBe(7);
+      expect(flow(w).states[w.ids.brand].hp).toBe(7);
+      await run(w.ids.brand, '-9');
+      expect(w.actors.brand.system.hp.value).toBe(12);
+      await run(w.ids.orc1, '8');
+      expect(asked[0]).toBe('Apply damage or healing…');
+      expect(w.actors.orc1.system.hp.value).toBe(-2);
+      expect(flow(w).states[w.ids.orc1].condition).not.toBe('ok');
+      const view = timeline(flow(w), GM_VIEW);
+      expect(view.combatants.find((c) => c.id === w.ids.orc1)!.condition).toBe(flow(w).states[w.ids.orc1].condition);
+      // A fraction is refused in words, nothing changed.
+      await run(w.ids.orc2, '1.5');
+      expect(w.foundry.notifications.at(-1)).toEqual({ type: 'error', message: 'Damage is a whole number.' });
+      expect(w.actors.orc2.system.hp.value).toBe(6);
+    } finally {
+      delete api.DialogV2;
+    }
   });
 
   it('monsters\' rolls GM-only by default: an orc\'s attack asked for in public is whispered to the GMs; with the setting off it is public', async () => {

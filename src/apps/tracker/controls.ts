@@ -373,6 +373,13 @@ export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry
     { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (id) => when(id, () => moraleInput([id])), run: (id) => row('moraleOne', id) },
     { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (id) => when(id, () => ({ t: 'staunch', c: id })), run: (id) => row('staunch', id) },
     {
+      label: t('ApplyDamage'),
+      icon: 'fa-solid fa-heart-pulse',
+      // While the combat runs (before it, the sheet or the token's bar: nothing is recorded yet).
+      visible: (id) => !!state() && !!tc.combatants.get(id)?.actor,
+      run: async (id) => (await import('./gm-prompts')).applyDamage(tc, id),
+    },
+    {
       label: t('HealCheck'),
       icon: 'fa-solid fa-hand-holding-medical',
       // Offered where the procedure has wound rules (the total is the GM's, asked when chosen).

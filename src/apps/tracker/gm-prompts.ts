@@ -9,6 +9,7 @@ import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
 import { DAMAGE_TYPES } from '../../rules/model';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { requestMidRound } from '../../documents/midround';
+import { actorData } from '../../data/systems';
 
 const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
 
@@ -83,4 +84,41 @@ export async function injury(combat: TenSegmentsCombat, combatantId: string): Pr
   if (row !== undefined) extra.row = row;
   if (form.text?.trim()) extra.text = form.text.trim();
   shown(await requestMidRound(combat, 'injury', { combatantId, ...extra }));
+}
+
+/**
+ * The GM's damage or healing for a combatant without opening its sheet: the
+ * amount typed (a negative number heals) is taken from the actor's health as
+ * an edit on the sheet or the token's bar would be — Stress first, then Wound
+ * Points where the actor counts them under individual-speed, hp otherwise —
+ * and the active GM records the change as it records any (documents/damage.ts:
+ * a hit, a casting interrupted, a combatant falling, its card).
+ */
+export async function applyDamage(combat: TenSegmentsCombat, combatantId: string): Promise<void> {
+  const actor = combat.combatants.get(combatantId)?.actor;
+  const sys = actor ? actorData(actor) : null;
+  if (!actor || !sys) return void ui.notifications?.error(t('DamageNoActor'));
+  const form = await askForm(t('ApplyDamage'), `<label>${escape(t('DamageAmount'))} <input type="number" name="amount" step="1" autofocus></label>`);
+  const amount = numberOf(form?.amount);
+  if (amount === undefined || amount === 0) return;
+  if (!Number.isInteger(amount)) return void ui.notifications?.error(t('DamageWhole'));
+  const ind = 'individual' in sys ? sys.individual : undefined;
+  if (combat.flowState?.procedure === 'individual-speed' && ind && (ind.stress.max > 0 || ind.wounds.max > 0)) {
+    let stress = ind.stress.value;
+    let wounds = ind.wounds.value;
+    if (amount > 0) {
+      const fromStress = Math.min(Math.max(0, stress), amount);
+      stress -= fromStress;
+      wounds -= amount - fromStress;
+    } else {
+      // Healing: Wound Points first, up to their maximum, then Stress.
+      const toWounds = Math.min(Math.max(0, ind.wounds.max - wounds), -amount);
+      wounds += toWounds;
+      stress = Math.min(ind.stress.max, stress + (-amount - toWounds));
+    }
+    await actor.update({ 'system.individual.stress.value': stress, 'system.individual.wounds.value': wounds } as never);
+    return;
+  }
+  const hp = sys.hp.value - amount;
+  await actor.update({ 'system.hp.value': amount < 0 && sys.hp.max > 0 ? Math.min(sys.hp.max, hp) : hp } as never);
 }
