@@ -22,7 +22,7 @@ export interface PreviewWorld {
   sword: any;
 }
 
-export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number): Promise<PreviewWorld> {
+export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number, { start = true } = {}): Promise<PreviewWorld> {
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
   const p1 = foundry.users.player.id;
@@ -61,6 +61,7 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
     spell,
     sword,
   };
+  if (!start) return world; // the GM starts it: the surprise dialog (the tracker's Roll surprise)
   // Surprise: the party rolls 4, the orcs 2 (surprised for a segment).
   foundry.dice.push(4, 2);
   await combat.startCombat();
