@@ -24,6 +24,7 @@ import { initSystem, readySystem } from '../src/system';
 import { buildWorld, declareAll, type PreviewWorld } from './world';
 import type { ProcedureId } from '../src/rules/model';
 import { setClock, startDeclaringInTurn } from '../src/documents/declaring-in-turn';
+import { onDeclaringChanged } from '../src/apps/declaration-dialog';
 
 const g = globalThis as any;
 const query = new URLSearchParams(location.search);
@@ -192,6 +193,10 @@ async function draw(): Promise<void> {
     await realRender.call(tracker, { combat: c.game.combats.get(world.combat.id), force: true });
     const popout = await tracker.renderPopout();
     mount($('preview-popout'), popout.element);
+    for (const app of [tracker, popout]) if (app.element) appOf.set(app.element, app);
+    // What the system's updateCombat hook does on this client after an import() (addict: the called player's dialog
+    // opens by itself): in a browser that continuation ran as the GM's client, so the page does it as this client.
+    if (viewer !== 'gm') await onDeclaringChanged(c.game.combats.get(world.combat.id));
     // The shown client's other windows (a dialog opened by a call, re-rendered by its hooks) drawn now, as that client.
     for (const app of [...deferred]) {
       if (app.client !== baseEndpoint.resolve()) continue;
