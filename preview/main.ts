@@ -84,7 +84,7 @@ ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, l
 
 /** The viewer key of a client. */
 function viewerOfClient(client: unknown): ViewerKey {
-  return VIEWERS.find((k) => foundry && clientOf(k) === client) ?? 'gm';
+  return VIEWERS.find((k) => foundry && (client as { id?: string } | null)?.id === userOf(k).id) ?? 'gm';
 }
 
 /** Only the shown client's windows are visible. */
@@ -462,6 +462,17 @@ $('preview-windows').addEventListener(
   { capture: true },
 );
 $('preview-next').addEventListener('click', () => void api.next());
+// Before the start (?start=dialog): the tracker's own "roll surprise" action (the surprise dialog), for as long as the tracker draws no button for it.
+$('preview-surprise').hidden = query.get('start') !== 'dialog';
+$('preview-surprise').addEventListener('click', () => {
+  document.body.dataset.previewState = 'busy';
+  void busy(() =>
+    asShownViewer(() => {
+      const tracker = clientOf(viewer).ui.combat;
+      inFlight = Promise.resolve(tracker.options.actions.rollSurprise.call(tracker, new MouseEvent('click'), $('preview-surprise'))).catch((err: unknown) => console.error(err));
+    }),
+  );
+});
 $('preview-previous').addEventListener('click', () => void api.previous());
 $('preview-viewer').addEventListener('change', (e) => void api.showViewer((e.target as HTMLSelectElement).value as ViewerKey));
 $('preview-theme').addEventListener('change', (e) => setTheme((e.target as HTMLSelectElement).value as 'light' | 'dark'));
