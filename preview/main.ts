@@ -278,6 +278,8 @@ async function boot(): Promise<void> {
   foundry.everyClient(initSystem);
   foundry.everyClient(() => void g.Hooks.once('ready', () => readySystem()));
   await foundry.boot();
+  // A card posted by work the page does not wait for (a hook's request after a write): the chat drawn again when it arrives.
+  g.Hooks.on('createChatMessage', () => queueMicrotask(() => drawChat()));
   const procedure = (query.get('procedure') ?? 'segment-d6') as ProcedureId;
   const n = Math.max(4, Number(query.get('n') ?? 4) || 4);
   world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog' });

@@ -41,7 +41,7 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const monsters = Array.from({ length: n - 2 }, (_, i) => monster(`Orc ${i + 1}`));
   const [halvaine, brand, ...orcs] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
   const [spell] = await halvaine.createEmbeddedDocuments('Item', [
-    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 1, expended: 0 } },
+    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 2, expended: 0 } },
   ]);
   const [sword] = await brand.createEmbeddedDocuments('Item', [
     { name: 'Long sword', type: 'weapon', system: { damage: { small: '1d8', large: '1d12' }, speed: 5, length: 3.5, space: 3, kind: 'melee', equipped: true } },

@@ -89,6 +89,8 @@ describe('our tracker in Chromium, segment-d6', () => {
     expect(await text(p, '#combat .ts-step.current .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
     expect(await text(p, '#combat .ts-step.current .ts-event.damage')).toBe('Halvaine takes 3');
     expect(await text(p, '#combat-popout .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
+    // The card is posted by the GM's damage hook after the write: drawn when it arrives (a DOM state, not a time).
+    await p.page.waitForSelector('#chat-log [data-card-kind="interruption"]');
     const card = p.page.locator('#chat-log [data-card-kind="interruption"]');
     await expect(card.count()).resolves.toBe(1);
     expect(await card.textContent()).toContain('Halvaine was hit while casting Sleep: the spell is lost.');
@@ -123,6 +125,13 @@ describe('our tracker in Chromium, segment-d6', () => {
     expect(await p.page.locator('#combat-popout').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(640);
     expect(new Set(wide.map((c) => c.top)).size).toBe(1); // one row
     for (let i = 1; i < wide.length; i++) expect(wide[i].left).toBeGreaterThan(wide[i - 1].left);
+    // All ten within the window, none scrolled out of sight.
+    const box = await p.page.locator('#combat-popout .ts-timeline').evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: Math.floor(r.left), right: Math.ceil(r.right), scroll: el.scrollWidth - el.clientWidth };
+    });
+    expect(box.scroll).toBeLessThanOrEqual(1);
+    expect(wide[0].left).toBeGreaterThanOrEqual(box.left);
     const narrow = await layout('#combat');
     expect(narrow).toHaveLength(10);
     expect(new Set(narrow.map((c) => c.left)).size).toBe(1); // one column: compact
