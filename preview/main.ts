@@ -23,6 +23,8 @@ import { files } from './shims/fs';
 import { initSystem, readySystem } from '../src/system';
 import { buildWorld, declareAll, type PreviewWorld } from './world';
 import type { ProcedureId } from '../src/rules/model';
+import { setClock, startDeclaringInTurn } from '../src/documents/declaring-in-turn';
+import { onDeclaringChanged } from '../src/apps/declaration-dialog';
 
 const g = globalThis as any;
 const query = new URLSearchParams(location.search);
@@ -44,12 +46,22 @@ interface PreviewApi {
   /** Median and samples of `samples` renders of the shown tracker, each after one step: render, then style and layout (ms, performance.now). */
   measureStepRender(samples: number): Promise<{ median: number; samples: number[] }>;
   errors: string[];
+  /** The addict clock every client reads (declaring-in-turn.ts setClock): a fixed time in ms; null: the real one. */
+  setClock(ms: number | null): Promise<void>;
+  /** The GM: begin declaring in turn (addict; declaring-in-turn.ts), with the roster's die set to `roll`. */
+  callInTurn(roll?: number): Promise<void>;
+  /** An attack through game.tenSegments (the GM's client), the dice set first; the answer. */
+  attack(attackerId: string, targetId: string, dice?: number[]): Promise<unknown>;
+  /** Run anything on the GM's client, then draw (busy meanwhile). */
+  run(fn: (api: PreviewApi) => Promise<unknown>): Promise<unknown>;
 }
 
 /* ------------------------------------------------ one client at a time */
 
 /** Applications of a client other than the base one: drawn when the page shows that client. */
 const deferred = new Set<ApplicationV2>();
+/** Each drawn window's application (a form's submit goes to its handler). */
+const appOf = new WeakMap<Element, ApplicationV2>();
 const realRender = ApplicationV2.prototype.render;
 ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, legacy?: any) {
   if (this.client !== baseEndpoint.resolve()) {
@@ -60,10 +72,47 @@ ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, l
     // Any other window the system opens (a dialog, a form): shown in #preview-windows, as Foundry shows it over the board.
     const el = app.element;
     const tracker = el?.classList.contains('sidebar-tab') || el?.classList.contains('sidebar-popout');
+    if (el) {
+      appOf.set(el, app);
+      if (!tracker) el.dataset.previewViewer = viewerOfClient(app.client);
+    }
     if (el && !tracker && !el.isConnected) document.getElementById('preview-windows')?.append(el);
+    showWindows();
     return app;
   });
 } as typeof realRender;
+
+/** The viewer key of a client. */
+function viewerOfClient(client: unknown): ViewerKey {
+  return VIEWERS.find((k) => foundry && (client as { id?: string } | null)?.id === userOf(k).id) ?? 'gm';
+}
+
+/** Only the shown client's windows are visible. */
+function showWindows(): void {
+  for (const el of Array.from(document.getElementById('preview-windows')?.children ?? []) as HTMLElement[]) el.hidden = (el.dataset.previewViewer ?? 'gm') !== viewer;
+}
+
+/*
+ * What an application's action or form handler started (the stand-in does not
+ * return it): the page waits for it before drawing. Core's click dispatch is
+ * the stand-in's; this only keeps the promise.
+ */
+let inFlight: Promise<unknown> | null = null;
+const proto = ApplicationV2.prototype as any;
+const realClick = proto.onClickAction;
+proto.onClickAction = function (this: any, event: Event) {
+  const target = (event.target as Element | null)?.closest?.('[data-action]') as HTMLElement | null;
+  const handler = target ? this.options.actions?.[target.dataset.action as string] : undefined;
+  if (!handler) return realClick.call(this, event);
+  const fn = typeof handler === 'object' ? handler.handler : handler;
+  const buttons = typeof handler === 'object' ? (handler.buttons ?? [0]) : [0];
+  if (!buttons.includes((event as MouseEvent).button ?? 0) || !this.element?.contains(target)) return;
+  try {
+    inFlight = Promise.resolve(fn?.call(this, event, target)).catch((err: unknown) => console.error(err));
+  } catch (err) {
+    console.error(err);
+  }
+};
 
 let foundry: FoundryHandle;
 let world: PreviewWorld;
@@ -102,28 +151,37 @@ function mount(slot: HTMLElement, el: HTMLElement | null): void {
   }
 }
 
-/** The chat log of the shown client: every message it may see, newest last. */
+/** The chat log of the shown client: every message it may see, newest last, each passed to the system's renderChatMessageHTML hook as core does (the card's Undo wired, or removed for a player). */
 function drawChat(): void {
   const c = clientOf(viewer);
   const user = c.user;
   const log = $('chat-log');
-  const items: string[] = [];
+  const items: HTMLElement[] = [];
   for (const m of c.game.messages.contents as any[]) {
     const whisper: string[] = m.whisper ?? [];
     const mine = m.author?.id === user.id;
     if (whisper.length && !whisper.includes(user.id) && !mine && !user.isGM) continue;
     const hidden = m.blind && !user.isGM;
     const kind = m.flags?.['ten-segments']?.kind ?? '';
-    items.push(
-      `<li class="chat-message message" data-message-id="${m.id}" data-card-kind="${kind}">` +
-        `<header class="message-header"><span class="message-sender">${m.speaker?.alias ?? m.author?.name ?? ''}</span>` +
-        (whisper.length ? `<span class="whisper-to">(whisper)</span>` : '') +
-        `</header>` +
-        (m.flavor ? `<span class="flavor-text">${m.flavor}</span>` : '') +
-        `<div class="message-content">${hidden ? '???' : (m.content ?? '')}</div></li>`,
-    );
+    const li = document.createElement('li');
+    li.className = 'chat-message message';
+    li.dataset.messageId = m.id;
+    li.dataset.cardKind = kind;
+    li.innerHTML =
+      `<header class="message-header"><span class="message-sender">${m.speaker?.alias ?? m.author?.name ?? ''}</span>` +
+      (whisper.length ? `<span class="whisper-to">(whisper)</span>` : '') +
+      `</header>` +
+      (m.flavor ? `<span class="flavor-text">${m.flavor}</span>` : '') +
+      `<div class="message-content">${hidden ? '???' : (m.content ?? '')}</div>`;
+    foundry.setUser(userOf(viewer));
+    try {
+      g.Hooks.callAll('renderChatMessageHTML', m, li, {});
+    } finally {
+      foundry.setUser(foundry.users.gm);
+    }
+    items.push(li);
   }
-  log.innerHTML = items.join('');
+  log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -135,10 +193,25 @@ async function draw(): Promise<void> {
     await realRender.call(tracker, { combat: c.game.combats.get(world.combat.id), force: true });
     const popout = await tracker.renderPopout();
     mount($('preview-popout'), popout.element);
+    for (const app of [tracker, popout]) if (app.element) appOf.set(app.element, app);
+    // What the system's updateCombat hook does on this client after an import() (addict: the called player's dialog
+    // opens by itself): in a browser that continuation ran as the GM's client, so the page does it as this client.
+    if (viewer !== 'gm') await onDeclaringChanged(c.game.combats.get(world.combat.id));
+    // The shown client's other windows (a dialog opened by a call, re-rendered by its hooks) drawn now, as that client.
     for (const app of [...deferred]) {
-      if (app.client === baseEndpoint.resolve()) deferred.delete(app);
+      if (app.client !== baseEndpoint.resolve()) continue;
+      deferred.delete(app);
+      if (app === tracker || (app as any).isPopout) continue;
+      await realRender.call(app, { force: true }).then((a) => {
+        const el = a.element;
+        if (!el) return;
+        appOf.set(el, a);
+        el.dataset.previewViewer = viewer;
+        if (!el.isConnected) $('preview-windows').append(el);
+      });
     }
   });
+  showWindows();
   mount($('preview-sidebar-combat'), tracker.element);
   drawChat();
   $('preview-status').textContent = statusText();
@@ -205,9 +278,11 @@ async function boot(): Promise<void> {
   foundry.everyClient(initSystem);
   foundry.everyClient(() => void g.Hooks.once('ready', () => readySystem()));
   await foundry.boot();
+  // A card posted by work the page does not wait for (a hook's request after a write): the chat drawn again when it arrives.
+  g.Hooks.on('createChatMessage', () => queueMicrotask(() => drawChat()));
   const procedure = (query.get('procedure') ?? 'segment-d6') as ProcedureId;
   const n = Math.max(4, Number(query.get('n') ?? 4) || 4);
-  world = await buildWorld(foundry, procedure, n);
+  world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog' });
   await settle();
   const steps = Number(query.get('steps') ?? 0) || 0;
   for (let i = 0; i < steps; i++) {
@@ -256,6 +331,35 @@ const api: PreviewApi = {
     return { median: sorted[Math.floor(sorted.length / 2)], samples: out };
   },
   errors: [],
+  setClock: (ms) =>
+    busy(async () => {
+      setClock(ms === null ? undefined : () => ms);
+      // The open dialogs show the clock as it now reads: drawn again (their ticker follows the same clock).
+      for (const el of Array.from($('preview-windows').children)) {
+        const app = appOf.get(el);
+        if (app) deferred.add(app);
+      }
+    }),
+  callInTurn: (roll) =>
+    busy(async () => {
+      if (roll !== undefined) foundry.dice.push(roll);
+      await startDeclaringInTurn(world.combat);
+    }),
+  async attack(attackerId, targetId, dice = []) {
+    let answer: unknown;
+    await busy(async () => {
+      if (dice.length) foundry.dice.push(...dice);
+      answer = await g.game.tenSegments.attack(attackerId, targetId);
+    });
+    return answer;
+  },
+  async run(fn) {
+    let out: unknown;
+    await busy(async () => {
+      out = await fn(api);
+    });
+    return out;
+  },
 };
 g.tenPreview = api;
 
@@ -266,19 +370,111 @@ setTheme(query.get('theme') === 'light' ? 'light' : 'dark');
 document.body.dataset.viewer = viewer;
 document.body.dataset.previewState = 'busy';
 ($('preview-viewer') as HTMLSelectElement).value = viewer;
-// A click on an action of an application (the tracker's own buttons): busy until the action's writes have settled and the page has drawn again.
-for (const slot of ['preview-sidebar-combat', 'preview-popout']) {
+/*
+ * A click on an action of an application (the tracker's own buttons, a
+ * dialog's), or a dialog's form sent: busy until what it started has
+ * settled and the page has drawn again. On a player's screen it runs as that
+ * player: the network is held while the player's client works, up to its
+ * first message (a request to the GM) or its end; then the GM's client is
+ * the base again, and the messages go (one client's work at a time).
+ */
+async function asShownViewer(start: () => void): Promise<void> {
+  if (viewer === 'gm') {
+    start();
+    const work = inFlight;
+    inFlight = null;
+    await settle();
+    if (work) await work;
+    return;
+  }
+  const user = userOf(viewer);
+  foundry.network.hold();
+  foundry.setUser(user);
+  let work: Promise<unknown> | null = null;
+  try {
+    start();
+    work = inFlight;
+    inFlight = null;
+    let done = false;
+    void work?.finally(() => (done = true));
+    if (!work) done = true;
+    // Turns of the event loop (never a time): until the player's work has ended or waits on the network.
+    for (let i = 0; i < 1000 && !done && !foundry.network.pending.some((m: any) => m.from === user.id); i++) await new Promise((r) => setTimeout(r, 0));
+  } finally {
+    foundry.setUser(foundry.users.gm);
+    foundry.network.release();
+  }
+  await settle();
+  if (work) await work;
+}
+
+for (const slot of ['preview-sidebar-combat', 'preview-popout', 'preview-windows']) {
   $(slot).addEventListener(
     'click',
     (e) => {
       if (!(e.target as Element).closest?.('[data-action]')) return;
+      e.stopPropagation();
+      if (document.body.dataset.previewState === 'busy') return;
+      const target = e.target as HTMLElement;
+      const app = [...(function* () {
+        for (let el: Element | null = target; el; el = el.parentElement) yield el;
+      })()].map((el) => appOf.get(el)).find(Boolean) as any;
       document.body.dataset.previewState = 'busy';
-      setTimeout(() => void busy(async () => undefined), 0);
+      const again = new MouseEvent('click', { bubbles: false, button: (e as MouseEvent).button });
+      Object.defineProperty(again, 'target', { value: target });
+      void busy(() => asShownViewer(() => app?.onClickAction(again)));
     },
     { capture: true },
   );
 }
+// A button of a chat card (the interruption's Undo): the page waits for what it started, then draws.
+$('chat-log').addEventListener(
+  'click',
+  (e) => {
+    if (!(e.target as Element).closest?.('button[data-action]')) return;
+    document.body.dataset.previewState = 'busy';
+    setTimeout(() => void busy(async () => undefined), 0);
+  },
+  { capture: true },
+);
+// A dialog's form: its handler with the form's values (core's FormDataExtended object), never the browser's submission.
+$('preview-windows').addEventListener(
+  'submit',
+  (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const form = e.target as HTMLFormElement;
+    const app = appOf.get(form) as any;
+    const handler = app?.options?.form?.handler;
+    if (!handler) return;
+    const object: Record<string, unknown> = {};
+    for (const el of Array.from(form.elements) as HTMLInputElement[]) {
+      if (!el.name) continue;
+      if (el.type === 'checkbox') object[el.name] = el.checked;
+      else if (el.type === 'number') object[el.name] = el.value === '' ? null : Number(el.value);
+      else object[el.name] = el.value;
+    }
+    document.body.dataset.previewState = 'busy';
+    void busy(() =>
+      asShownViewer(() => {
+        inFlight = Promise.resolve(handler.call(app, e, form, { object })).catch((err: unknown) => console.error(err));
+      }),
+    );
+  },
+  { capture: true },
+);
 $('preview-next').addEventListener('click', () => void api.next());
+// Before the start (?start=dialog): the tracker's own "roll surprise" action (the surprise dialog), for as long as the tracker draws no button for it.
+$('preview-surprise').hidden = query.get('start') !== 'dialog';
+$('preview-surprise').addEventListener('click', () => {
+  document.body.dataset.previewState = 'busy';
+  void busy(() =>
+    asShownViewer(() => {
+      const tracker = clientOf(viewer).ui.combat;
+      inFlight = Promise.resolve(tracker.options.actions.rollSurprise.call(tracker, new MouseEvent('click'), $('preview-surprise'))).catch((err: unknown) => console.error(err));
+    }),
+  );
+});
 $('preview-previous').addEventListener('click', () => void api.previous());
 $('preview-viewer').addEventListener('change', (e) => void api.showViewer((e.target as HTMLSelectElement).value as ViewerKey));
 $('preview-theme').addEventListener('change', (e) => setTheme((e.target as HTMLSelectElement).value as 'light' | 'dark'));

@@ -22,7 +22,7 @@ export interface PreviewWorld {
   sword: any;
 }
 
-export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number): Promise<PreviewWorld> {
+export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number, { start = true } = {}): Promise<PreviewWorld> {
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
   const p1 = foundry.users.player.id;
@@ -41,7 +41,7 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const monsters = Array.from({ length: n - 2 }, (_, i) => monster(`Orc ${i + 1}`));
   const [halvaine, brand, ...orcs] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
   const [spell] = await halvaine.createEmbeddedDocuments('Item', [
-    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 1, expended: 0 } },
+    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 2, expended: 0 } },
   ]);
   const [sword] = await brand.createEmbeddedDocuments('Item', [
     { name: 'Long sword', type: 'weapon', system: { damage: { small: '1d8', large: '1d12' }, speed: 5, length: 3.5, space: 3, kind: 'melee', equipped: true } },
@@ -61,6 +61,7 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
     spell,
     sword,
   };
+  if (!start) return world; // the GM starts it: the surprise dialog (the tracker's Roll surprise)
   // Surprise: the party rolls 4, the orcs 2 (surprised for a segment).
   foundry.dice.push(4, 2);
   await combat.startCombat();

@@ -376,10 +376,13 @@ function benchLoaded(): void {
 
 /**
  * ui.combat's re-render after one step, in the preview page (npm run
- * preview) in headless Chromium: the page takes a step, lets every client
- * settle, then times one render of the tracker with performance.now(), 15
- * times; the median, for 20 and 200 combatants. Without Chromium the figures
- * are missing and the table says how to install it.
+ * preview) in headless Chromium: our tracker (TenSegmentsCombatTracker, the
+ * 300 px sidebar's; the page checks it is ours, `.ts-tracker`). The page
+ * takes a step, lets every client settle, then times one whole render —
+ * context, the parts' HTML, the parts into the DOM, _onRender, then a forced
+ * style and layout — with performance.now(), 15 times; the median, for 20
+ * and 200 combatants. Without Chromium the figures are missing and the table
+ * says how to install it.
  */
 async function benchTrackerRender(): Promise<void> {
   say('(f) The combat tracker\'s re-render after one step, in the preview page in headless Chromium (median of 15, measured in the page)');
@@ -396,6 +399,8 @@ async function benchTrackerRender(): Promise<void> {
   try {
     for (const n of [20, 200]) {
       const p = await preview.page(`?n=${n}&steps=1`);
+      const ours = await p.page.locator('#preview-sidebar-combat > #combat.ts-tracker').count();
+      if (ours !== 1) throw new Error('(f): ui.combat in the preview is not the system\'s tracker (#combat.ts-tracker)');
       const result = await p.page.evaluate(async () => (globalThis as unknown as { tenPreview: { measureStepRender(k: number): Promise<{ median: number; samples: number[] }> } }).tenPreview.measureStepRender(15));
       const f = figure(`tracker.renderMs.n${n}`, result.median, 'ms', n === 200 ? { max: TARGET.trackerRenderMs } : null);
       say(`    N = ${pad(String(n), 3)}  ${fmt(f.value)} ms  ${n === 200 ? mark(f) : ''}`);

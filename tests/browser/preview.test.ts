@@ -38,7 +38,7 @@ describe('the preview page in Chromium', () => {
     expect(await sidebar.evaluate((el) => Math.round(el.getBoundingClientRect().width))).toBeLessThanOrEqual(300);
     for (const name of ['Halvaine', 'Brand', 'Orc 1', 'Orc 2']) expect(await trackerText()).toContain(name);
     // Every part from the same render (renders one at a time: no header left from the render before the combat existed).
-    expect(await p.page.textContent('#combat > [data-application-part="header"]')).toContain('Round 1');
+    expect(await p.page.textContent('#combat > [data-application-part="header"] .ts-title')).toBe('Surprise segments');
     const popout = p.page.locator('#preview-popout > #combat-popout.application.sidebar-popout');
     expect(await popout.textContent()).toContain('Halvaine');
     expect(await popout.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(600);
@@ -117,13 +117,17 @@ describe('the preview page in Chromium', () => {
     expect(p.errors).toEqual([]);
   }, LONG);
 
-  it('the tracker\'s own buttons run their ApplicationV2 actions: its next and previous move the step', async () => {
+  it('the tracker\'s own buttons run their ApplicationV2 actions: its next and previous step move the step and the segment highlighted', async () => {
     const before = await status();
-    await p.click('#combat [data-action="previousTurn"]');
+    const current = () => p.page.textContent('#combat .ts-step.current');
+    const shown = await current();
+    await p.click('#combat button.ts-control[data-action="previousStep"]');
     const back = await status();
     expect(back).not.toBe(before);
-    await p.click('#combat-popout [data-action="nextTurn"]');
+    expect(await current()).not.toBe(shown);
+    await p.click('#combat-popout button.ts-control[data-action="nextStep"]');
     expect(await status()).toBe(before);
+    expect(await current()).toBe(shown);
     expect(p.errors).toEqual([]);
   }, LONG);
 

@@ -71,6 +71,8 @@ export class ApplicationV2 {
     for (let c: any = this.constructor; c && c !== Object; c = Object.getPrototypeOf(c)) chain.unshift(c);
     const defaults = chain.reduce((acc, c) => (Object.hasOwn(c, 'DEFAULT_OPTIONS') ? mergeObject(acc, deepClone(c.DEFAULT_OPTIONS)) : acc), {});
     this.options = mergeObject(defaults, options, { inplace: false });
+    // Core concatenates the `classes` arrays up the class chain and the options' own (ApplicationV2#_initializeApplicationOptions).
+    this.options.classes = [...new Set([...chain.flatMap((c) => (Object.hasOwn(c, 'DEFAULT_OPTIONS') ? (c.DEFAULT_OPTIONS.classes ?? []) : [])), ...(options.classes ?? [])])];
     this.options.id ??= `app-${randomID(8)}`;
   }
   get id(): string {
