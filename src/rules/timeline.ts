@@ -99,7 +99,11 @@ export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'actio
   spell?: string;
   device?: boolean;
   castingTime?: number;
-  /** Decided once the step is played; absent for steps to come. */
+  /**
+   * Decided once the step is played; absent for steps to come, except the
+   * entries of a casting already stopped (interrupted, prevented or given up
+   * earlier): they will not happen, and say so.
+   */
   outcome?: EntryOutcome;
 }
 
@@ -280,6 +284,11 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
   }
 
   const status = (id: string): CastingStatus => state.status[id] ?? 'pending';
+  // A step to come that would begin or complete a casting already stopped: what stopped it.
+  const stoppedAhead = (e: StepEntry): EntryOutcome | undefined => {
+    const s = e.casting !== undefined ? status(e.casting) : 'pending';
+    return s === 'interrupted' || s === 'prevented' || s === 'cancelled' ? s : undefined;
+  };
   const carryIn: CastingView[] = (schedule?.castings ?? (state.stage === 'declare' ? state.carry : []))
     .filter((c) => c.beganRound < state.round && shown(c.caster))
     .map((c) => castingView(c, status(c.id), mine(c.caster)));
@@ -289,7 +298,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const when: StepView['when'] = current === null ? (state.stage === 'end-of-round' ? 'done' : 'next') : k < current ? 'done' : k === current ? 'current' : 'next';
     const played = when !== 'next';
     const entries = step.entries
-      .map((e, i) => ({ e, outcome: played ? state.outcomes[k]?.[i] : undefined }))
+      .map((e, i) => ({ e, outcome: played ? state.outcomes[k]?.[i] : stoppedAhead(e) }))
       .filter(({ e }) => shown(e.combatant) && (played || mine(e.combatant)))
       .map(({ e, outcome }) => entryView(e, schedule as Schedule, outcome, mine(e.combatant)));
     if (!played && entries.length === 0) return;

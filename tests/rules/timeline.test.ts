@@ -447,6 +447,9 @@ describe('castings: begun, going off, interrupted by a hit', () => {
     expect(combatant(v, 'halvaine')).toMatchObject({ condition: 'dead', mayDeclare: false });
     // Nothing of it spills into other steps.
     expect(stepAt(v, { segment: 4 })).toMatchObject({ damage: [], interruptions: [], fallen: [] });
+    // Segment 6 is still to come, but the spell will not go off there: the GM's timeline says so already ("spoil his casting").
+    expect(stepAt(v, { segment: 6 }).when).toBe('next');
+    expect(lines(stepAt(v, { segment: 6 }))).toEqual(['halvaine cast-complete interrupted']);
 
     t.next();
     v = t.view();
