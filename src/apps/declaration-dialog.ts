@@ -197,6 +197,12 @@ export function prepareDeclarationContext(
   if (!weapons.some((w) => w.selected) && weapons[0]) weapons[0].selected = true;
   const firstSpell = spells.find((s) => s.available);
   if (!spells.some((s) => s.selected) && firstSpell) firstSpell.selected = true;
+  // d12-ascending II.C: "A spellcaster may decide on his initiative result what spell to cast, if any": the spell left unnamed (value '').
+  const pid = combat.flowState?.procedure ?? procedureId(combat);
+  if (mode === 'declare' && spells.length > 0 && isLoaded(pid as never) && getProcedure(pid as never).chooseSpell !== undefined) {
+    spells.push({ id: '', name: '', castingTime: 0, memorized: 0, expended: 0, available: true, label: t('TENSEG.Declaration.SpellAtTurn'), selected: values.spell === '' });
+    if (values.spell === '') for (const s of spells) s.selected = s.id === '';
+  }
   const routines: DeclarationContext['routines'] = [];
   if (actor?.type === 'monster') {
     const parsed = monsterRoutines(actor.system as never);

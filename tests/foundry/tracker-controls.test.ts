@@ -18,6 +18,8 @@ import { CHANNEL } from '../../src/documents/requests';
 import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from '../../src/apps/tracker/controls';
 import { declarationOpener } from '../../src/apps/tracker/actions';
 import { initiativeDice, submitManualDice } from '../../src/apps/tracker/manual-dice';
+import { forms } from '../../src/apps/tracker/gm-prompts';
+import { prepareDeclarationContext } from '../../src/apps/declaration-dialog';
 import { GM_VIEW, timeline } from '../../src/rules/timeline';
 import type { FlowState } from '../../src/rules/flow';
 
@@ -70,8 +72,10 @@ const groupNamed = (w: World, name: string): string => (w.combat as any).groups.
 
 describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (generation) => {
   const realOpen = declarationOpener.open;
+  const realAsk = forms.ask;
   afterEach(() => {
     declarationOpener.open = realOpen;
+    forms.ask = realAsk;
   });
 
   it('segment-d6: before the start the GM rolls surprise, a player has nothing; while declaring the GM calls, rolls or enters initiative, a player declares for their own', async () => {
@@ -405,5 +409,73 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     await idle(w);
     expect(attacks()[1].whisper).toEqual([]);
     expect(seen()).toHaveLength(1);
+  });
+
+  it('addict phases 1 and 3: the GM records each side\'s reaction (a secret one the players never see) and the encounter distance from the header; other procedures have neither', async () => {
+    const w = await makeWorld(generation, 'addict');
+    const { gm, player } = w.foundry.users;
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await idle(w);
+    const header = actions((await controlsOf(w, gm)).header);
+    expect(header).toEqual(expect.arrayContaining(['recordReactions', 'encounterDistance']));
+    expect(actions((await controlsOf(w, player)).header)).not.toContain('encounterDistance');
+    const hostile = groupNamed(w, 'Hostile');
+    const friendly = groupNamed(w, 'Friendly');
+    forms.ask = async () => ({ [`result.${hostile}`]: 'Hostile, attacks', [`roll.${hostile}`]: '3', [`secret.${hostile}`]: 'on', [`result.${friendly}`]: '' });
+    await click(w, gm, 'recordReactions');
+    expect(flow(w).encounter.reactions).toEqual({ [hostile]: { result: 'Hostile, attacks', roll: 3, secret: true } });
+    // Secret: the GM's view tells it, a player's does not.
+    expect(timeline(flow(w), GM_VIEW).encounter?.reactions).toEqual([{ side: hostile, result: 'Hostile, attacks', roll: 3, secret: true }]);
+    expect(timeline(flow(w), { gm: false, sides: [friendly] }).encounter?.reactions).toBeUndefined();
+    forms.ask = async () => ({ feet: '60' });
+    await click(w, gm, 'encounterDistance');
+    expect(flow(w).encounter.distance).toBe(60);
+    // A distance the engine refuses: told in words, nothing changed.
+    const before = snapshot(w);
+    forms.ask = async () => ({ feet: '-5' });
+    await click(w, gm, 'encounterDistance');
+    expect(w.foundry.notifications.at(-1)?.type).toBe('error');
+    expect(snapshot(w)).toBe(before);
+
+    const d6 = await makeWorld(generation, 'segment-d6');
+    d6.foundry.dice.push(4, 5);
+    await d6.combat.startCombat();
+    await idle(d6);
+    expect(actions((await controlsOf(d6, d6.foundry.users.gm)).header)).not.toEqual(expect.arrayContaining(['recordReactions']));
+    expect(actions((await controlsOf(d6, d6.foundry.users.gm)).header)).not.toContain('encounterDistance');
+  });
+
+  it('d12-ascending II.C ("may decide on his initiative result what spell to cast, if any"): the dialog offers the spell left unnamed; at her turn the player chooses it from her row, and the button goes', async () => {
+    const w = await makeWorld(generation, 'd12-ascending');
+    const { gm, player } = w.foundry.users;
+    w.foundry.dice.push(12, 12); // surprise: nobody
+    await w.combat.startCombat();
+    await idle(w);
+    const context = await w.foundry.client(player).run(() => prepareDeclarationContext(g.game.combats.get(w.combat.id), w.ids.halvaine, 'declare'));
+    expect(context.spells.map((x: { id: string; label: string }) => [x.id, x.label])).toEqual([
+      [w.spell.id, expect.stringContaining('Sleep')],
+      ['', 'Decide at the initiative result (which spell, if any)'],
+    ]);
+    await w.foundry.asUser(player, () => requestDeclaration(w.combat, w.ids.halvaine, { action: 'spell' }));
+    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.brand });
+    await idle(w);
+    w.foundry.dice.push(1, 10); // the party first
+    await click(w, gm, 'rollInitiative');
+    expect(flow(w).stage).toBe('resolve');
+    let row = find((await controlsOf(w, player)).row(w.ids.halvaine), 'chooseSpell');
+    for (let i = 0; i < 12 && row?.disabled; i++) {
+      expect(row.reason).toEqual(expect.any(String));
+      await click(w, gm, 'nextStep');
+      row = find((await controlsOf(w, player)).row(w.ids.halvaine), 'chooseSpell');
+    }
+    expect(row).toMatchObject({ action: 'chooseSpell', label: 'Choose the spell' });
+    expect(row!.disabled).toBeUndefined();
+    forms.ask = async () => ({ spell: w.spell.id });
+    await click(w, player, 'chooseSpell', w.ids.halvaine);
+    const begun = timeline(flow(w), GM_VIEW).steps.flatMap((st) => st.entries).find((e) => e.combatant === w.ids.halvaine && e.kind === 'cast-begin');
+    expect(begun).toMatchObject({ spell: 'Sleep', castingTime: 2 });
+    // Chosen: nothing left to choose, the button goes.
+    expect(find((await controlsOf(w, player)).row(w.ids.halvaine), 'chooseSpell')).toBeUndefined();
   });
 });

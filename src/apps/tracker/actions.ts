@@ -154,12 +154,14 @@ export const COMBAT = {
   callNext,
   declareMine,
   moraleCheck: (combat: TenSegmentsCombat) => moraleFor(combat, monstersOf(combat)),
+  recordReactions: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).recordReactions(combat),
+  encounterDistance: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).encounterDistance(combat),
 };
 
 type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;
 
 /** A row's (and the context menu's) actions, by name: the combatant, and the clicked element's data attributes. */
-export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch', RowRun> = {
+export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch' | 'chooseSpell', RowRun> = {
   moraleOne: (combat, id) => moraleFor(combat, [id]),
   declare: (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' }),
   release: (combat, id) => declarationOpener.open(combat, id, { mode: 'release' }),
@@ -169,4 +171,5 @@ export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancel
   freeAttack: (combat, id) => freeAttack(combat, id),
   attack: (combat, id) => attack(combat, id),
   staunch: async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id })),
+  chooseSpell: async (combat, id) => (await import('./gm-prompts')).chooseSpell(combat, id),
 };

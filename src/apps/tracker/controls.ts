@@ -23,6 +23,7 @@ import type { FlowInput, FlowState } from '../../rules/flow';
 import { applyInput } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
+import { choosingCasting } from '../../rules/flow/choose';
 import { attackProblem } from '../../rules/flow/attack';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
@@ -156,6 +157,13 @@ export function combatControls(input: ControlsInput): ControlView[] {
     out.push(button('nextStep', 'fa-solid fa-forward-step', t('Next')));
     out.push(button('endRound', 'fa-solid fa-flag-checkered', state.stage === 'end-of-round' ? t('NextRound') : t('EndRound')));
   }
+  // What the GM records of the encounter where the procedure has it (addict phases 1 and 3; the text gives no table): the
+  // reactions while phase 1 is not past, the distance while declaring (asked of the engine only where the procedure has the phase).
+  const phases = getProcedure(state.procedure).gmPhases;
+  if (phases?.reaction && state.encounter.sides.length > 0 && !probe(state, { t: 'reaction', side: state.encounter.sides[0].id, result: '-' })) {
+    out.push(button('recordReactions', 'fa-solid fa-handshake', t('Reactions')));
+  }
+  if (phases?.distance && state.stage === 'declare') out.push(button('encounterDistance', 'fa-solid fa-ruler-horizontal', t('Distance'), probe(state, { t: 'distance', feet: 0 })));
   // The monsters still able to act, as the procedure says (those the action checks: monstersOf).
   const procedure = getProcedure(state.procedure);
   const npcs = input.npcs?.filter((id) => state.states[id] !== undefined && procedure.canAct(state.states[id]));
@@ -217,6 +225,8 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
       out.push(button('cancelCasting', 'fa-solid fa-ban', t('CancelCasting'), probe(state, { t: 'cancel', casting: castings[0] }), data));
       if (gm) out.push(button('breakCasting', 'fa-solid fa-heart-crack', t('BreakCasting'), probe(state, { t: 'break', casting: castings[0] }), data));
     }
+    // d12-ascending II.C: the caster whose spell was left unnamed chooses it at its initiative result.
+    if (choosingCasting(state, c)) out.push(button('chooseSpell', 'fa-solid fa-wand-sparkles', t('ChooseSpell'), probe(state, { t: 'choose', c, spell: null }), data));
     const attack = attackFor(state, c);
     if (attack) out.push(button('attack', 'fa-solid fa-hand-fist', t('Attack'), attack.problem, data));
     if (gm) out.push(button('freeAttack', 'fa-solid fa-crosshairs', t('FreeAttack'), null, data));
@@ -319,6 +329,9 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   freeAttack: rowAction('freeAttack'),
   attack: rowAction('attack'),
   staunch: rowAction('staunch'),
+  chooseSpell: rowAction('chooseSpell'),
+  recordReactions: combatAction('recordReactions'),
+  encounterDistance: combatAction('encounterDistance'),
 };
 
 /* ------------------------------------------------------- context menu */

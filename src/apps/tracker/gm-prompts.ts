@@ -10,6 +10,7 @@ import { DAMAGE_TYPES } from '../../rules/model';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { requestMidRound } from '../../documents/midround';
 import { actorData } from '../../data/systems';
+import { spellOf } from '../../data/engine-view';
 
 const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
 
@@ -20,8 +21,18 @@ export function escape(text: string): string {
 
 type Prompt = (config: Record<string, unknown>) => Promise<unknown>;
 
+/** The forms' asker: a DialogV2 prompt (tests replace `ask` with the values a GM would type). */
+export const forms = {
+  ask: promptForm,
+};
+
+/** A form shown to the GM: its fields' values on OK, null when closed. */
+export function askForm(title: string, content: string): Promise<Record<string, string> | null> {
+  return forms.ask(title, content);
+}
+
 /** A form in a DialogV2 prompt: its fields' values on OK, null when closed. */
-export async function askForm(title: string, content: string): Promise<Record<string, string> | null> {
+async function promptForm(title: string, content: string): Promise<Record<string, string> | null> {
   const DialogV2 = (foundry.applications as unknown as { api?: { DialogV2?: { prompt?: Prompt } } }).api?.DialogV2;
   if (!DialogV2?.prompt) return null;
   const result = await DialogV2.prompt({
@@ -121,4 +132,61 @@ export async function applyDamage(combat: TenSegmentsCombat, combatantId: string
   }
   const hp = sys.hp.value - amount;
   await actor.update({ 'system.hp.value': amount < 0 && sys.hp.max > 0 ? Math.min(sys.hp.max, hp) : hp } as never);
+}
+
+/**
+ * d12-ascending II.C ("A spellcaster may decide on his initiative result what
+ * spell to cast, if any"): at its turn, the caster's owner (or the GM) picks
+ * one of the actor's spells with a copy left, or none.
+ */
+export async function chooseSpell(combat: TenSegmentsCombat, combatantId: string): Promise<void> {
+  const actor = combat.combatants.get(combatantId)?.actor;
+  const spells = (actor?.items.contents ?? []).flatMap((item) => {
+    const s = spellOf({ name: item.name ?? '', type: item.type, system: item.system });
+    const left = s ? (s.memorized ?? 0) - (s.expended ?? 0) : 0;
+    return s && left > 0 && item.id ? [`<option value="${escape(item.id)}">${escape(item.name ?? '')}</option>`] : [];
+  });
+  const form = await askForm(
+    t('ChooseSpell'),
+    `<label>${escape(t('ChooseSpell'))} <select name="spell">${spells.join('')}<option value="">${escape(t('ChooseNone'))}</option></select></label>`,
+  );
+  if (!form) return;
+  shown(await requestMidRound(combat, 'choose', form.spell ? { combatantId, spell: form.spell } : { combatantId, none: true }));
+}
+
+/** addict phase 3: the encounter distance in feet (the text gives no table). */
+export async function encounterDistance(combat: TenSegmentsCombat): Promise<void> {
+  const now = combat.flowState?.encounter.distance;
+  const value = typeof now === 'number' ? ` value="${now}"` : '';
+  const form = await askForm(t('Distance'), `<label>${escape(t('DistanceFeet'))} <input type="number" name="feet" step="1" min="0"${value} autofocus></label>`);
+  const feet = numberOf(form?.feet);
+  if (feet === undefined) return;
+  shown(await requestMidRound(combat, 'distance', { feet }));
+}
+
+/**
+ * addict phase 1: each side's reaction in the GM's words, the roll if one was
+ * made, secret or not; a side left blank is not recorded. One request a side,
+ * stopping at the first refusal (told in words).
+ */
+export async function recordReactions(combat: TenSegmentsCombat): Promise<void> {
+  const recorded = combat.flowState?.encounter.reactions ?? {};
+  const groups = combat.groups.contents.map((g) => ({ id: g.id as string, name: g.name ?? '' }));
+  const fields = groups.map(({ id, name }) => {
+    const had = recorded[id];
+    return `<fieldset><legend>${escape(name)}</legend>
+      <label>${escape(t('ReactionResult'))} <input type="text" name="result.${escape(id)}" value="${escape(had?.result ?? '')}"></label>
+      <label>${escape(t('ReactionRoll'))} <input type="number" name="roll.${escape(id)}" step="1" value="${had?.roll ?? ''}"></label>
+      <label><input type="checkbox" name="secret.${escape(id)}"${had?.secret ? ' checked' : ''}> ${escape(t('ReactionSecret'))}</label></fieldset>`;
+  });
+  const form = await askForm(t('Reactions'), fields.join(''));
+  if (!form) return;
+  for (const { id } of groups) {
+    const result = form[`result.${id}`]?.trim();
+    if (!result) continue;
+    const roll = numberOf(form[`roll.${id}`]);
+    const answer = await requestMidRound(combat, 'reaction', { groupId: id, result, ...(roll !== undefined ? { roll } : {}), ...(form[`secret.${id}`] ? { secret: true } : {}) });
+    shown(answer);
+    if (!answer.ok) return;
+  }
 }
