@@ -23,6 +23,7 @@ import { whenIdle } from '../../src/documents/queries';
 import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
 import { DeclarationDialog, openDialogFor, closeDeclarationDialogs } from '../../src/apps/declaration-dialog';
 import { setClock } from '../../src/documents/declaring-in-turn';
+import { forms } from '../../src/apps/tracker/gm-prompts';
 import type { TrackerContext } from '../../src/apps/tracker/tracker-view';
 import type { FlowState } from '../../src/rules/flow';
 import type { ProcedureId } from '../../src/rules/model';
@@ -119,8 +120,10 @@ async function undeclared(w: World, user: any, id: string): Promise<boolean> {
 }
 
 describe.each([13, 14] as const)('a whole combat from the tracker and the dialogs, generation %i', (generation) => {
+  const realAsk = forms.ask;
   afterEach(async () => {
     setClock();
+    forms.ask = realAsk;
     await closeDeclarationDialogs();
   });
 
@@ -171,8 +174,16 @@ describe.each([13, 14] as const)('a whole combat from the tracker and the dialog
       ];
       const able = (id: string) => (w.combat.flowState as FlowState).states[id] !== undefined && !['dead', 'dying', 'incapacitated', 'unconscious'].includes(flow(w).states[id].condition as string);
       if (procedure === 'addict') {
-        // Declaring in turn: the GM starts it, a die picks who is first; the called player's dialog opens by itself, with the clock.
+        // Declaring in turn: the GM starts it and orders the roster (Brand, then Halvaine), a die picks who is first; the called
+        // player's dialog opens by itself, with the clock.
+        let asked = '';
+        forms.ask = async (title) => {
+          asked = title;
+          return { [`order.${ids.brand}`]: '1', [`order.${ids.halvaine}`]: '2' };
+        };
         await press(w, gm, 'startDeclaringInTurn');
+        expect((w.combat as any).flags['ten-segments'].declaring.roster).toEqual([ids.brand, ids.halvaine]);
+        expect(asked).toBe('Who declares, in what order');
         for (let k = 0; k < 2; k++) {
           const call = (w.combat as any).flags['ten-segments'].declaring;
           expect(call.called).not.toBeNull();

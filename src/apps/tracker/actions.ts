@@ -34,9 +34,10 @@ export const declarationOpener = {
 
 /* addict's declaring in turn (documents/declaring-in-turn.ts, its own chunk): refusals are told there, in words. */
 
-/** The GM: start declaring in turn (the roster in the combat's order, a die for who is first), the first called at once. */
+/** The GM: start declaring in turn (the roster in the order the GM gives it, a die for who is first), the first called at once. */
 export async function startDeclaringInTurn(combat: TenSegmentsCombat): Promise<void> {
-  await inTurn.startDeclaringInTurn(combat);
+  const roster = await (await import('./gm-prompts')).askRoster(combat, inTurn.turnCall(combat)?.roster ?? inTurn.defaultRoster(combat));
+  if (roster) await inTurn.startDeclaringInTurn(combat, roster);
 }
 
 /** The GM: call the next in the order. */

@@ -190,3 +190,24 @@ export async function recordReactions(combat: TenSegmentsCombat): Promise<void> 
     if (!answer.ok) return;
   }
 }
+
+/**
+ * addict phase 6, declaring in turn: the GM orders the roster (who declares,
+ * in what order; a die then picks who is first). Prefilled with the last
+ * round's order, else the player-owned combatants in the combat's order; a
+ * place left blank keeps its place. Null: closed, nothing started.
+ */
+export async function askRoster(combat: TenSegmentsCombat, roster: readonly string[]): Promise<string[] | null> {
+  if (roster.length < 2) return [...roster];
+  const fields = roster.map((id, i) => {
+    const name = combat.combatants.get(id)?.name ?? id;
+    return `<label>${escape(name)} <input type="number" name="order.${escape(id)}" step="1" min="1" value="${i + 1}"></label>`;
+  });
+  const form = await askForm(t('RosterOrder'), `<p>${escape(t('RosterHint'))}</p>${fields.join('')}`);
+  if (!form) return null;
+  const place = (id: string, i: number): number => numberOf(form[`order.${id}`]) ?? i + 1;
+  return roster
+    .map((id, i) => ({ id, i, at: place(id, i) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map(({ id }) => id);
+}
