@@ -10,7 +10,7 @@
  * their chat log. And the GM's keybindings for the next and previous step.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World } from './world';
+import { g, makeWorld, type World, cardText as text, idle, cardKind as kindOf, cardsSeenBy as seenBy } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
@@ -21,33 +21,8 @@ const MODES: Record<13 | 14, Record<ModeName, string>> = {
   14: { public: 'public', gm: 'gm' },
 };
 
-/** Plain text of a card as a reader sees it (tags and runs of spaces removed, entities read). */
-function text(message: any): string {
-  return String(message.content)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const kindOf = (m: any) => m.flags?.['ten-segments']?.kind as string | undefined;
-
-/** The cards of these kinds a user's chat log shows, in order, as text (a whisper only to its recipients). */
-function seenBy(w: World, user: any, ...kinds: string[]): string[] {
-  const view = w.foundry.client(user) as any;
-  const messages: any[] = view.game.messages.contents;
-  return messages.filter((m) => kinds.includes(kindOf(m) ?? '') && (m.whisper.length === 0 || m.whisper.includes(user.id))).map(text);
-}
-
 function cards(kind: string): any[] {
   return g.game.messages.contents.filter((m: any) => kindOf(m) === kind);
-}
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
 }
 
 async function nextUntil(combat: TenSegmentsCombat, done: () => boolean, max = 40): Promise<void> {

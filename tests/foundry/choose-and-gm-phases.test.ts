@@ -9,7 +9,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { describe, expect, it } from 'vitest';
-import { g, makeWorld, type World } from './world';
+import { g, makeWorld, type World, idle } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestMidRound } from '../../src/documents/midround';
 import type { FlowState } from '../../src/rules/flow';
@@ -19,11 +19,6 @@ const flow = (w: World): FlowState => w.combat.flowState as FlowState;
 function snapshot(w: World): string {
   const combat = w.combat as any;
   return JSON.stringify({ log: combat.system.log, round: combat.round, turn: combat.turn, actors: g.game.actors.contents.map((a: any) => a.toObject()) });
-}
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
 }
 
 const groupOf = (w: World, id: string) => (w.combat.combatants.get(id) as any)._source.group as string;

@@ -12,15 +12,10 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeWorld, g, type World } from './world';
+import { makeWorld, g, type World, idle } from './world';
 import { whenIdle } from '../../src/documents/queries';
 import { closeDeclarationDialogs, openDeclarationDialog, openDialogFor, prepareDeclarationContext, type DeclarationContext } from '../../src/apps/declaration-dialog';
 import { callNext, pauseClock, setClock, startDeclaringInTurn, turnCall } from '../../src/documents/declaring-in-turn';
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
-}
 
 /** The dialog's template, compiled with Handlebars' built-ins only (the helpers the brief allows). */
 const template = Handlebars.compile(readFileSync(new URL('../../templates/dialogs/declaration.hbs', import.meta.url), 'utf8'), { strict: false });

@@ -5,14 +5,9 @@
  * "in the right circumstances", which the GM judges, so only the GM may set it.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeWorld, type World } from './world';
+import { makeWorld, type World, idle } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
-}
 
 describe.each([13, 14] as const)('high-low declarations through the documents, generation %i', (generation) => {
   let w: World;

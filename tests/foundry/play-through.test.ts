@@ -18,7 +18,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World } from './world';
+import { g, makeWorld, type World, idle } from './world';
 import { whenIdle } from '../../src/documents/queries';
 import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
 import { DeclarationDialog, openDialogFor, closeDeclarationDialogs } from '../../src/apps/declaration-dialog';
@@ -66,11 +66,6 @@ function buttonsOf(html: string): Button[] {
     out.push({ action, combatantId: data.combatantId ?? row, disabled: /\sdisabled(\s|$)/.test(attrs), label: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? '', data });
   }
   return out;
-}
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
 }
 
 /** The tracker on a user's client, drawn as the sidebar draws it (the stand-in renders our templates into partHTML). */

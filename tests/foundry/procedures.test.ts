@@ -9,7 +9,7 @@
  * actors' hp / Stress / Wound Points, spell items, defeated combatants.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { makeWorld, g, type World } from './world';
+import { makeWorld, g, type World, cardText as text } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
@@ -56,17 +56,6 @@ async function toDeclarations(combat: TenSegmentsCombat, round: number): Promise
 
 function cards(kind: string): any[] {
   return g.game.messages.contents.filter((m: any) => m.flags?.['ten-segments']?.kind === kind);
-}
-
-/** Plain text of a card as a reader sees it (tags and runs of spaces removed, entities read). */
-function text(message: any): string {
-  return String(message.content)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 const hp = (actor: any) => actor.system.hp.value;

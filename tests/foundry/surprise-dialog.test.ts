@@ -12,34 +12,11 @@
 import { readFileSync } from 'node:fs';
 import Handlebars from 'handlebars';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World } from './world';
+import { g, makeWorld, type World, cardText as text, idle, cardKind as kindOf, cardsSeenBy as seenBy } from './world';
 import { openSurpriseDialog, SurpriseDialog, type SurpriseContext } from '../../src/apps/surprise-dialog';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { groupData } from '../../src/data/systems';
 import { requestProblem } from '../../src/documents/request-schema';
-
-function text(message: any): string {
-  return String(message.content)
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-const kindOf = (m: any) => m.flags?.['ten-segments']?.kind as string | undefined;
-
-/** The cards of these kinds a user's chat log shows, as text. */
-function seenBy(w: World, user: any, ...kinds: string[]): string[] {
-  const messages: any[] = (w.foundry.client(user) as any).game.messages.contents;
-  return messages.filter((m) => kinds.includes(kindOf(m) ?? '') && (m.whisper.length === 0 || m.whisper.includes(user.id))).map(text);
-}
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
-}
 
 describe.each([13, 14] as const)('the surprise dialog, generation %i', (generation) => {
   let w: World;

@@ -11,7 +11,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World } from './world';
+import { g, makeWorld, type World, idle } from './world';
 import { requestDeclaration, requestCombatAction, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import { CHANNEL } from '../../src/documents/requests';
@@ -24,11 +24,6 @@ import { GM_VIEW, timeline } from '../../src/rules/timeline';
 import type { FlowState } from '../../src/rules/flow';
 
 const flow = (w: World): FlowState => w.combat.flowState as FlowState;
-
-async function idle(w: World): Promise<void> {
-  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
-  await w.foundry.settle();
-}
 
 /** What the tracker of `user` would show: the header's buttons, and a row's. */
 async function controlsOf(w: World, user: any): Promise<{ header: ControlView[]; row: (id: string) => ControlView[]; input: ControlsInput }> {

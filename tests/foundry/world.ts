@@ -10,6 +10,8 @@ import { initSystem } from '../../src/system';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 import type { ProcedureId } from '../../src/rules/model';
 
+import { whenIdle } from '../../src/documents/queries';
+
 export const g = globalThis as any;
 
 export interface World {
@@ -78,4 +80,30 @@ export async function makeWorld(generation: 13 | 14, procedure: ProcedureId, opt
     spell,
     sword,
   };
+}
+
+/** Plain text of a card as a reader sees it (tags and runs of spaces removed, entities read). */
+export function cardText(message: any): string {
+  return String(message.content)
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The kind a system card was posted as (flag `kind`). */
+export const cardKind = (m: any) => m.flags?.['ten-segments']?.kind as string | undefined;
+
+/** The cards of these kinds a user's chat log shows, in order, as text (a whisper only to its recipients). */
+export function cardsSeenBy(w: World, user: any, ...kinds: string[]): string[] {
+  const messages: any[] = (w.foundry.client(user) as any).game.messages.contents;
+  return messages.filter((m) => kinds.includes(cardKind(m) ?? '') && (m.whisper.length === 0 || m.whisper.includes(user.id))).map(cardText);
+}
+
+/** Until the active GM has answered every request and every client has caught up. */
+export async function idle(w: World): Promise<void> {
+  await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
+  await w.foundry.settle();
 }
