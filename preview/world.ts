@@ -10,6 +10,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import type { FoundryHandle } from '../tests/standin';
 import type { TenSegmentsCombat } from '../src/documents/combat';
+import { characterData, LONG_SWORD, monsterData, sleepData } from '../tests/foundry/fixtures';
 import type { ProcedureId } from '../src/rules/model';
 import { requestDeclaration } from '../src/documents/queries';
 
@@ -27,24 +28,15 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
   const p1 = foundry.users.player.id;
   const p2 = foundry.users.player2.id;
-  const character = (name: string, owner: string) => ({
-    name,
-    type: 'character',
-    ownership: { [owner]: OWNER, [owner === p1 ? p2 : p1]: OBSERVER },
-    system: { hp: { value: 12, max: 12 }, ac: 5, attack: { mode: 'aac0', aac0: '19' } },
-  });
-  const monster = (name: string) => ({
-    name,
-    type: 'monster',
-    system: { hitDice: '1', hp: { value: 6, max: 6 }, ac: 6, aac0: '19', attacks: 'axe 1d8', morale: 8 },
-  });
+  const character = (name: string, owner: string) => characterData(name, owner, owner === p1 ? p2 : p1, { OWNER, OBSERVER });
+  const monster = monsterData;
   const monsters = Array.from({ length: n - 2 }, (_, i) => monster(`Orc ${i + 1}`));
   const [halvaine, brand, ...orcs] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
   const [spell] = await halvaine.createEmbeddedDocuments('Item', [
-    { name: 'Sleep', type: 'spell', system: { level: 1, castingTime: { value: 2, unit: 'segments' }, castingTN: 12, memorized: 2, expended: 0 } },
+    sleepData(2),
   ]);
   const [sword] = await brand.createEmbeddedDocuments('Item', [
-    { name: 'Long sword', type: 'weapon', system: { damage: { small: '1d8', large: '1d12' }, speed: 5, length: 3.5, space: 3, kind: 'melee', equipped: true } },
+    LONG_SWORD,
   ]);
   const scene = await g.Scene.create({ name: 'Keep', active: true });
   const tokens = await scene.createEmbeddedDocuments('Token', [
