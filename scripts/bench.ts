@@ -332,7 +332,7 @@ function closure(file: string, seen = new Set<string>()): Set<string> {
  * tracker's view chunk, once it is one); dialogs and rarely used screens stay
  * out (loaded when first opened).
  */
-const LOADED_WHEN_DRAWN = ['timeline'];
+const LOADED_WHEN_DRAWN = ['timeline', 'tracker-view'];
 
 function benchLoaded(): void {
   say(`(c) What a client loads at start-up: dist/ten-segments.js, the chunks it imports, the chunks the tracker draws with (${LOADED_WHEN_DRAWN.join(', ')}) and the world's procedure chunk (each file gzip -9, summed)`);
