@@ -28,7 +28,7 @@ import {
 } from '../rules/flow';
 import { getProcedure, loadProcedure } from '../rules/registry';
 import { withRolls } from './dice';
-import { deletionUpdate, gmMode, turnChangeOptions } from './compat';
+import { deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
