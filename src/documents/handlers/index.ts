@@ -24,6 +24,8 @@ export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptio
 // The Combat's writing: transactions, the start, Previous, re-basing, joining and leaving (combat.ts calls these).
 export * as writer from '../combat-writer';
 export { compareHealth } from './health';
+// The request's envelope and body checked, its handler run, the answer kept for retries (requests.ts calls these).
+export { runRequest, serveRequest } from './serve';
 
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
