@@ -60,8 +60,16 @@ describe('the installable build', () => {
         // addict's declaring in turn, shared by the dialog and the handlers; the encounter as the engine reads it, shared by the handlers and the dialogs.
         'chunks/declaring-in-turn.js',
         'chunks/engine-encounter.js',
+        // The actors' and items' data as the engine reads them, shared by the GM's chunk, the dialogs and the GM's small forms.
+        'chunks/engine-view.js',
         // What the tracker reads of addict's call and clock (drawn under addict only).
         'chunks/turn-clock.js',
+        // The API's bodies (game.tenSegments: only the names at init), and what a client sends of attacks and mid-round actions
+        // (shared by the API, the tracker's actions and the dialogs); the writer's and the cards' Foundry differences (compat-writes).
+        'chunks/api-calls.js',
+        'chunks/attack.js',
+        'chunks/midround.js',
+        'chunks/compat-writes.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -103,12 +111,23 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
     expect(readFileSync('dist/chunks/handlers.js', 'utf8')).toContain('RequestTooDeep');
     expect(core).not.toContain('RequestTooDeep');
+    // The Combat's writing (transactions, the start, Previous, re-basing, a round or turn put back) is in the GM's chunk too, and so is
+    // the serving of a request (its handler run, the answer kept for retries): core keeps the replay and sends requests.
+    for (const written of ['RebaseDropped', 'TurnReverted', 'InitiativeDieImpossible', 'Ten Segments | request']) {
+      expect(readFileSync('dist/chunks/handlers.js', 'utf8')).toContain(written);
+      expect(core).not.toContain(written);
+    }
+    // The message modes of chat cards are not in core (compat-writes, imported by the cards, the migration and attacks).
+    expect(readFileSync('dist/chunks/compat-writes.js', 'utf8')).toContain('applyRollMode');
+    expect(core).not.toContain('applyRollMode');
+    // The API's bodies are a chunk loaded at the first call (core has only the names).
+    expect(readFileSync('dist/chunks/api-calls.js', 'utf8')).toContain('UnknownCombat');
   });
 
   it('every pack compiles with every source document in it', async () => {

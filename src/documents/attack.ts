@@ -5,7 +5,7 @@
  * request arrives (requests.ts).
  */
 import { askGM } from './requests';
-import { currentMessageMode } from './compat';
+import { currentMessageMode } from './compat-writes';
 
 export interface AttackRequest {
   combatId: string;

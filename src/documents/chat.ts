@@ -15,7 +15,7 @@ import type { EndEvent } from '../rules/procedure';
 import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../rules/recap';
 import { GM_VIEW, timeline, type TimelineView, type Viewer } from '../rules/timeline';
 import { SYSTEM_ID, monsterRollsPrivate } from '../settings';
-import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat';
+import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat-writes';
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
 

@@ -32,47 +32,25 @@
  * overwrite it.
  */
 import type { DamageType, Declaration, Problem } from '../rules/model';
-import { RulesError } from '../rules/model';
-import {
-  applyInput,
-  currentActors,
-  declarationProblem,
-  entriesOf,
-  chainKey,
-  FLOW_VERSION,
-  FlowLog,
-  outOfPlace,
-  RecordingDice,
-  secondsBeforeRound,
-  startCombat,
-  type AppliedDetail,
-  type FlowInput,
-  type FlowState,
-  type InputEntry,
-  type KeyedLog,
-  type LogEntry,
-  type MoraleRequest,
-} from '../rules/flow';
-import { getProcedure, isLoaded, loadProcedure } from '../rules/registry';
+import { currentActors, entriesOf, FlowLog, type AppliedDetail, type FlowInput, type FlowState, type InputEntry, type KeyedLog, type LogEntry, type MoraleRequest } from '../rules/flow';
+import { isLoaded, loadProcedure } from '../rules/registry';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
-import { withRolls } from './dice';
-import { deletionUpdate, gmMode, turnChangeOptions } from './compat';
-import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
-import { localizeProblem, notifyProblem } from './problems';
+import { notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
-import type { DeclarationRequest } from './declarations';
 import { requestCombatAction, type CombatActionRequest, type SideSurprise, type StepAction } from './queries';
-import { joinMissing } from './combatant';
-import { isPossibleTotal, type Dice, type DieRequest } from '../rules/dice';
-import { loadedGMSide, loadGMSide, serialize, type GMSide } from './requests';
-import { COMBAT_SCHEMA } from '../data/combat-log';
-import { combatData, combatantData } from '../data/systems';
+import { loadedGMSide, loadGMSide, serialize } from './requests';
+import { combatData } from '../data/systems';
 
 export type { MoraleRequest } from '../rules/flow';
 
-interface TransactOptions {
+/** What only the active GM runs (combat-writer.ts): in the GM's chunk, loaded on first use. */
+async function writer(): Promise<typeof import('./combat-writer')> {
+  return (loadedGMSide() ?? (await loadGMSide())).writer;
+}
+
+export interface TransactOptions {
   /** 1 forward, -1 back (Previous). */
   direction?: 1 | -1;
   /** A move through the round (step or round change): core's combatTurn / combatRound hook and the world clock. */
@@ -93,11 +71,6 @@ export interface Transacted {
   details: AppliedDetail[];
 }
 
-/** Core's combat hooks, with the update data and options this system sends (core's own {round, turn} plus the log). */
-function callHook(hook: 'combatStart' | 'combatTurn' | 'combatRound', ...args: unknown[]): void {
-  (Hooks.callAll as unknown as (hook: string, ...args: unknown[]) => void)(hook, ...args);
-}
-
 /** The procedure a log plays (its start), if any. */
 function procedureOfLog(entries: readonly (readonly [string, LogEntry])[]): ProcedureId | null {
   for (const [, e] of entries) {
@@ -107,59 +80,10 @@ function procedureOfLog(entries: readonly (readonly [string, LogEntry])[]): Proc
   return null;
 }
 
-/** A declaration rolls nothing. */
-const NO_DICE = {
-  roll(): number {
-    throw new Error('a declaration rolls no dice');
-  },
-};
-
-/** Dice that give the totals an entry first rolled while they still fit, then roll anew (an entry re-based, Combat#rebase). */
-function firstRecorded(totals: readonly number[], fresh: Dice): Dice {
-  let i = 0;
-  return {
-    roll(request: DieRequest): number {
-      const t = totals[i++];
-      if (typeof t === 'number' && t >= request.count && t <= request.count * request.faces) return t;
-      return fresh.roll(request);
-    },
-  };
-}
-
-/**
- * Initiative dice rolled at the table by hand: the engine's initiative die
- * for a combatant (where the procedure rolls per combatant) or a side takes
- * the total given for it, checked against the die, once; every other die
- * is rolled. `used` collects the ids whose totals were taken.
- */
-function handDice(given: Readonly<Record<string, number>>, fresh: Dice, used: Set<string>, nameOf: (id: string) => string): Dice {
-  return {
-    roll(request: DieRequest): number {
-      if (request.purpose !== 'initiative') return fresh.roll(request);
-      // A die asked for again for the same roller (a tie rolled again) is rolled.
-      const who = [request.combatant, request.side].find((id): id is string => id !== undefined && Object.prototype.hasOwnProperty.call(given, id));
-      if (who === undefined || used.has(who)) return fresh.roll(request);
-      const total = given[who];
-      if (!isPossibleTotal(request, total)) {
-        throw new RulesError({ key: 'InitiativeDieImpossible', data: { name: nameOf(who), value: total, die: `${request.count}d${request.faces}` } });
-      }
-      used.add(who);
-      return total;
-    },
-  };
-}
-
-/** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
-/** Does a spell or device go off in the step being played (its outcome is decided as the step is reached)? The card is the GM side's (chat.ts). */
-function spellGoesOff(state: FlowState): boolean {
-  const step = state.stage === 'resolve' ? state.schedule?.steps[state.step] : undefined;
-  const outcomes = state.outcomes[state.step] ?? [];
-  return !!step && step.entries.some((e, i) => e.kind === 'cast-complete' && outcomes[i] === 'goes-off');
-}
-
 /** The combatants in turn order: in v14's typings stored documents (`Combatant.Stored`), as core's own `turns`. */
 type Turns = ReturnType<Combat['setupTurns']>;
 
+/** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
 type HeldStore = Record<string, Record<string, Declaration | null>>;
 
 function heldStore(): HeldStore {
@@ -180,7 +104,8 @@ export class TenSegmentsCombat extends Combat {
   /** The state last replayed; forgotten whenever an update changes the log (_onUpdate). */
   private declare tensegCache?: { state: FlowState | null } | null;
 
-  private get replay(): FlowLog {
+  /** The replay (also the GM's writer's: Previous, re-basing). */
+  get replay(): FlowLog {
     return (this.tensegReplay ??= new FlowLog());
   }
 
@@ -229,7 +154,8 @@ export class TenSegmentsCombat extends Combat {
     return heldStore()[this.id as string] ?? {};
   }
 
-  private async setHeld(held: Record<string, Declaration | null>): Promise<void> {
+  /** Hold back (or forget) the GM's plans for this combat (the active GM only). */
+  async setHeld(held: Record<string, Declaration | null>): Promise<void> {
     if (!isActiveGM()) return;
     const store = heldStore();
     if (Object.keys(held).length === 0) delete store[this.id as string];
@@ -277,94 +203,13 @@ export class TenSegmentsCombat extends Combat {
    */
   async transact(plan: (state: FlowState, give: (input: FlowInput) => AppliedDetail | Problem) => Problem | null | void, options: TransactOptions = {}): Promise<{ problem: Problem } | Transacted> {
     if (!isActiveGM()) return { problem: { key: 'NotActiveGM' } };
-    const before = this.flowState;
-    if (!before) return { problem: { key: 'CombatNotStarted' } };
-    await loadProcedure(before.procedure);
-    const { result } = await withRolls((rolled) => {
-      const used = new Set<string>();
-      const dice = options.manual ? handDice(options.manual, rolled, used, (id) => this.nameOfId(id)) : rolled;
-      const state = structuredClone(before);
-      const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null }[] = [];
-      const give = (input: FlowInput): AppliedDetail | Problem => {
-        const recording = new RecordingDice(dice);
-        const { stage, opening, round, step } = state;
-        const done = applyInput(state, input, recording);
-        if (!done.ok) return done.problem;
-        const entry: InputEntry = { ...structuredClone(input) };
-        if (recording.totals.length > 0) entry.r = recording.totals;
-        if (made.length === 0 && options.q) entry.q = options.q;
-        if (made.length === 0 && options.k) entry.k = options.k;
-        const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
-        // A round begun: its initiative rolled and its steps planned (the surprise segments roll none).
-        const begun = stage === 'declare' && state.stage !== 'declare' && state.initiative !== null ? structuredClone(state) : null;
-        // A step just reached in which a spell goes off: its card (the spells' outcomes are decided as the step is reached).
-        const reached = state.stage === 'resolve' && (stage !== 'resolve' || round !== state.round || step !== state.step);
-        const spellOff = reached && spellGoesOff(state) ? structuredClone(state) : null;
-        made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff });
-        return done.detail ?? {};
-      };
-      let problem: Problem | null = null;
-      try {
-        problem = plan(state, give) ?? null;
-      } catch (err) {
-        if (!(err instanceof RulesError)) throw err;
-        problem = err.problem;
-      }
-      // A die entered by hand that the engine never asked for (a side that rolls none, a combatant not rolling): refused, not ignored.
-      const unused = Object.keys(options.manual ?? {}).find((id) => !used.has(id));
-      if (!problem && unused !== undefined) problem = { key: 'InitiativeDieUnused', data: { name: this.nameOfId(unused) } };
-      return { problem, state, made };
-    });
-    if (result.problem) return { problem: result.problem };
-    if (result.made.length === 0) return { state: before, details: [] };
-    const after = result.state;
-    const entries = this.entries;
-    const start = entries.length;
-    const data: Record<string, unknown> = { ...this.turnDataFor(after) };
-    let previous = entries[start - 1]?.[0] ?? null;
-    result.made.forEach((m, i) => {
-      previous = chainKey(start + i, previous, m.entry);
-      data[`system.log.${previous}`] = m.entry;
-    });
-    await this.write(data, before, after, options);
-    const gm = loadedGMSide() ?? (await loadGMSide());
-    for (const m of result.made) {
-      if (m.begun) await gm.postInitiativeCard(this, m.begun);
-      if (m.spellOff) await gm.postSpellOffCard(this, m.spellOff);
-      if (m.ended) await gm.postEndOfRoundCard(this, m.ended);
-    }
-    if (result.made.some((m) => m.opened)) await gm.postMoraleCard(this, after, after.opening ?? []);
-    // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
-    if (after.round > before.round) await joinMissing(this);
-    return { state: after, details: result.made.map((m) => m.detail) };
-  }
-
-  /** One update of the combat (with core's hooks when it moves through the round), then the sync of actors. */
-  private async write(data: Record<string, unknown>, before: FlowState | null, after: FlowState, options: TransactOptions): Promise<void> {
-    const { direction = 1, navigate = false, skipHealthOf = [] } = options;
-    let updateOptions: Record<string, unknown> = {};
-    if (navigate) {
-      updateOptions = turnChangeOptions(direction, secondsBeforeRound(after) - secondsBeforeRound(before));
-      // Core announces the change before writing it; a hook may still adjust the update.
-      callHook(data.round !== this.round ? 'combatRound' : 'combatTurn', this, data, updateOptions);
-    }
-    await this.update(data, updateOptions);
-    const gm = loadedGMSide() ?? (await loadGMSide());
-    await gm.applySync(this, gm.planSync(before, after, skipHealthOf));
-  }
-
-  /** A combatant's or a side's name, for a refusal (the id itself when neither). */
-  private nameOfId(id: string): string {
-    return this.combatants.get(id)?.name ?? this.groups.get(id)?.name ?? id;
+    return (await writer()).transact(this, plan, options);
   }
 
   /** Run a single input as a transaction; a refusal is returned and nothing is written. */
   async transition(input: FlowInput, options: TransactOptions = {}): Promise<Problem | null> {
-    const done = await this.transact((_, give) => {
-      const r = give(input);
-      return 'key' in r ? (r as Problem) : null;
-    }, options);
-    return 'problem' in done ? done.problem : null;
+    if (!isActiveGM()) return { key: 'NotActiveGM' };
+    return (await writer()).transition(this, input, options);
   }
 
   /** Run `task` after every other transition of this combat (declarations, hits, the GM's buttons). */
@@ -432,65 +277,11 @@ export class TenSegmentsCombat extends Combat {
     if (!isActiveGM()) return;
     const author = game.users?.get(userId as string);
     const stepChanged = 'round' in (changed as object) || 'turn' in (changed as object);
-    if (stepChanged && !author?.isGM) void this.exclusive(() => this.putBackStep(author?.name ?? String(userId)));
-    if (logChanged && userId !== game.user?.id) void this.exclusive(() => this.rebase());
+    // The active GM puts back round and turn changed by a non-GM, and re-bases entries another GM wrote (combat-writer.ts).
+    if (stepChanged && !author?.isGM) void this.exclusive(async () => (await writer()).putBackStep(this, author?.name ?? String(userId)));
+    if (logChanged && userId !== game.user?.id) void this.exclusive(async () => (await writer()).rebase(this));
   }
 
-  /** The active GM: round and turn back to what the flow says, after a change by a non-GM. */
-  private async putBackStep(who: string): Promise<void> {
-    const state = this.flowState;
-    if (!state) return;
-    const data = this.turnDataFor(state);
-    if (data.round === this.round && data.turn === this.turn) return;
-    await this.update(data);
-    notifyProblem({ key: 'TurnReverted', data: { user: who } });
-  }
-
-  /**
-   * The active GM: entries another GM wrote on a log it had not fully seen
-   * (a handover with a write in flight) are played again on top, each checked
-   * again and with the dice it rolled; one that no longer fits is dropped
-   * with a notice. One write.
-   */
-  private async rebase(): Promise<void> {
-    const entries = this.entries;
-    const at = outOfPlace(entries);
-    if (at < 1) return;
-    const before = this.flowState;
-    const base = this.replay.read(entries.slice(0, at)).state;
-    if (!before || !base) return;
-    await loadProcedure(base.procedure);
-    const state = structuredClone(base);
-    const data: Record<string, unknown> = {};
-    for (const [key] of entries.slice(at)) Object.assign(data, deletionUpdate('system.log', key));
-    let previous = entries[at - 1][0];
-    let n = at;
-    const { result: dropped } = await withRolls((fresh) => {
-      const out: Problem[] = [];
-      for (const [, entry] of entries.slice(at)) {
-        if (entry.t === 'start' || entry.t === 'snapshot' || entry.t === 'patch') continue;
-        const { r, q, k, ...input } = entry;
-        const recording = new RecordingDice(firstRecorded(r ?? [], fresh));
-        const done = applyInput(state, input as FlowInput, recording);
-        if (!done.ok) {
-          out.push(done.problem);
-          continue;
-        }
-        const redo: InputEntry = { ...(input as FlowInput) };
-        if (recording.totals.length > 0) redo.r = recording.totals;
-        if (q) redo.q = q;
-        if (k) redo.k = k;
-        previous = chainKey(n++, previous, redo);
-        data[`system.log.${previous}`] = redo;
-      }
-      return out;
-    });
-    Object.assign(data, this.turnDataFor(state));
-    await this.update(data);
-    const gm = loadedGMSide() ?? (await loadGMSide());
-    await gm.applySync(this, gm.planSync(before, state));
-    for (const problem of dropped) notifyProblem({ key: 'RebaseDropped', data: { reason: localizeProblem(problem) } });
-  }
 
   /**
    * A combat control on this client: refused when this user may not, sent to
@@ -505,51 +296,12 @@ export class TenSegmentsCombat extends Combat {
       if (!done.ok) ui.notifications?.error(done.message);
       return done.ok ? null : { key: done.key };
     }
-    return this.report(await this.exclusive(() => this.run(action, extra)));
+    return this.report(await this.exclusive(async () => (await writer()).run(this, action, extra)));
   }
 
   /** The active GM's side of a control another GM pressed (handlers/queries.ts): in the combat's queue; a retry is not done again. */
   async control(req: CombatActionRequest, q: string): Promise<Problem | null> {
-    return this.exclusive(async () => (this.madeBy(q) ? null : this.run(req.action, req, q)));
-  }
-
-  /** Carry out a control (the caller holds the queue, on the active GM's client). */
-  private async run(action: StepAction, req: Omit<CombatActionRequest, 'combatId' | 'action'>, q?: string): Promise<Problem | null> {
-    if (action === 'startCombat') return this.start(req.surpriseGMOnly === true, req.surpriseSides);
-    if (action === 'moveToSide') return this.move(req.combatantId ?? '', req.groupId ?? '', q);
-    if (action === 'morale') {
-      const m: MoraleRequest = { combatant: req.combatantId ?? '', trigger: req.trigger ?? '' };
-      if (req.opposed !== undefined) m.opposed = req.opposed;
-      if (req.method !== undefined) m.method = req.method;
-      if (req.score !== undefined) m.score = req.score;
-      if (req.passed !== undefined) m.passed = req.passed;
-      return this.transition({ t: 'morale', requests: [m] }, { q });
-    }
-    const state = this.flowState;
-    if (!state) return { key: 'CombatNotStarted' };
-    switch (action) {
-      case 'nextTurn':
-        return state.stage === 'declare' ? this.beginWithHeld(q) : this.transition({ t: 'next' }, { navigate: true, q });
-      case 'previousTurn':
-        return this.undo((entries) => entries.length - 1);
-      case 'nextRound':
-        return this.skipRound(state, q);
-      case 'previousRound': {
-        const target = state.stage === 'declare' ? state.round - 1 : state.round;
-        return this.undo((entries) => {
-          // The longest earlier log whose state is the declarations of the target round (or earlier).
-          const path = this.replay.waypoints();
-          for (let k = Math.min(entries.length, path.length) - 1; k >= 1; k--) {
-            if (path[k].stage === 'declare' && path[k].round <= target) return k;
-          }
-          return 1;
-        });
-      }
-      case 'rollInitiative':
-        return state.stage === 'declare' ? this.beginWithHeld(q, req.dice) : { key: 'NotDeclaring' };
-      case 'undoInterruption':
-        return this.transition({ t: 'restore', casting: req.castingId ?? '' }, { q });
-    }
+    return this.exclusive(async () => (this.madeBy(q) ? null : (await writer()).run(this, req.action, req, q)));
   }
 
   /** Start: freeze the world's procedure and options, roll surprise, open declarations. */
@@ -572,86 +324,6 @@ export class TenSegmentsCombat extends Combat {
     return this.command('startCombat', 'manage', extra);
   }
 
-  /** A declaration kept on a combatant before it entered the flow, checked as the request it was (anyone may create a combatant with one). */
-  private storedDeclaration(c: Combatant.Implementation, { declarationRequestProblem, isDeclarationRequest, declarationFromRequest }: GMSide): Declaration | null {
-    const stored = combatantData(c)?.declaration;
-    if (stored === null || stored === undefined) return null;
-    const name = c.name ?? '';
-    const shape = declarationRequestProblem(stored);
-    const o = stored.override;
-    const given = o !== undefined && o !== null && o !== '' && !(typeof o === 'object' && Object.keys(o as object).length === 0);
-    const override = given ? { key: 'OverrideGMOnly' } : null;
-    const problem = shape ?? override;
-    if (problem || !isDeclarationRequest(stored)) {
-      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(problem ?? { key: 'MalformedRequest' }) } });
-      return null;
-    }
-    const built = declarationFromRequest(c, stored);
-    if ('problem' in built) {
-      notifyProblem({ key: 'DeclarationStoredInvalid', data: { name, reason: localizeProblem(built.problem) } });
-      return null;
-    }
-    return { ...built.declaration, combatant: c.id as string };
-  }
-
-  private async start(surpriseGMOnly = false, sides?: Record<string, SideSurprise>): Promise<Problem | null> {
-    if (this.entries.length > 0) return { key: 'CombatAlreadyStarted' };
-    // Stored by an older schema and not migrated yet (the migration reported why): starting would write over it.
-    if ((combatData(this)?.version ?? COMBAT_SCHEMA) < COMBAT_SCHEMA) return { key: 'CombatNotMigrated' };
-    const procedure = game.settings!.get(SYSTEM_ID, 'procedure');
-    const allOptions = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
-    try {
-      await loadProcedure(procedure);
-    } catch (err) {
-      if (err instanceof RulesError) return err.problem;
-      throw err;
-    }
-    // The engine's view of the documents and the request schema (for declarations stored on combatants) are the GM's side of requests, a chunk loaded on first use.
-    const gm = loadedGMSide() ?? (await loadGMSide());
-    const built = gm.buildEncounter(this);
-    if ('problem' in built) return built.problem;
-    // The sides as the GM set them in the surprise dialog: rolled with, and written only once the start is sure.
-    const staged = gm.stageSurprise(this, built.encounter, sides);
-    if ('problem' in staged) return staged.problem;
-    const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
-    if (!result.ok) return result.problem;
-    const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
-    const startKey = chainKey(0, null, startEntry);
-    const state = new FlowLog().read([[startKey, startEntry]]).state as FlowState;
-    const data: Record<string, unknown> = { [`system.log.${startKey}`]: startEntry };
-    let previous = startKey;
-    // Declarations made before the start (players', kept on their combatants) survive it, checked again.
-    let n = 1;
-    for (const c of this.combatants) {
-      const decl = this.storedDeclaration(c, gm);
-      if (!decl) continue;
-      const input: FlowInput = { t: 'declare', d: decl };
-      const done = applyInput(state, input, NO_DICE, getProcedure(procedure));
-      if (!done.ok) {
-        notifyProblem(done.problem);
-        continue;
-      }
-      previous = chainKey(n++, previous, input);
-      data[`system.log.${previous}`] = input;
-    }
-    Object.assign(data, this.turnDataFor(state));
-    if (staged.updates.length > 0) await this.updateEmbeddedDocuments('CombatantGroup', staged.updates as never);
-    callHook('combatStart', this, data);
-    await this.update(data);
-    // The surprise, as it was rolled (public by default: seed 004, footnote; for the GMs only when the GM chose so).
-    await gm.postSurpriseCard(this, state, surpriseGMOnly ? gmMode() : undefined);
-    return null;
-  }
-
-  /** The inputs that begin the round: the held declarations with initiative. */
-  private async beginWithHeld(q?: string, manual?: Readonly<Record<string, number>>): Promise<Problem | null> {
-    const held = this.held;
-    const d = Object.keys(held).length > 0 ? held : undefined;
-    const problem = await this.transition(d ? { t: 'begin', d } : { t: 'begin' }, { navigate: true, q, ...(manual && Object.keys(manual).length > 0 ? { manual } : {}) });
-    if (!problem && d) await this.setHeld({});
-    return problem;
-  }
-
   override async nextTurn(): Promise<this> {
     await this.command('nextTurn', 'changeStep');
     return this;
@@ -667,61 +339,11 @@ export class TenSegmentsCombat extends Combat {
     await this.command('nextRound', 'changeStep');
     return this;
   }
-
-  private async skipRound(start: FlowState, q?: string): Promise<Problem | null> {
-    const held = this.held;
-    const done = await this.transact(
-      (state, give) => {
-        for (let guard = 0; guard < 10_000; guard++) {
-          const input: FlowInput = state.stage === 'declare' && guard === 0 && Object.keys(held).length > 0 ? { t: 'begin', d: held } : { t: 'next' };
-          const r = give(input);
-          if ('key' in r) return r as Problem;
-          if (state.round > start.round && state.stage === 'declare') return null;
-        }
-        return null;
-      },
-      { navigate: true, q },
-    );
-    if ('problem' in done) return done.problem;
-    if (Object.keys(held).length > 0 && start.stage === 'declare') await this.setHeld({});
-    return null;
-  }
-
   /** Previous round: back to the declarations of this round, or of the round before when already there. */
   override async previousRound(): Promise<this> {
     await this.command('previousRound', 'changeStep');
     return this;
   }
-
-  /**
-   * Undo: keep the first `keep(entries)` entries, delete the rest in one
-   * write (the start always stays), restore on actors what they changed, and
-   * give the GM back the declarations a deleted initiative had taken (plans
-   * held for a later round's declarations are dropped with them).
-   */
-  private async undo(keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
-    const entries = this.entries;
-    const before = this.flowState;
-    if (!before) return { key: 'CombatNotStarted' };
-    const k = Math.max(1, keep(entries));
-    if (k >= entries.length) return { key: 'NothingToUndo' };
-    const after = this.replay.read(entries.slice(0, k)).state as FlowState;
-    const data: Record<string, unknown> = { ...this.turnDataFor(after) };
-    const back: Record<string, Declaration | null> = {};
-    for (const [key, entry] of entries.slice(k)) {
-      Object.assign(data, deletionUpdate('system.log', key));
-      if (entry.t === 'begin' && entry.d) Object.assign(back, entry.d);
-    }
-    await this.write(data, before, after, { direction: -1, navigate: true });
-    // Held plans belong to the declarations they were made in: leaving those, the GM holds what the deleted initiative had taken (or nothing).
-    const stay = before.stage === 'declare' && after.stage === 'declare' && before.round === after.round;
-    if (!stay) {
-      const held = after.stage === 'declare' ? back : {};
-      if (Object.keys(held).length > 0 || Object.keys(this.held).length > 0) await this.setHeld(held);
-    }
-    return null;
-  }
-
   /** Initiative is rolled for sides (or everyone) by the procedure, never per combatant. */
   override async rollInitiative(): Promise<this> {
     await this.command('rollInitiative', 'rollInitiative');
@@ -742,7 +364,6 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /* -------------------------------------------------- GM-side operations */
-
   /**
    * Record a declaration (already authorised and built from the documents;
    * the caller holds the queue, on the active GM's client). The GM's plan
@@ -751,21 +372,9 @@ export class TenSegmentsCombat extends Combat {
    * (a request sent again).
    */
   async recordDeclaration(combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
-    const d = { ...declaration, combatant: combatantId };
-    if (!how.hold) {
-      const current = this.flowState?.declarations[combatantId];
-      if (current && JSON.stringify(current) === JSON.stringify(d)) return null;
-      return this.transition({ t: 'declare', d }, { q: how.q });
-    }
-    const state = this.flowState;
-    if (state) {
-      await loadProcedure(state.procedure);
-      const problem = declarationProblem(state, d);
-      if (problem) return problem;
-    }
-    await this.setHeld({ ...this.held, [combatantId]: d });
-    return null;
+    return (await writer()).recordDeclaration(this, combatantId, declaration, how);
   }
+
 
   /** Forget a plan held for this combatant (a later declaration for it replaced it). */
   async dropHeld(combatantId: string): Promise<void> {
@@ -777,24 +386,13 @@ export class TenSegmentsCombat extends Combat {
 
   /** Withdraw (cancel) a declaration; the caller holds the queue. */
   async withdrawDeclaration(combatantId: string, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
-    if (how.hold && combatantId in this.held) {
-      await this.dropHeld(combatantId);
-      return null;
-    }
-    return this.transition({ t: 'withdraw', c: combatantId }, { q: how.q });
+    return (await writer()).withdrawDeclaration(this, combatantId, how);
   }
 
   /** Damage taken by a combatant now: what the engine decided (interruptions, falls). The caller holds the queue. */
   async recordHit(hit: { target: string; amount: number; by?: string; critical?: boolean }): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
-    // The actor already shows the damage: copy everything but its health.
-    const done = await this.transact(
-      (_, give) => {
-        const r = give({ t: 'hit', ...hit });
-        return 'key' in r ? (r as Problem) : null;
-      },
-      { skipHealthOf: [hit.target] },
-    );
-    return 'problem' in done ? done : { detail: done.details[0] ?? {} };
+    if (!isActiveGM()) return { problem: { key: 'NotActiveGM' } };
+    return (await writer()).recordHit(this, hit);
   }
 
   /**
@@ -807,60 +405,14 @@ export class TenSegmentsCombat extends Combat {
     q: string,
     hit: { critical?: boolean; type?: DamageType } = {},
   ): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
-    const done = await this.transact(
-      (_, give) => {
-        const a = give(attack);
-        if ('key' in a) return a as Problem;
-        if (damage <= 0) return null;
-        // individual-speed: a critical hit goes past Stress, and its damage type picks the Combat Injury table.
-        const h = give({ t: 'hit', target: attack.target, amount: damage, by: attack.c, ...(hit.critical ? { critical: true } : {}), ...(hit.type !== undefined ? { type: hit.type } : {}) });
-        return 'key' in h ? (h as Problem) : null;
-      },
-      { q },
-    );
-    return 'problem' in done ? done : { detail: done.details[1] ?? {} };
+    if (!isActiveGM()) return { problem: { key: 'NotActiveGM' } };
+    return (await writer()).recordAttack(this, attack, damage, q, hit);
   }
+
 
   /** The GM moves a combatant to another side (a CombatantGroup); the engine counts it from the next planning. */
   async moveToSide(combatantId: string, groupId: string): Promise<Problem | null> {
     return this.command('moveToSide', 'manage', { combatantId, groupId });
-  }
-
-  private async move(combatantId: string, groupId: string, q?: string): Promise<Problem | null> {
-    const combatant = this.combatants.get(combatantId);
-    if (!combatant) return { key: 'UnknownCombatant', data: { id: combatantId } };
-    const group = this.groups.get(groupId);
-    if (!group) return { key: 'UnknownSide', data: { name: combatant.name ?? '', side: groupId } };
-    const state = this.flowState;
-    if (state?.encounter.combatants.some((c) => c.id === combatantId)) {
-      const side = sideOf(group);
-      const problem = await this.transition({ t: 'move', c: combatantId, side: groupId, ...(state.encounter.sides.some((s) => s.id === groupId) ? {} : { add: side }) }, { q });
-      if (problem) return problem;
-    }
-    await combatant.update({ group: groupId });
-    return null;
-  }
-
-  /** How a combatant is known across leaving and coming back: its token, else its actor. */
-  static whoIs(combatant: Combatant.Implementation): string | null {
-    if (combatant.tokenId) return `t:${combatant.sceneId ?? ''}.${combatant.tokenId}`;
-    return combatant.actorId ? `a:${combatant.actorId}` : null;
-  }
-
-  /** The combatant of this flow that left and was this one (same token or actor), not yet taken over; null when it is new. */
-  private cameBack(combatant: Combatant.Implementation): string | null {
-    const who = TenSegmentsCombat.whoIs(combatant);
-    if (!who) return null;
-    const entries = this.entries;
-    const taken = new Set<string>();
-    for (const [, e] of entries) if (e.t === 'join' && e.was) taken.add(e.was);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i][1] as InputEntry;
-      if (e.t !== 'leave' || e.k !== who || taken.has(e.c)) continue;
-      // The engine checks the rest (the one named left this combat and was not taken over since).
-      return e.c;
-    }
-    return null;
   }
 
   /**
@@ -871,31 +423,16 @@ export class TenSegmentsCombat extends Combat {
    * checked like any request. The caller holds the queue (combatant.ts).
    */
   async joinFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
-    // The engine's view of the combatant and the request schema are the GM's side of requests (a chunk loaded on first use).
-    const gm = loadedGMSide() ?? (await loadGMSide());
-    const state = this.flowState;
-    if (!state || state.encounter.combatants.some((c) => c.id === combatant.id)) return null;
-    const groupId = groupIdOf(combatant);
-    const group = groupId ? this.groups.get(groupId) : undefined;
-    const side = group ? sideOf(group) : null;
-    const engine = gm.engineCombatant(combatant, side?.id ?? state.encounter.sides[0]?.id ?? 'none');
-    if ('problem' in engine) return engine.problem;
-    const input: FlowInput & { t: 'join' } = { t: 'join', c: engine.combatant };
-    const was = this.cameBack(combatant);
-    if (was) input.was = was;
-    const stored = this.storedDeclaration(combatant, gm);
-    if (stored) input.d = stored;
-    if (side && !state.encounter.sides.some((s) => s.id === side.id)) input.side = side;
-    return this.transition(input);
+    return (await writer()).joinFlow(this, combatant);
   }
 
   /** A combatant removed while the combat runs stops acting (its past stays in the flow). The caller holds the queue. */
   async leaveFlow(combatant: Combatant.Implementation): Promise<Problem | null> {
     const state = this.flowState;
-    const id = combatant.id as string;
-    if (!state?.encounter.combatants.some((c) => c.id === id)) return null;
-    return this.transition({ t: 'leave', c: id }, { k: TenSegmentsCombat.whoIs(combatant) ?? undefined });
+    if (!state?.encounter.combatants.some((c) => c.id === combatant.id)) return null;
+    return (await writer()).leaveFlow(this, combatant);
   }
+
 
   /**
    * The GM calls for a morale check. Before round 1 of a procedure with an

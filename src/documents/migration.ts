@@ -23,7 +23,7 @@ import { COMBAT_SCHEMA } from '../data/combat-log';
 import { logFromSchema1 } from '../data/combat-log-v1';
 import { diff, type Json } from '../rules/journal';
 import { SYSTEM_ID } from '../settings';
-import { deletionUpdate } from './compat';
+import { deletionUpdate } from './compat-writes';
 
 import { MIGRATION_OPTION, SCHEMA_VERSION } from './schema-version';
 

@@ -21,7 +21,7 @@ import { INJURY_TEXT_MAX } from '../rules/flow/wounds';
 import { MORALE_METHODS } from '../rules/procedure';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';
-import { messageModes } from './compat';
+import { messageModes } from './compat-writes';
 
 export const MAX_DEPTH = 6;
 export const MAX_NODES = 200;

@@ -68,14 +68,14 @@ export interface RequestBodies {
 /** A handler of one kind of request, on the active GM's client; `q` is the request's key ("sender:id") for what it writes. */
 export type RequestHandler<K extends RequestKind> = (body: RequestBodies[K], sender: User.Implementation, q: string) => Promise<{ ok: boolean }>;
 
-interface RequestMessage {
+export interface RequestMessage {
   k: 'req';
   id: string;
   kind: RequestKind;
   body: object;
 }
 
-interface AnswerMessage {
+export interface AnswerMessage {
   k: 'ans';
   to: string;
   id: string;
@@ -152,15 +152,7 @@ export function loadedGMSide(): GMSide | null {
   return gmSideOf().loaded;
 }
 
-/** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
-const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
-
-/** A body the schema of its kind passed (`problem` null) is that kind's body: the schema is the check, this the type it gives. */
-function passedSchema<K extends RequestKind>(_kind: K, _body: unknown, problem: null): _body is RequestBodies[K] {
-  return problem === null;
-}
-
-/** Check a request's body, then hand it to its handler. */
+/** Check a request's body, then hand it to its handler (handlers/serve.ts, in the GM's chunk). */
 async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
   let gm = loadedGMSide();
   if (!gm) {
@@ -170,16 +162,7 @@ async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.I
       return unloaded(err);
     }
   }
-  const problem = gm.requestProblem(kind, body);
-  if (problem) return refusal(problem);
-  const handler = gm.HANDLERS[kind] as RequestHandler<K> | undefined;
-  if (!handler || !passedSchema(kind, body, problem)) return refusal({ key: 'MalformedRequest' });
-  try {
-    return await handler(body, sender, q);
-  } catch (err) {
-    console.error('Ten Segments | request', kind, err);
-    return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
-  }
+  return gm.runRequest(kind, body, sender, q);
 }
 
 /** The GM's side could not be loaded (the chunk did not arrive): the request fails in words, and the next one tries again. */
@@ -188,17 +171,11 @@ function unloaded(err: unknown): Refusal {
   return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
 }
 
-function remember(key: string, pending: Promise<unknown>): void {
-  const answered = answeredOf();
-  answered.set(key, pending);
-  while (answered.size > ANSWERS_KEPT) answered.delete(answered.keys().next().value as string);
-}
-
-function emit(message: RequestMessage | AnswerMessage): void {
+export function emit(message: RequestMessage | AnswerMessage): void {
   game.socket?.emit(CHANNEL, message);
 }
 
-/** The active GM's side of a request message from `senderId` (the server's word). */
+/** The active GM's side of a request message from `senderId` (the server's word); the rest once the GM's side is loaded (handlers/serve.ts). */
 async function serve(message: Record<string, unknown>, senderId: string): Promise<void> {
   if (!isActiveGM()) return;
   const sender = game.users?.get(senderId);
@@ -213,20 +190,8 @@ async function serve(message: Record<string, unknown>, senderId: string): Promis
       return;
     }
   }
-  // From here to run() handing the request to its handler, nothing waits: requests keep the order they arrived in.
-  const problem = gm.envelopeProblem(message);
-  if (problem) {
-    // Without a readable id, nobody could match the answer: the request is dropped.
-    if (id) emit({ k: 'ans', to: senderId, id, answer: refusal(problem) });
-    return;
-  }
-  const key = `${senderId}|${id}`;
-  let pending = answeredOf().get(key);
-  if (!pending) {
-    pending = run(message.kind as RequestKind, message.body, sender, `${senderId}:${id}`);
-    remember(key, pending);
-  }
-  emit({ k: 'ans', to: senderId, id: id as string, answer: await pending });
+  // From here to the handler, nothing waits: requests keep the order they arrived in.
+  return gm.serveRequest(message, sender, senderId, id);
 }
 
 /* -------------------------------------------------------- client side */

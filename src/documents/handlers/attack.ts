@@ -39,7 +39,7 @@ import { serialize } from '../requests';
 import { storedActor } from '../stored';
 import { actorData, actorSize } from '../../data/systems';
 import { postCard, postInterruptionCard, type CardMode } from '../chat';
-import { gmMode, publicMode } from '../compat';
+import { gmMode, publicMode } from '../compat-writes';
 import type { AttackAnswer, AttackRequest } from '../attack';
 
 const refuse = (problem: Problem): AttackAnswer => ({ ok: false, key: problem.key, message: localizeProblem(problem) });

@@ -21,6 +21,11 @@ export { declarationFromRequest } from '../declarations';
 export { applySync, planSync } from '../sync';
 export { stageSurprise } from './surprise';
 export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
+// The Combat's writing: transactions, the start, Previous, re-basing, joining and leaving (combat.ts calls these).
+export * as writer from '../combat-writer';
+export { compareHealth } from './health';
+// The request's envelope and body checked, its handler run, the answer kept for retries (requests.ts calls these).
+export { runRequest, serveRequest } from './serve';
 
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
