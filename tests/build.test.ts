@@ -70,6 +70,10 @@ describe('the installable build', () => {
         'chunks/attack.js',
         'chunks/midround.js',
         'chunks/compat-writes.js',
+        // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
+        // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
+        'chunks/surprise.js',
+        'chunks/held.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );

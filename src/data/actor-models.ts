@@ -4,7 +4,7 @@
  * or attack routines); the pure checks live in src/rules.
  */
 import { parseHitDice } from '../rules/hit-dice';
-import { parseAac0 } from '../rules/attack';
+import { parseAac0 } from '../rules/armor-class';
 import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
 import type { Parsed } from '../rules/hit-dice';
 import type { Problem } from '../rules/model';

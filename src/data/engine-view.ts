@@ -24,7 +24,7 @@
  */
 import type { ActionKind, Combatant, Declaration, Problem, WeaponStats } from '../rules/model';
 import { isActionKind, isDamageType } from '../rules/model';
-import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/attack';
+import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/armor-class';
 import { parseHitDice, type Parsed } from '../rules/hit-dice';
 import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
 import type {

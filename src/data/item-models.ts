@@ -3,7 +3,7 @@
  */
 import { castingSegments, LIMITS } from './shapes';
 import { boolField, checkedBy, fields, localizedProblem, htmlField, intField, numField, textField } from './fields';
-import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/attack';
+import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/armor-class';
 import { DAMAGE_TYPES } from '../rules/model';
 
 /** A damage entry: a dice formula ("1d8", "2d4+1"), a number or a range ("2-8"). */

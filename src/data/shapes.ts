@@ -6,7 +6,7 @@
  *
  * Pure: no Foundry global.
  */
-import { AC_MAX, AC_MIN } from '../rules/attack';
+import { AC_MAX, AC_MIN } from '../rules/armor-class';
 import { SEGMENTS_PER_ROUND, type DamageType } from '../rules/model';
 
 export const ACTOR_TYPES = ['character', 'monster'] as const;

@@ -16,8 +16,7 @@
 import type { Problem } from '../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../rules/model';
 import { BREAK_CAUSES } from '../rules/flow/state';
-import { DISTANCE_MAX, REACTION_MAX } from '../rules/flow/gm-phases';
-import { INJURY_TEXT_MAX } from '../rules/flow/wounds';
+import { DISTANCE_MAX, INJURY_TEXT_MAX, REACTION_MAX } from '../rules/flow/limits';
 import { MORALE_METHODS } from '../rules/procedure';
 import { LIMITS } from '../data/shapes';
 import type { DeclarationRequest } from './declarations';

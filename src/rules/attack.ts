@@ -23,84 +23,10 @@ import type { Dice } from './dice';
 import type { Problem } from './model';
 import type { Schedule } from './procedure';
 import type { Parsed } from './hit-dice';
+import { armorClassProblem, CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER, neededToHit, parseAac0, type Aac0 } from './armor-class';
 
-export const AC_MIN = -10;
-export const AC_MAX = 10;
-/** How many consecutive ACs need a 20 (seed 001: "a sequence of six 20s"). */
-export const REPEATING_TWENTIES = 6;
-
-export interface Aac0 {
-  /** The figure as printed: 20 for "20*". */
-  value: number;
-  /** Stars after a 20 ("20*" = 1). */
-  stars: number;
-  /** The linear score at AC 0 (see the module comment). */
-  linear: number;
-  /** Normalized text: "17", "20", "20*". */
-  text: string;
-}
-
-export function isArmorClass(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= AC_MIN && value <= AC_MAX;
-}
-
-export function armorClassProblem(value: unknown): Problem | null {
-  return isArmorClass(value) ? null : { key: 'ArmorClassInvalid', data: { value: String(value), min: AC_MIN, max: AC_MAX } };
-}
-
-/**
- * Parse an AAC0: 17, "17", "20*", "AAC0 15", "21". Stars only follow a 20.
- * Values from 1 to 30.
- */
-export function parseAac0(input: unknown): Parsed<Aac0> {
-  const bad = (): Parsed<Aac0> => ({ ok: false, problem: { key: 'Aac0Invalid', data: { value: String(input) } } });
-  let value: number;
-  let stars = 0;
-  if (typeof input === 'number') {
-    if (!Number.isInteger(input)) return bad();
-    value = input;
-  } else if (typeof input === 'string') {
-    const m = /^(?:AAC0\s*)?(\d{1,2})(\**)$/i.exec(input.trim());
-    if (!m) return bad();
-    value = Number(m[1]);
-    stars = m[2].length;
-  } else return bad();
-  if (value < 1 || value > 30) return bad();
-  if (stars > 0 && value !== 20) return bad();
-  if (stars >= REPEATING_TWENTIES) return bad();
-  const linear = value < 20 ? value : value === 20 ? 20 + stars : value + REPEATING_TWENTIES - 1;
-  return { ok: true, value: { value, stars, linear, text: `${value}${'*'.repeat(stars)}` } };
-}
-
-function tableValue(linear: number): number {
-  if (linear < 20) return linear;
-  if (linear < 20 + REPEATING_TWENTIES) return 20;
-  return linear - (REPEATING_TWENTIES - 1);
-}
-
-/**
- * The modified d20 score needed to hit `ac` for a creature with this AAC0,
- * read from the attack table (with its run of six 20s).
- */
-export function neededToHit(aac0: Aac0, ac: number): number {
-  return tableValue(aac0.linear - ac);
-}
-
-/** The whole attack table from AC 10 down to AC -10, for a sheet. */
-export function attackTable(aac0: Aac0): { ac: number; needed: number }[] {
-  const rows: { ac: number; needed: number }[] = [];
-  for (let ac = AC_MAX; ac >= AC_MIN; ac--) rows.push({ ac, needed: neededToHit(aac0, ac) });
-  return rows;
-}
-
-/**
- * AC bonuses are positive and lower the AC (seed 001: "a creature with an AC 5
- * that receives a +2 bonus to AC will become AC 3"); the result stays on the
- * -10..10 scale.
- */
-export function applyArmorClassBonus(ac: number, bonus: number): number {
-  return Math.min(AC_MAX, Math.max(AC_MIN, ac - bonus));
-}
+// The Armor Class scale, AAC0 and the critical multipliers the data models read (armor-class.ts, at start-up); the rolls here are the GM's.
+export * from './armor-class';
 
 /** One named modifier to an attack roll (strength, magic, missile bonus, circumstance…). */
 export interface AttackModifier {
@@ -226,9 +152,6 @@ export function damageColumn(size: CreatureSize | undefined): 'small' | 'large' 
 
 export const DEFENSE_BASE = 10;
 export const FULL_DEFENSE_BONUS = 4;
-export const CRITICAL_MULTIPLIERS = [2, 3, 4] as const;
-/** RULING: a weapon (or natural attack) whose multiplier is not given doubles its damage, the least the text lists. */
-export const DEFAULT_CRITICAL_MULTIPLIER = 2;
 
 /** The critical multiplier of a weapon: x2, x3 or x4; anything else (not given) is x2. */
 export function criticalMultiplier(value: unknown): number {

@@ -17,6 +17,12 @@ import type {
   Side,
 } from './model';
 import type { Placed, PlannedCasting } from './round';
+import type { FlowState } from './flow/state';
+import type { Applied } from './flow/transitions';
+import type { WoundInput } from './flow/wounds';
+import type { GmPhaseInput } from './flow/gm-phases';
+import type { AttackGranted, AttackInput } from './flow/attack';
+import type { MidRoundInput } from './flow/midround';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
@@ -534,6 +540,14 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly gmPhases?: GmPhases;
 
   /**
+   * The flow's handling of the inputs only this procedure has, carried by the
+   * procedure so that their code is in its chunk: the Wound Point inputs
+   * (flow/wounds.ts, individual-speed) and the GM's phases (flow/gm-phases.ts,
+   * addict). Absent: the flow refuses them (not in this procedure).
+   */
+  readonly flowInputs?: FlowInputHandlers;
+
+  /**
    * A morale check the GM calls for, refused before it is queued (a Problem),
    * or null when the procedure takes it. Absent: every request is taken.
    */
@@ -598,4 +612,18 @@ export function resolveOptions<O extends ProcedureOptions>(
     (options as ProcedureOptions)[key] = value as OptionValue;
   }
   return { options, problems };
+}
+
+/** The flow inputs a procedure's chunk handles (Procedure.flowInputs). */
+export interface FlowInputHandlers {
+  /** individual-speed: a Heal check, a Combat Injury the GM enters. */
+  wound?(state: FlowState, input: WoundInput, dice: Dice, procedure: Procedure<ProcedureOptions>): Applied;
+  /** individual-speed: the Wound Point an attack out of turn costs a hurt combatant. */
+  chargeOutOfTurn?(state: FlowState, input: AttackInput, granted: Extract<AttackGranted, { ok: true }>, procedure: Procedure<ProcedureOptions>): void;
+  /** addict: a side's reaction, the encounter distance, bleeding staunched. */
+  gmPhase?(state: FlowState, input: GmPhaseInput, procedure: Procedure<ProcedureOptions>): Applied;
+  /** high-low: a delay announced during group actions (flow/held.ts). */
+  delay?(state: FlowState, input: Extract<MidRoundInput, { t: 'delay' }>, procedure: Procedure<ProcedureOptions>): Applied;
+  /** segment-d6, addict: a held or prepared action released (flow/held.ts). */
+  release?(state: FlowState, input: Extract<MidRoundInput, { t: 'release' }>, procedure: Procedure<ProcedureOptions>): Applied;
 }

@@ -119,11 +119,23 @@ export function pendingCastings(state: FlowState, combatantId: string): string[]
   return all.filter((c) => c.caster === combatantId && (state.status[c.id] ?? 'pending') === 'pending').map((c) => c.id);
 }
 
+/** Who holds (segment-d6) or prepares (addict) an action in a round's plan, and who acts in the step being played: once per state. */
+const planned = new WeakMap<FlowState, { holders: Set<string>; acting: Set<string> }>();
+function plannedOf(state: FlowState): { holders: Set<string>; acting: Set<string> } {
+  let found = planned.get(state);
+  if (found) return found;
+  const hold = getProcedure(state.procedure).attackRules?.held;
+  const steps = state.schedule?.steps ?? [];
+  const holders = new Set<string>();
+  if (hold !== undefined) for (const step of steps) for (const e of step.entries) if (e.action === hold) holders.add(e.combatant);
+  const acting = new Set<string>(state.stage === 'resolve' ? (steps[state.step]?.entries ?? []).map((e) => e.combatant) : []);
+  planned.set(state, (found = { holders, acting }));
+  return found;
+}
+
 /** Has the combatant a held (segment-d6) or prepared (addict) action in this round's plan? (Read from the schedule: the procedure's hold kind.) */
 export function holds(state: FlowState, combatantId: string): boolean {
-  const hold = getProcedure(state.procedure).attackRules?.held;
-  if (hold === undefined) return false;
-  return (state.schedule?.steps ?? []).some((step) => step.entries.some((e) => e.combatant === combatantId && e.action === hold));
+  return plannedOf(state).holders.has(combatantId);
 }
 
 /** A release probe: the engine's reasons about the moment (held, come, used, able) count; one about the stand-in action does not. */
@@ -227,7 +239,9 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
     }
     // d12-ascending II.C: the caster whose spell was left unnamed chooses it at its initiative result.
     if (choosingCasting(state, c)) out.push(button('chooseSpell', 'fa-solid fa-wand-sparkles', t('ChooseSpell'), probe(state, { t: 'choose', c, spell: null }), data));
-    const attack = attackFor(state, c);
+    // The Attack of a combatant in the step being played, or holding an action for a later one (the engine says yes or why not);
+    // the others' attacks out of turn are the GM's Free attack.
+    const attack = plannedOf(state).acting.has(c) || holds(state, c) ? attackFor(state, c) : null;
     if (attack) out.push(button('attack', 'fa-solid fa-hand-fist', t('Attack'), attack.problem, data));
     if (gm) out.push(button('freeAttack', 'fa-solid fa-crosshairs', t('FreeAttack'), null, data));
   }

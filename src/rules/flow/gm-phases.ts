@@ -29,11 +29,8 @@ export type GmPhaseInput =
   /** Phase 11: the GM staunches a combatant's bleeding. */
   | { t: 'staunch'; c: string };
 
-/** The longest reaction result the GM may write. */
-export const REACTION_MAX = 200;
-
-/** The farthest encounter distance taken, in feet (about 19 miles: past any encounter table). */
-export const DISTANCE_MAX = 100000;
+import { DISTANCE_MAX, REACTION_MAX } from './limits';
+export { DISTANCE_MAX, REACTION_MAX };
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 

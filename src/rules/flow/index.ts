@@ -9,8 +9,10 @@ export * from './log';
 export * from './read';
 export { castingById } from './step';
 export * from './attack';
-export * from './wounds';
+// The Wound Point inputs' and the GM's phases' code is in the chunks of the procedures that have them (Procedure.flowInputs).
+export type { WoundInput, WoundDetail } from './wounds';
 export * from './midround';
-export * from './gm-phases';
+export type { GmPhaseInput } from './gm-phases';
+export * from './limits';
 export * from './choose';
 export * from './casting';

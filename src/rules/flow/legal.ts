@@ -18,7 +18,8 @@ import type { Procedure, ProcedureOptions, Encounter } from '../procedure';
 import { getProcedure } from '../registry';
 import { combatantOf, type FlowState } from './state';
 import { declarationProblem, spellAvailable } from './transitions';
-import { RELEASABLE, releaseCheck } from './midround';
+import { RELEASABLE } from './midround';
+import { releaseCheck } from './held';
 
 type P = Procedure<ProcedureOptions>;
 

@@ -22,9 +22,9 @@ import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
 import { attackGrant, recordAttack, type AttackInput } from './attack';
-import { applyWoundInput, chargeOutOfTurn, type WoundDetail, type WoundInput } from './wounds';
+import type { WoundDetail, WoundInput } from './wounds';
 import { applyMidRound, type MidRoundInput } from './midround';
-import { applyGmPhase, type GmPhaseInput } from './gm-phases';
+import type { GmPhaseInput } from './gm-phases';
 import { choose, type ChooseInput } from './choose';
 import {
   combatantOf,
@@ -780,12 +780,17 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       const granted = attackGrant(state, input, procedure);
       if (!granted.ok) return granted;
       const detail = recordAttack(state, input, granted);
-      chargeOutOfTurn(state, input, granted, procedure);
+      procedure.flowInputs?.chargeOutOfTurn?.(state, input, granted, procedure);
       return { ok: true, detail };
     }
     case 'heal':
-    case 'injury':
-      return applyWoundInput(state, input, dice, procedure);
+    case 'injury': {
+      // The procedure's chunk carries the Wound Point inputs (individual-speed); elsewhere they are refused.
+      if (procedure.flowInputs?.wound) return procedure.flowInputs.wound(state, input, dice, procedure);
+      const c = typeof input.c === 'string' ? combatantOf(state, input.c) : undefined;
+      if (!c || !state.states[c.id]) return refuse('UnknownCombatant', { id: String(input.c) });
+      return refuse('WoundRulesNotInProcedure', { procedure: procedure.id });
+    }
     case 'delay':
     case 'release':
     case 'break':
@@ -793,7 +798,8 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'reaction':
     case 'distance':
     case 'staunch':
-      return applyGmPhase(state, input, procedure);
+      // The procedure's chunk carries the GM's phases (addict); elsewhere they are refused.
+      return procedure.flowInputs?.gmPhase ? procedure.flowInputs.gmPhase(state, input, procedure) : refuse('PhaseNotInProcedure', { phase: input.t, procedure: procedure.id });
     case 'choose':
       return choose(state, input, procedure);
     default:

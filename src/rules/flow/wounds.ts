@@ -36,8 +36,8 @@ export interface WoundDetail {
 
 type Applied = { ok: true; detail: WoundDetail } | { ok: false; problem: Problem };
 
-/** The longest injury text the GM may enter. */
-export const INJURY_TEXT_MAX = 200;
+import { INJURY_TEXT_MAX } from './limits';
+export { INJURY_TEXT_MAX };
 
 function malformedInjury(input: Extract<WoundInput, { t: 'injury' }>): boolean {
   return (

@@ -45,9 +45,12 @@ import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Pro
 import { ACTION_KINDS, RulesError, SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, EntryKind, InitiativeResult } from '../procedure';
 import type { LateJoinInput, LateJoinResult, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, d6SurpriseSegments, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
-import { rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, winnerOf } from '../round';
+import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
+import { rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, winnerOf } from '../round';
 import type { Key, Placed, SideTiming } from '../round';
+import { applyGmPhase } from '../flow/gm-phases';
+import { release } from '../flow/held';
+import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
 
 /* ============================================================ action list */
 
@@ -996,6 +999,7 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     endOfRound: (encounter, input, dice, options) => endOfRound(encounter, input, dice, options),
     // Phases 1, 3 and 11: what the GM records (the flow's reaction, distance and staunch inputs).
     gmPhases: { reaction: 'addict-reaction', distance: 'addict-distance', staunch: (combatant, state) => staunch(combatant, state) },
+    flowInputs: { gmPhase: applyGmPhase, release },
     openingMorale: (encounter, requests, states, dice, options) =>
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),
     lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options, letters),

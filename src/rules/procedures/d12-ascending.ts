@@ -20,7 +20,7 @@
  * silent are marked RULING and listed in README.md, Rules notes.
  */
 import type { Dice } from '../dice';
-import { applyArmorClassBonus } from '../attack';
+import { applyArmorClassBonus } from '../armor-class';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem, WeaponStats } from '../model';
 import { RulesError, sideSurpriseModifier } from '../model';
 import type {

@@ -24,8 +24,10 @@ import type {
 } from '../procedure';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
-  rollSideDice, RoundBuilder, RoundEnd, splice, surpriseRanges, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
+  rollSideDice, RoundBuilder, RoundEnd, splice, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
+import { delay } from '../flow/held';
+import { surpriseRanges } from '../round/surprise';
 
 /* ================================================================ options */
 
@@ -853,5 +855,6 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   endOfRound,
   lateJoin,
   announceDelay: delayNow,
+  flowInputs: { delay },
   cancelLoses,
 };

@@ -21,6 +21,7 @@ import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounte
 import type { AttackRules, LateJoinResult, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
 import type { From, Key, Placed, PlannedCasting, Where } from '../round';
+import { applyWoundInput, chargeOutOfTurn } from '../flow/wounds';
 
 /* ------------------------------------------------------------------ options */
 
@@ -838,6 +839,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   actions: ACTIONS,
   attackRules,
   wounds: woundRules,
+  flowInputs: { wound: applyWoundInput, chargeOutOfTurn },
   validateDeclaration,
   rollSurprise: (encounter) => rollSurprise(encounter),
   planSurprise: () => null,

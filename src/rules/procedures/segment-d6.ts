@@ -26,9 +26,11 @@ import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Pro
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
 import type { AttackRules, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { actsNow, commonDeclarationProblem, conditionByHp, copyState, d6SurpriseSegments, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
-import { makeSchedule, NEVER, pack, rollD6SideSurprise, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
+import { actsNow, commonDeclarationProblem, conditionByHp, copyState, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
+import { makeSchedule, NEVER, pack, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
+import { release } from '../flow/held';
+import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
 
 /* ================================================================ options */
 
@@ -703,4 +705,5 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
   releaseHeld: (encounter, query, options) => releaseHeld(encounter, query, options),
+  flowInputs: { release },
 };
