@@ -12,20 +12,11 @@ import { copyJson } from '../journal';
 import { ableState, holdHasCome, releasedThisRound } from './attack';
 import { combatantOf, refuse, type EntryOutcome, type FlowInterruption, type FlowState, type MidRoundRecord } from './state';
 import { getProcedure } from '../registry';
-import { spellAvailable, type Applied } from './transitions';
+import { asking, spellAvailable, type Applied } from './transitions';
 import { playing, RELEASABLE, type MidRoundInput } from './midround';
 
 type P = Procedure<ProcedureOptions>;
 
-/** Runs a procedure call that may refuse by throwing a RulesError. */
-function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; problem: Problem } {
-  try {
-    return { ok: true, value: call() };
-  } catch (err) {
-    if (err instanceof RulesError) return { ok: false, problem: err.problem };
-    throw err;
-  }
-}
 
 function record(state: FlowState, r: MidRoundRecord): void {
   (state.midRound ??= []).push(r);

@@ -106,7 +106,7 @@ function revision(state: FlowState): number {
 }
 
 /** Runs a procedure call that may refuse by throwing a RulesError. */
-function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; problem: Problem } {
+export function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; problem: Problem } {
   try {
     return { ok: true, value: call() };
   } catch (err) {
