@@ -120,6 +120,25 @@ describe('tracker-view', () => {
     expect(rows.map((r) => r.declaration?.text ?? null)).toEqual(['declared', null, 'fires a missile']);
   });
 
+  it('the surprise segments: two steps of one segment (a blow, then the spell that goes off) share one column, in their order', () => {
+    const v = view({
+      kind: 'surprise',
+      round: 0,
+      current: 0,
+      combatants: [fighter('x', 'a'), fighter('y', 'b')],
+      steps: [
+        step(0, { phase: 'd6-surprise', segment: 1, when: 'current', entries: [{ combatant: 'x', kind: 'action', action: 'melee', target: 'y' }] }),
+        step(1, { phase: 'd6-surprise', segment: 2, entries: [{ combatant: 'x', kind: 'action', action: 'melee', target: 'y' }] }),
+        step(2, { phase: 'd6-surprise', segment: 2, entries: [{ combatant: 'y', kind: 'cast-complete', action: 'spell', spell: 'Sleep' }] }),
+      ],
+    });
+    const ctx = trackerContext(input(v, { x: fact('x'), y: fact('y') }));
+    expect(ctx.columns.map((c) => [c.label, c.steps.map((st) => st.index)])).toEqual([
+      ['Surprise segment 1', [0]],
+      ['Surprise segment 2', [1, 2]],
+    ]);
+  });
+
   it('a round played out: castings carried in and out, interruptions, a casting given up, a release, the fallen, the end of the round', () => {
     const v = view({
       stage: 'end-of-round',

@@ -348,7 +348,11 @@ function stepContext(step: StepView, view: TimelineView, input: TrackerViewInput
   };
 }
 
-/** Columns: segments 1–10 (each with its steps, the empty ones too) for segment procedures; one column a step otherwise. */
+/**
+ * Columns: segments 1–10 (each with its steps, the empty ones too) for
+ * segment procedures; otherwise one column a moment — consecutive steps that
+ * read the same (two steps of one surprise segment, of one count) share it.
+ */
 function columns(view: TimelineView, input: TrackerViewInput, name: (id: string) => string): ColumnContext[] {
   const steps = view.steps.map((s) => ({ s, ctx: stepContext(s, view, input, name) }));
   const segmented = view.kind === 'round' && view.steps.length > 0 && view.steps.every((s) => s.segment !== undefined && s.count === undefined);
@@ -358,7 +362,15 @@ function columns(view: TimelineView, input: TrackerViewInput, name: (id: string)
     css: ['ts-column', list.some((c) => c.current) ? 'current' : '', list.length === 0 ? 'empty' : ''].filter(Boolean).join(' '),
     steps: list,
   });
-  if (!segmented) return steps.map(({ ctx, s }) => column(ctx.label, s.segment !== undefined ? String(s.segment) : '', [ctx]));
+  if (!segmented) {
+    const out: ColumnContext[] = [];
+    for (const { ctx, s } of steps) {
+      const last = out[out.length - 1];
+      if (last && last.label === ctx.label) out[out.length - 1] = column(last.label, last.segment, [...last.steps, ctx]);
+      else out.push(column(ctx.label, s.segment !== undefined ? String(s.segment) : '', [ctx]));
+    }
+    return out;
+  }
   const out: ColumnContext[] = [];
   for (let n = 1; n <= 10; n++) {
     const label = fmt(input.i18n, `${K}Segment`, { n });
