@@ -19,6 +19,7 @@ import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type Contr
 import { declarationOpener } from '../../src/apps/tracker/actions';
 import { initiativeDice, submitManualDice } from '../../src/apps/tracker/manual-dice';
 import { forms } from '../../src/apps/tracker/gm-prompts';
+import { turnCall } from '../../src/documents/declaring-in-turn';
 import { prepareDeclarationContext } from '../../src/apps/declaration-dialog';
 import { GM_VIEW, timeline } from '../../src/rules/timeline';
 import type { FlowState } from '../../src/rules/flow';
@@ -36,6 +37,9 @@ async function controlsOf(w: World, user: any): Promise<{ header: ControlView[];
     const sides = [...new Set<string>(mine.map((c: any) => c._source.group))];
     const view = state ? timeline(state, gm ? GM_VIEW : { gm: false, sides, hidden: [] }) : ({ combatants: [] } as any);
     const input: ControlsInput = { view, state, gm, owned, started: !!state };
+    // addict's call, as the tracker reads it (turn-clock.ts).
+    const call = turnCall(combat);
+    if (call) input.turnCall = { round: call.round, called: call.called, running: call.called !== null && call.answeredSeconds === null, paused: call.pausedAt !== null };
     if (gm) input.npcs = combat.combatants.filter((c: any) => !c.hasPlayerOwner).map((c: any) => c.id);
     const header = combatControls(input);
     const rows = new Map<string, ControlView[]>(combat.combatants.map((c: any) => [c.id, rowControls(input, c.id)]));
@@ -472,5 +476,24 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     expect(begun).toMatchObject({ spell: 'Sleep', castingTime: 2 });
     // Chosen: nothing left to choose, the button goes.
     expect(find((await controlsOf(w, player)).row(w.ids.halvaine), 'chooseSpell')).toBeUndefined();
+  });
+
+  it('addict, declaring in turn: the GM can stop calling (the call state goes, everyone declares from their rows); a player has no such button', async () => {
+    const w = await makeWorld(generation, 'addict');
+    const { gm, player } = w.foundry.users;
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await idle(w);
+    forms.ask = async () => ({});
+    await click(w, gm, 'startDeclaringInTurn');
+    expect((w.combat as any).flags['ten-segments'].declaring.called).not.toBeNull();
+    expect(actions((await controlsOf(w, gm)).header)).toEqual(expect.arrayContaining(['callNext', 'pauseClock', 'stopDeclaringInTurn']));
+    expect(actions((await controlsOf(w, player)).header)).not.toContain('stopDeclaringInTurn');
+    await click(w, gm, 'stopDeclaringInTurn');
+    expect((w.combat as any).flags['ten-segments']?.declaring ?? null).toBeNull();
+    const header = actions((await controlsOf(w, gm)).header);
+    expect(header).toContain('startDeclaringInTurn');
+    expect(header).not.toContain('stopDeclaringInTurn');
+    expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['declare']);
   });
 });

@@ -153,6 +153,7 @@ export const COMBAT = {
   callDeclarations: callForDeclarations,
   startDeclaringInTurn,
   callNext,
+  stopDeclaringInTurn: async (combat: TenSegmentsCombat) => void (await inTurn.stopDeclaringInTurn(combat)),
   declareMine,
   moraleCheck: (combat: TenSegmentsCombat) => moraleFor(combat, monstersOf(combat)),
   recordReactions: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).recordReactions(combat),

@@ -202,6 +202,8 @@ function declarationCalls(input: ControlsInput, state: FlowState): ControlView[]
     pause.reason = t('NoClock');
   }
   out.push(pause);
+  // The GM stops calling (everyone declares from their rows, untimed); a new round's call starts afresh.
+  out.push(button('stopDeclaringInTurn', 'fa-solid fa-stop', t('StopDeclaringInTurn')));
   return out;
 }
 
@@ -328,6 +330,7 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
   callDeclarations: combatAction('callDeclarations'),
   startDeclaringInTurn: combatAction('startDeclaringInTurn'),
   callNext: combatAction('callNext'),
+  stopDeclaringInTurn: combatAction('stopDeclaringInTurn'),
   async pauseClock(this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
     const combat = this.viewed as TenSegmentsCombat | null;
     if (combat) await (await actions()).pauseClock(combat, target?.dataset?.paused !== 'false');
