@@ -396,6 +396,17 @@ async function skipRound(combat: TenSegmentsCombat, start: FlowState, q?: string
  * give the GM back the declarations a deleted initiative had taken (plans
  * held for a later round's declarations are dropped with them).
  */
+/** The initiative cards of this combat for rounds `from` to `to` (both versions), deleted: their rolls were undone. */
+async function deleteInitiativeCards(combat: TenSegmentsCombat, from: number, to: number): Promise<void> {
+  const ids = (game.messages?.contents ?? [])
+    .filter((m) => {
+      const f = (m.flags as Record<string, { kind?: string; combat?: string; round?: number } | undefined>)[SYSTEM_ID];
+      return !!f && (f.kind === 'initiative' || f.kind === 'initiative-gm') && f.combat === combat.id && typeof f.round === 'number' && f.round >= from && f.round <= to;
+    })
+    .map((m) => m.id as string);
+  if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
+}
+
 async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
   const entries = combat.entries;
   const before = combat.flowState;
@@ -410,6 +421,8 @@ async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry
     if (entry.t === 'begin' && entry.d) Object.assign(back, entry.d);
   }
   await write(combat, data, before, after, { direction: -1, navigate: true });
+  // An initiative undone takes its card with it (the players' and the GMs' version): Next rolls again and posts the new one.
+  if (entries.slice(k).some(([, entry]) => entry.t === 'begin')) await deleteInitiativeCards(combat, after.stage === 'declare' ? after.round : after.round + 1, before.round);
   // Held plans belong to the declarations they were made in: leaving those, the GM holds what the deleted initiative had taken (or nothing).
   const stay = before.stage === 'declare' && after.stage === 'declare' && before.round === after.round;
   if (!stay) {

@@ -110,6 +110,27 @@ describe.each([13, 14] as const)('chat cards of the combat, generation %i', (gen
       expect(w.foundry.errors).toEqual([]);
     });
 
+    it('initiative undone by Previous takes its card with it; rolled again, only the new card is in the chat', async () => {
+      const { gm, player, player2 } = w.foundry.users;
+      w.foundry.dice.push(4, 5);
+      await w.combat.startCombat();
+      await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
+      w.foundry.dice.push(6, 1);
+      await w.combat.rollInitiative();
+      await idle(w);
+      expect(seenBy(w, player, 'initiative')).toEqual(['Initiative, round 1 Friendly rolled 6. Hostile rolled 1. Friendly wins the initiative.']);
+      expect(await w.foundry.pressKey(gm, 'ten-segments.previousStep')).toBe(true);
+      await idle(w);
+      expect(w.combat.flowState!.stage).toBe('declare');
+      expect(seenBy(w, player, 'initiative', 'initiative-gm')).toEqual([]);
+      expect(seenBy(w, gm, 'initiative', 'initiative-gm')).toEqual([]);
+      w.foundry.dice.push(2, 5);
+      await w.combat.rollInitiative();
+      await idle(w);
+      expect(seenBy(w, player, 'initiative')).toEqual(['Initiative, round 1 Friendly rolled 2. Hostile rolled 5. Hostile wins the initiative.']);
+      expect(w.foundry.errors).toEqual([]);
+    });
+
     it('the recap: a card at the end of every round, even one in which nothing happened', async () => {
       const { player, player2 } = w.foundry.users;
       w.foundry.dice.push(4, 5);
