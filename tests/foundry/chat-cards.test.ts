@@ -10,7 +10,7 @@
  * their chat log. And the GM's keybindings for the next and previous step.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World, cardText as text, idle, cardKind as kindOf, cardsSeenBy as seenBy } from './world';
+import { g, makeWorld, type World, cardText as text, idle, cardKind as kindOf, cardsSeenBy as seenBy, brandVersusOrcs } from './world';
 import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
@@ -112,12 +112,7 @@ describe.each([13, 14] as const)('chat cards of the combat, generation %i', (gen
 
     it('initiative undone by Previous takes its card with it; rolled again, only the new card is in the chat', async () => {
       const { gm, player, player2 } = w.foundry.users;
-      w.foundry.dice.push(4, 5);
-      await w.combat.startCombat();
-      await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
-      w.foundry.dice.push(6, 1);
-      await w.combat.rollInitiative();
-      await idle(w);
+      await brandVersusOrcs(w, [4, 5], { initiative: [6, 1] });
       expect(seenBy(w, player, 'initiative')).toEqual(['Initiative, round 1 Friendly rolled 6. Hostile rolled 1. Friendly wins the initiative.']);
       expect(await w.foundry.pressKey(gm, 'ten-segments.previousStep')).toBe(true);
       await idle(w);
@@ -215,12 +210,7 @@ describe.each([13, 14] as const)('chat cards of the combat, generation %i', (gen
 
     it('the GM\'s keys move the combat a step on and back, as Next and Previous do; a player\'s press does nothing', async () => {
       const { gm, player, player2 } = w.foundry.users;
-      w.foundry.dice.push(4, 5);
-      await w.combat.startCombat();
-      await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
-      w.foundry.dice.push(6, 1);
-      await w.combat.rollInitiative();
-      await idle(w);
+      await brandVersusOrcs(w, [4, 5], { initiative: [6, 1] });
       const at = () => ({ stage: w.combat.flowState!.stage, step: w.combat.flowState!.step, log: w.combat.entries.length });
       const start = at();
       expect(await w.foundry.pressKey(player, 'ten-segments.nextStep')).toBe(false);

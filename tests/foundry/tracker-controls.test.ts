@@ -11,7 +11,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterEach, describe, expect, it } from 'vitest';
-import { g, makeWorld, type World, idle } from './world';
+import { g, makeWorld, type World, idle, brandVersusOrcs } from './world';
 import { requestDeclaration, requestCombatAction, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import { CHANNEL } from '../../src/documents/requests';
@@ -207,13 +207,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
   it('high-low: a player announces a delay from his row; then the button is greyed with the engine\'s reason, in words', async () => {
     const w = await makeWorld(generation, 'high-low');
     const { player2 } = w.foundry.users;
-    w.foundry.dice.push(5, 5);
-    await w.combat.startCombat();
-    await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
-    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.brand });
-    w.foundry.dice.push(6, 2); // the party HIGH
-    await w.combat.rollInitiative();
-    await idle(w);
+    await brandVersusOrcs(w, [5, 5], { orcs: [w.ids.orc1], initiative: [6, 2] }); // the party HIGH
     const before = find((await controlsOf(w, player2)).row(w.ids.brand), 'delay')!;
     expect(before).toMatchObject({ label: 'Announce a delay' });
     expect(before.disabled).toBeUndefined();
@@ -228,11 +222,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
   it('initiative dice entered by hand are used exactly; a die the side cannot roll, or one nobody rolls, is refused in words and nothing changes', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { player2 } = w.foundry.users;
-    w.foundry.dice.push(4, 5);
-    await w.combat.startCombat();
-    await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
-    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.brand });
-    await idle(w);
+    await brandVersusOrcs(w, [4, 5], { orcs: [w.ids.orc1] });
     const friendly = groupNamed(w, 'Friendly');
     const hostile = groupNamed(w, 'Hostile');
     // The dialog asks for each side's d6, as the engine would roll them.
@@ -299,10 +289,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
   it('call for declarations: the GM\'s call opens the dialog on each player\'s client for their combatants still to declare; a forged call from a player is ignored', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { gm, player, player2 } = w.foundry.users;
-    w.foundry.dice.push(4, 5);
-    await w.combat.startCombat();
-    await w.foundry.asUser(player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
-    await idle(w);
+    await brandVersusOrcs(w, [4, 5]);
     const opened: { user: string; combatant: string; mode: string }[] = [];
     declarationOpener.open = async (_combat, combatantId, options) => {
       opened.push({ user: g.game.user.id, combatant: combatantId, mode: options.mode });

@@ -11,7 +11,7 @@ import type { TenSegmentsCombat } from '../../src/documents/combat';
 import { characterData, LONG_SWORD, monsterData, sleepData } from './fixtures';
 import type { ProcedureId } from '../../src/rules/model';
 
-import { whenIdle } from '../../src/documents/queries';
+import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 
 export const g = globalThis as any;
 
@@ -98,4 +98,21 @@ export function cardsSeenBy(w: World, user: any, ...kinds: string[]): string[] {
 export async function idle(w: World): Promise<void> {
   await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
   await w.foundry.settle();
+}
+
+/**
+ * The combat started with `surprise` (the dice of surprise), Brand declaring
+ * his long sword at Orc 1 (player 2's request) and, with `orcs`, those orcs
+ * at Brand (the GM's); then, with `initiative`, its dice rolled.
+ */
+export async function brandVersusOrcs(w: World, surprise: number[], { orcs = [] as string[], initiative = undefined as number[] | undefined } = {}): Promise<void> {
+  w.foundry.dice.push(...surprise);
+  await w.combat.startCombat();
+  await w.foundry.asUser(w.foundry.users.player2, () => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: w.ids.orc1 }));
+  for (const orc of orcs) await requestDeclaration(w.combat, orc, { action: 'melee', target: w.ids.brand });
+  if (initiative) {
+    w.foundry.dice.push(...initiative);
+    await w.combat.rollInitiative();
+  }
+  await idle(w);
 }
