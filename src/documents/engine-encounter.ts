@@ -20,8 +20,10 @@ export function actorView(actor: Actor.Implementation): ActorView {
 export function engineCombatant(combatant: Combatant.Implementation, sideId: string): { combatant: EngineCombatant } | { problem: Problem } {
   const actor = combatant.actor;
   if (!actor) return { problem: { key: 'CombatantWithoutActor', data: { name: combatant.name ?? '' } } };
-  // Monsters sharing one initiative roll (individual-speed) carry the same group on their combatants.
-  const group = combatantData(combatant)?.initiativeGroup.trim();
+  // Monsters sharing one initiative roll (individual-speed) carry the same group on their combatants. Only the GM's
+  // combatants share ("shared rolls for identical monsters"): a player can write their own combatant's data, so a
+  // group set on a combatant a player owns is not read (it would let them take the monsters' roll).
+  const group = combatant.hasPlayerOwner ? undefined : combatantData(combatant)?.initiativeGroup.trim();
   const parsed = toEngineCombatant(actorView(actor), {
     id: combatant.id as string,
     side: sideId,

@@ -430,6 +430,17 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       w.foundry.writes.clear();
     });
 
+    it('players who write one group on their own combatants do not share a roll: only the GM\'s combatants share (seed 003, "shared rolls for identical monsters")', async () => {
+      const { combat, foundry, ids } = w;
+      // Each player owns their combatant, so Foundry lets them write its data; the active GM does not read the group.
+      await foundry.asUser(foundry.users.player, () => combat.updateEmbeddedDocuments('Combatant', [{ _id: ids.halvaine, 'system.initiativeGroup': 'party' }] as never));
+      await foundry.asUser(foundry.users.player2, () => combat.updateEmbeddedDocuments('Combatant', [{ _id: ids.brand, 'system.initiativeGroup': 'party' }] as never));
+      expect((combat.combatants.get(ids.brand) as any).system.initiativeGroup).toBe('party');
+      foundry.dice.push(8, 3, 4);
+      await combat.startCombat();
+      expect(flowOf(combat).baseInitiative).toEqual({ [ids.halvaine]: 8, [ids.brand]: 3, [ids.orc1]: 4, [ids.orc2]: 4 });
+    });
+
     it('surprised orcs, base plus action, Stress before Wound Points, a spell lost, a Dying orc bleeding, end-of-round morale', async () => {
       const { combat, foundry, ids, actors } = w;
       // Step 1: "those who are unaware of enemies ... are surprised in the first round": the GM marks the orcs.
