@@ -1,8 +1,8 @@
 /**
  * The bodies of the API on `game.tenSegments` (api.ts), a chunk loaded at
- * the first call. A small API for macros and modules, until the
- * declaration dialogs and the segment tracker arrive: every call goes the
- * same way the dialogs will (players' requests through the active GM).
+ * the first call. A small API for macros and modules: every call goes the
+ * way the tracker's controls and the dialogs go (players' requests through
+ * the active GM).
  *
  *   game.tenSegments.declare(combatantId, { action: 'melee', weapon: itemId, target: otherCombatantId })
  *   game.tenSegments.attack(attackerId, targetId, { weapon: itemId })
