@@ -104,6 +104,25 @@ export function roundEffectsOf(actor: { uuid: string | null }): ShownEffect[] {
 
 /** The system's Actor: core's temporary effects and the round's statuses. */
 export class TenSegmentsActor extends Actor {
+  /**
+   * A new character's token is linked and friendly, a monster's unlinked and
+   * hostile, so a token dropped on a map joins the right side when added to a
+   * combat (sides follow the token's disposition). What the creation data
+   * gives (a compendium's actor, a module) stands.
+   */
+  override async _preCreate(...args: Parameters<Actor['_preCreate']>): ReturnType<Actor['_preCreate']> {
+    const allowed = await super._preCreate(...args);
+    if (allowed === false) return false;
+    const [data] = args;
+    const { FRIENDLY, HOSTILE } = CONST.TOKEN_DISPOSITIONS;
+    const defaults = this.type === 'character' ? { actorLink: true, disposition: FRIENDLY } : this.type === 'monster' ? { actorLink: false, disposition: HOSTILE } : null;
+    if (!defaults) return allowed;
+    const update: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(defaults)) if (!foundry.utils.hasProperty(data ?? {}, `prototypeToken.${key}`)) update[`prototypeToken.${key}`] = value;
+    if (Object.keys(update).length > 0) this.updateSource(update as never);
+    return allowed;
+  }
+
   override get temporaryEffects() {
     const core = super.temporaryEffects;
     const round = roundEffectsOf(this);

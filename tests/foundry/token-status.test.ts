@@ -172,4 +172,19 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     expect(infos(w, foundry.users.player2)).toEqual(['Du bist dran: Brand greift im Nahkampf an.']);
     expect(infos(w, foundry.users.player)).toEqual([]);
   });
+
+  it('a new character\'s token is linked and friendly, a monster\'s unlinked and hostile, so each joins its side; what the creation data sets stands', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { FRIENDLY, HOSTILE, NEUTRAL } = g.CONST.TOKEN_DISPOSITIONS;
+    expect(w.actors.halvaine.prototypeToken).toMatchObject({ actorLink: true, disposition: FRIENDLY });
+    expect(w.actors.orc1.prototypeToken).toMatchObject({ actorLink: false, disposition: HOSTILE });
+    const [hireling, ogre] = await g.Actor.create([
+      { name: 'Hireling', type: 'character', prototypeToken: { disposition: NEUTRAL } },
+      { name: 'Ogre', type: 'monster', system: { hitDice: '4+1', hp: { value: 19, max: 19 } }, prototypeToken: { actorLink: true } },
+    ]);
+    expect(hireling.prototypeToken).toMatchObject({ actorLink: true, disposition: NEUTRAL });
+    expect(ogre.prototypeToken).toMatchObject({ actorLink: true, disposition: HOSTILE });
+    // Every client sees the same prototype (the creating client set it before the write).
+    expect(w.foundry.client(w.foundry.users.player).game.actors.get(ogre.id).prototypeToken).toMatchObject({ actorLink: true, disposition: HOSTILE });
+  });
 });

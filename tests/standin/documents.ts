@@ -776,7 +776,16 @@ export class Actor extends Document {
     },
   };
   static override defineSchema() {
-    return { ...baseSchema(this), sort: new NumberField({ integer: true, initial: 0, nullable: false }) };
+    return {
+      ...baseSchema(this),
+      sort: new NumberField({ integer: true, initial: 0, nullable: false }),
+      // Core's PrototypeToken, the part a system sets per actor type (link and side): unlinked and hostile by default.
+      prototypeToken: new SchemaField({
+        name: new StringField({ initial: '' }),
+        actorLink: new BooleanField({ initial: false }),
+        disposition: new NumberField({ integer: true, initial: -1, nullable: false, choices: [-2, -1, 0, 1] }),
+      }),
+    };
   }
   /** Status ids applied by active effects (no ActiveEffect in the stand-in: stays empty unless a test adds to it). */
   statuses = new Set<string>();
