@@ -113,13 +113,9 @@ export class TenSegmentsActor extends Actor {
   override async _preCreate(...args: Parameters<Actor['_preCreate']>): ReturnType<Actor['_preCreate']> {
     const allowed = await super._preCreate(...args);
     if (allowed === false) return false;
-    const [data] = args;
-    const { FRIENDLY, HOSTILE } = CONST.TOKEN_DISPOSITIONS;
-    const defaults = this.type === 'character' ? { actorLink: true, disposition: FRIENDLY } : this.type === 'monster' ? { actorLink: false, disposition: HOSTILE } : null;
-    if (!defaults) return allowed;
-    const update: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(defaults)) if (!foundry.utils.hasProperty(data ?? {}, `prototypeToken.${key}`)) update[`prototypeToken.${key}`] = value;
-    if (Object.keys(update).length > 0) this.updateSource(update as never);
+    // Creating an actor is rare: the defaults are a chunk loaded then, not at start-up.
+    const update = (await import('./actor-defaults')).prototypeDefaults(this.type, args[0]);
+    if (update) this.updateSource(update as never);
     return allowed;
   }
 

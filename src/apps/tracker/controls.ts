@@ -20,7 +20,7 @@
  */
 import type { TimelineView } from '../../rules/timeline';
 import type { FlowInput, FlowState } from '../../rules/flow';
-import { applyInput } from '../../rules/flow/transitions';
+import { applyInput, beforeFirstRound } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
@@ -172,9 +172,7 @@ export function combatControls(input: ControlsInput): ControlView[] {
   // What the GM records of the encounter where the procedure has it (addict phases 1 and 3; the text gives no table): the
   // reactions while phase 1 is not past, the distance while declaring (asked of the engine only where the procedure has the phase).
   const phases = getProcedure(state.procedure).gmPhases;
-  if (phases?.reaction && state.encounter.sides.length > 0 && !probe(state, { t: 'reaction', side: state.encounter.sides[0].id, result: '-' })) {
-    out.push(button('recordReactions', 'fa-solid fa-handshake', t('Reactions')));
-  }
+  if (phases?.reaction && beforeFirstRound(state)) out.push(button('recordReactions', 'fa-solid fa-handshake', t('Reactions')));
   if (phases?.distance && state.stage === 'declare') out.push(button('encounterDistance', 'fa-solid fa-ruler-horizontal', t('Distance'), probe(state, { t: 'distance', feet: 0 })));
   // The monsters still able to act, as the procedure says (those the action checks: monstersOf).
   const procedure = getProcedure(state.procedure);

@@ -365,8 +365,8 @@ function columns(view: TimelineView, input: TrackerViewInput, name: (id: string)
   if (!segmented) {
     const out: ColumnContext[] = [];
     for (const { ctx, s } of steps) {
-      const last = out[out.length - 1];
-      if (last && last.label === ctx.label) out[out.length - 1] = column(last.label, last.segment, [...last.steps, ctx]);
+      const last = out.at(-1);
+      if (last?.label === ctx.label) out[out.length - 1] = column(last.label, last.segment, [...last.steps, ctx]);
       else out.push(column(ctx.label, s.segment !== undefined ? String(s.segment) : '', [ctx]));
     }
     return out;
