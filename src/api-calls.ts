@@ -39,82 +39,73 @@ function shown<T extends { ok: boolean; message?: string }>(answer: T): T {
   return answer;
 }
 
+/** Run a request on the current combat and show its refusal; without a combat, say so. */
+async function onCombat(ask: (combat: TenSegmentsCombat) => Promise<QueryAnswer>): Promise<QueryAnswer> {
+  const combat = currentCombat();
+  return combat ? shown(await ask(combat)) : noCombat();
+}
+
+/** A mid-round action on the current combat (midround.ts). */
+const midRound = (action: Parameters<typeof requestMidRound>[1], extra: Parameters<typeof requestMidRound>[2]): Promise<QueryAnswer> => onCombat((combat) => requestMidRound(combat, action, extra));
+
 export const api = {
   /** Declare an action for a combatant you control (the GM: any). */
   async declare(combatantId: string, request: DeclarationRequest): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestDeclaration(combat, combatantId, request)) : noCombat();
+    return onCombat((combat) => requestDeclaration(combat, combatantId, request));
   },
   /** Attack with a combatant you control: a weapon item, or a monster's routine and attack by index. */
   async attack(attackerId: string, targetId: string, how: { weapon?: string; routine?: number; attack?: number } = {}) {
-    const combat = currentCombat();
-    if (!combat) return noCombat();
     const request: Parameters<typeof requestAttack>[1] = { attackerId, targetId };
     if (how.weapon !== undefined) request.weaponId = how.weapon;
     if (how.routine !== undefined) request.routine = how.routine;
     if (how.attack !== undefined) request.attack = how.attack;
-    return shown(await requestAttack(combat, request));
+    return onCombat((combat) => requestAttack(combat, request));
   },
   /** GM: move the combat to the next step (or round, or back). */
   async next(): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestCombatAction(combat, 'nextTurn')) : noCombat();
+    return onCombat((combat) => requestCombatAction(combat, 'nextTurn'));
   },
   async previous(): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestCombatAction(combat, 'previousTurn')) : noCombat();
+    return onCombat((combat) => requestCombatAction(combat, 'previousTurn'));
   },
   /** Announce a delay now for a combatant you control (high-low: "Anytime during group actions"). */
   async delay(combatantId: string): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'delay', { combatantId })) : noCombat();
+    return midRound('delay', { combatantId });
   },
   /** Release a combatant's held (segment-d6) or prepared (addict) action now, as an attack, a missile or the start of a spell. */
   async release(combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'release', { combatantId, declaration })) : noCombat();
+    return midRound('release', { combatantId, declaration });
   },
   /** Elect not to complete a casting: every casting of the combatant under way, or one (`casting`, its id). */
   async cancelCasting(combatantId: string, how: { casting?: string } = {}): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'cancel', { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}) })) : noCombat();
+    return midRound('cancel', { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}) });
   },
   /** GM: break a casting no hit broke (a failed save, movement or action impeded, jostling). */
   async breakCasting(combatantId: string, how: { casting?: string; why?: BreakCause } = {}): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    if (!combat) return noCombat();
-    const extra = { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}), ...(how.why !== undefined ? { why: how.why } : {}) };
-    return shown(await requestMidRound(combat, 'break', extra));
+    return midRound('break', { combatantId, ...(how.casting !== undefined ? { castingId: how.casting } : {}), ...(how.why !== undefined ? { why: how.why } : {}) });
   },
   /** d12-ascending II.C: at its turn, the caster chooses the spell (an item of its actor), or none. */
   async chooseSpell(combatantId: string, spell: string | null): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    if (!combat) return noCombat();
-    return shown(await requestMidRound(combat, 'choose', spell === null ? { combatantId, none: true } : { combatantId, spell }));
+    return midRound('choose', spell === null ? { combatantId, none: true } : { combatantId, spell });
   },
   /** GM, addict phase 1: a side's (CombatantGroup's) reaction, in the GM's words; `secret`: players do not see it. */
   async reaction(groupId: string, result: string, how: { roll?: number; secret?: boolean } = {}): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'reaction', { groupId, result, ...how })) : noCombat();
+    return midRound('reaction', { groupId, result, ...how });
   },
   /** GM, addict phase 3: the encounter distance in feet. */
   async encounterDistance(feet: number): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'distance', { feet })) : noCombat();
+    return midRound('distance', { feet });
   },
   /** GM, individual-speed: the total of a Heal check made to stabilize a Dying or Incapacitated combatant. */
   async healCheck(combatantId: string, total: number): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'heal', { combatantId, total })) : noCombat();
+    return midRound('heal', { combatantId, total });
   },
   /** GM, individual-speed: a Combat Injury — a row of the damage type's table, or words of your own where the text's table is empty. */
   async injury(combatantId: string, injury: { damageType?: DamageType; row?: number; side?: 'main' | 'off'; text?: string }): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'injury', { combatantId, ...injury })) : noCombat();
+    return midRound('injury', { combatantId, ...injury });
   },
   /** GM, addict phase 11: staunch a combatant's bleeding. */
   async staunch(combatantId: string): Promise<QueryAnswer> {
-    const combat = currentCombat();
-    return combat ? shown(await requestMidRound(combat, 'staunch', { combatantId })) : noCombat();
+    return midRound('staunch', { combatantId });
   },
 };

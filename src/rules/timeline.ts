@@ -14,7 +14,7 @@
 import type { ActionKind, CombatantState, CombatInjury, Condition, DamageType, Declaration, ProcedureId, Side } from './model';
 import type { Casting, EncounterReaction, EndEvent, EntryKind, InitiativeResult, InjuryCheck, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
-import type { BreakCause, CastingStatus, EntryOutcome, FlowStage, FlowState } from './flow';
+import type { CastingStatus, EntryOutcome, FlowInterruption, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
 import { copyJson } from './journal';
 
@@ -125,14 +125,7 @@ export interface StepView {
 }
 
 /** A casting interrupted or prevented in a step: by a hit, or `broken` by the GM (why). */
-export interface InterruptionView {
-  casting: string;
-  caster: string;
-  spell: string;
-  outcome: 'interrupted' | 'prevented';
-  expended: boolean;
-  broken?: BreakCause;
-}
+export type InterruptionView = Omit<FlowInterruption, 'round' | 'step'>;
 
 /**
  * A mid-round action: a delay announced; a held or prepared action released

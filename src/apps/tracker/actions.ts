@@ -103,11 +103,9 @@ async function breakFor(combat: TenSegmentsCombat, combatantId: string, why: str
 
 /** A free attack or attack of opportunity by `attackerId` against the GM's targeted token (exactly one). */
 export async function freeAttack(combat: TenSegmentsCombat, attackerId: string): Promise<void> {
-  const targets = [...(game.user?.targets ?? [])] as unknown as { id?: string; document?: { id?: string | null } }[];
-  const tokenIds = targets.map((tk) => tk.document?.id ?? tk.id).filter((id): id is string => !!id);
-  const target = combat.combatants.contents.find((c) => tokenIds.includes(c.tokenId as string));
-  if (tokenIds.length !== 1 || !target) return void ui.notifications?.error(t(tokenIds.length > 1 ? 'TargetOne' : 'TargetNone'));
-  shown(await requestAttack(combat, { attackerId, targetId: target.id as string }));
+  const target = targeted(combat);
+  if (target === null || target === 'several') return void ui.notifications?.error(t(target === 'several' ? 'TargetOne' : 'TargetNone'));
+  shown(await requestAttack(combat, { attackerId, targetId: target }));
 }
 
 /** The one token this user targets, as a combatant of the combat: its id, null for none, an error for several. */

@@ -3,7 +3,7 @@ import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
 import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
-import type { MoraleMethod } from '../../rules/procedure';
+import type { MoraleCheckRequest } from '../../rules/procedure';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -31,15 +31,9 @@ export interface ScenarioJoin {
   declaration?: Declaration;
 }
 
-export interface ScenarioMorale {
+/** A morale check the GM calls for (the procedure's request), in the round it is called. */
+export interface ScenarioMorale extends MoraleCheckRequest {
   round: number;
-  combatant: string;
-  trigger: string;
-  opposed?: number;
-  /** The GM's method (where the procedure lets the GM choose one), the score to roll at or under, the GM's own result. */
-  method?: MoraleMethod;
-  score?: number;
-  passed?: boolean;
 }
 
 /** A spell a caster chooses at its turn (the `choose` section); `spell` null: none. */
