@@ -17,6 +17,7 @@ import { registerApi } from './api';
 import { registerDeclarationCalls } from './apps/tracker/declaration-call';
 import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
+import { registerSheets } from './apps/sheets/register';
 import { TenSegmentsCombatTracker } from './apps/tracker/combat-tracker';
 import { SYSTEM_ID } from './settings';
 import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
@@ -37,6 +38,8 @@ export function initSystem(): void {
   CONFIG.Combat.documentClass = TenSegmentsCombat;
   CONFIG.Combatant.documentClass = TenSegmentsCombatant;
   CONFIG.CombatantGroup.documentClass = TenSegmentsCombatantGroup;
+  // The actor and item sheets (thin shells; their bodies are loaded when a sheet is first drawn).
+  registerSheets();
   // The segment-timeline tracker (its view code is loaded when first drawn).
   CONFIG.ui.combat = TenSegmentsCombatTracker as never;
   registerRequests();

@@ -94,6 +94,26 @@ export class CharacterData extends foundry.abstract.TypeDataModel<CharacterSchem
   }
 }
 
+/**
+ * Number appearing as a stat block gives it: a dice formula ("2d4", "1d6+1"),
+ * a number ("1") or a range ("3-12"); blank when not given.
+ */
+export const NUMBER_APPEARING_PATTERN = /^\s*(?:\d*d\d+(?:\s*[+-]\s*\d+)?|\d+(?:\s*[-\u2013]\s*\d+)?)\s*$/i;
+
+function numberAppearingField() {
+  const { StringField } = fields();
+  return new StringField({
+    required: true,
+    blank: true,
+    initial: '',
+    validate: checkedBy((value) =>
+      typeof value === 'string' && (value.trim() === '' || NUMBER_APPEARING_PATTERN.test(value))
+        ? null
+        : { key: 'NumberAppearingInvalid', data: { value: String(value) } },
+    ),
+  });
+}
+
 function monsterSchema() {
   const { SchemaField, StringField } = fields();
   return {
@@ -117,6 +137,7 @@ function monsterSchema() {
     routines: intField(LIMITS.routines, 1),
     surprise: surpriseField(),
     morale: intField(LIMITS.morale, 0),
+    numberAppearing: numberAppearingField(),
     individual: new SchemaField({ ...individualFields(), strength: intField(LIMITS.strength, 0) }),
     notes: htmlField(),
   };

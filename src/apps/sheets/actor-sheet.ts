@@ -1,0 +1,147 @@
+/**
+ * The actor sheets (issue 11): `character` and `monster`, ApplicationV2
+ * (HandlebarsApplicationMixin(ActorSheetV2)), registered as the defaults at
+ * init (register.ts). Registration needs the classes at start-up, so this
+ * file is a thin shell: options, parts and tabs. Everything else (the
+ * context, what the buttons do, which items an actor takes) is in
+ * actor-sheet-body.ts, a chunk loaded when a sheet is first drawn.
+ *
+ * The sheet decides no rule: it shows what the data models and src/rules
+ * compute and writes through the document (form submit → document.update,
+ * or item.update), which the TypeDataModel validates; a refused value is
+ * shown in words (core's submit path: ui.notifications.error) and nothing
+ * is written.
+ */
+import { SYSTEM_ID } from '../../settings';
+
+const { HandlebarsApplicationMixin } = foundry.applications.api;
+const { ActorSheetV2 } = foundry.applications.sheets;
+
+/**
+ * What this sheet uses of core's ActorSheetV2 (v13 and v14 alike). The two
+ * generations' typings differ (v13.345 does not declare the drop chain,
+ * v14 does: research notes §2), so the base is typed by what core has in both.
+ */
+export interface CoreActorSheet {
+  readonly document: Actor.Implementation;
+  readonly actor: Actor.Implementation;
+  readonly isEditable: boolean;
+  readonly options: { readonly classes?: string[] } & Record<string, unknown>;
+  tabGroups: Record<string, string | null>;
+  render(options?: object): Promise<unknown>;
+  _prepareContext(options: object): Promise<Record<string, unknown>>;
+  _preparePartContext(partId: string, context: Record<string, unknown>, options: object): Promise<Record<string, unknown>>;
+  /** Core (v13 and v14): creates a dropped item on the actor, or sorts it when it is already there. */
+  _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown>;
+}
+type CoreActorSheetClass = (new (options?: object) => CoreActorSheet) & { DEFAULT_OPTIONS: object; PARTS: object; TABS: object };
+const Base = HandlebarsApplicationMixin(ActorSheetV2) as unknown as CoreActorSheetClass;
+
+const template = (name: string) => `systems/${SYSTEM_ID}/templates/actor/${name}.hbs`;
+
+type Body = typeof import('./actor-sheet-body');
+const body = (): Promise<Body> => import('./actor-sheet-body');
+
+/** The buttons of the sheets (`data-action` in templates/actor). */
+export const ACTOR_SHEET_ACTIONS = [
+  'itemCreate',
+  'itemEdit',
+  'itemDelete',
+  'itemEquip',
+  'spellMemorize',
+  'spellForget',
+  'spellExpend',
+  'spellRestore',
+  'rollAttack',
+  'rollDamage',
+  'rollMorale',
+] as const;
+export type ActorSheetAction = (typeof ACTOR_SHEET_ACTIONS)[number];
+
+/** An action as core calls it (`this` = the sheet, (event, target)); its body is loaded then. */
+function lazyAction(name: ActorSheetAction) {
+  return async function (this: TenSegmentsActorSheet, event: Event, target: HTMLElement): Promise<void> {
+    await (await body()).onSheetAction(this, name, event, target);
+  };
+}
+
+/** The item types an actor takes (every type the system has: monsters carry weapons and cast spells too). */
+export const HELD_ITEM_TYPES: Readonly<Record<string, readonly string[]>> = {
+  character: ['weapon', 'spell', 'armor', 'gear'],
+  monster: ['weapon', 'spell', 'armor', 'gear'],
+};
+
+const tabPart = (name: string) => ({ template: template(name), scrollable: [''] });
+
+export abstract class TenSegmentsActorSheet extends Base {
+  static override DEFAULT_OPTIONS = {
+    classes: ['ten-segments', 'sheet', 'actor'],
+    form: { submitOnChange: true, closeOnSubmit: false },
+    window: { resizable: true },
+    position: { width: 600, height: 720 },
+    actions: Object.fromEntries(ACTOR_SHEET_ACTIONS.map((name) => [name, lazyAction(name)])),
+  };
+
+  override async _prepareContext(options: object): Promise<Record<string, unknown>> {
+    const context = await super._prepareContext(options);
+    return (await body()).prepareActorContext(this, context);
+  }
+
+  /** Each tab's part gets its tab (core's convention: the part's root carries the tab's class and data-tab). */
+  override async _preparePartContext(partId: string, context: Record<string, unknown>, options: object): Promise<Record<string, unknown>> {
+    const prepared = await super._preparePartContext(partId, context, options);
+    const tabs = prepared.tabs as Record<string, unknown> | undefined;
+    if (tabs && partId in tabs) prepared.tab = tabs[partId];
+    return prepared;
+  }
+
+  /** An item of a type this actor cannot hold is refused in words; anything else goes core's way (created, or sorted). */
+  override async _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown> {
+    if (!(HELD_ITEM_TYPES[this.actor.type] ?? []).includes(item.type)) {
+      (await body()).refuseItem(this, item);
+      return null;
+    }
+    return super._onDropItem(event, item);
+  }
+}
+
+export class TenSegmentsCharacterSheet extends TenSegmentsActorSheet {
+  static override DEFAULT_OPTIONS = { classes: ['character'] } as never;
+
+  static override PARTS = {
+    header: { template: template('header') },
+    tabs: { template: 'templates/generic/tab-navigation.hbs' },
+    combat: tabPart('combat-character'),
+    items: tabPart('items'),
+    abilities: tabPart('abilities'),
+    biography: tabPart('biography'),
+  };
+
+  static override TABS = {
+    primary: {
+      tabs: [{ id: 'combat' }, { id: 'items' }, { id: 'abilities' }, { id: 'biography' }],
+      initial: 'combat',
+      labelPrefix: 'TENSEG.Sheet.Tab',
+    },
+  };
+}
+
+export class TenSegmentsMonsterSheet extends TenSegmentsActorSheet {
+  static override DEFAULT_OPTIONS = { classes: ['monster'] } as never;
+
+  static override PARTS = {
+    header: { template: template('header') },
+    tabs: { template: 'templates/generic/tab-navigation.hbs' },
+    combat: tabPart('combat-monster'),
+    items: tabPart('items'),
+    notes: tabPart('biography'),
+  };
+
+  static override TABS = {
+    primary: {
+      tabs: [{ id: 'combat' }, { id: 'items' }, { id: 'notes' }],
+      initial: 'combat',
+      labelPrefix: 'TENSEG.Sheet.Tab',
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The system's sheets as the defaults for its actor and item types, at init.
+ * Core's own v1 sheets (`foundry.appv1.sheets.ActorSheet` / `ItemSheet`,
+ * scope "core") are unregistered, as dnd5e does, so a type without a sheet
+ * of ours never opens core's. The sheet classes are thin shells: their
+ * bodies are chunks loaded when a sheet is first drawn.
+ */
+import { SYSTEM_ID } from '../../settings';
+import { TenSegmentsCharacterSheet, TenSegmentsMonsterSheet } from './actor-sheet';
+import { TenSegmentsItemSheet } from './item-sheet';
+
+type SheetConfig = {
+  registerSheet(documentClass: unknown, scope: string, sheetClass: unknown, options?: object): void;
+  unregisterSheet(documentClass: unknown, scope: string, sheetClass: unknown, options?: object): void;
+};
+
+export function registerSheets(): void {
+  const config = foundry.applications.apps.DocumentSheetConfig as unknown as SheetConfig;
+  const v1 = (foundry as unknown as { appv1?: { sheets?: { ActorSheet?: unknown; ItemSheet?: unknown } } }).appv1?.sheets;
+  if (v1?.ActorSheet) config.unregisterSheet(Actor, 'core', v1.ActorSheet);
+  if (v1?.ItemSheet) config.unregisterSheet(Item, 'core', v1.ItemSheet);
+  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsCharacterSheet, {
+    types: ['character'],
+    makeDefault: true,
+    label: 'TENSEG.Sheet.Label.character',
+  });
+  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsMonsterSheet, {
+    types: ['monster'],
+    makeDefault: true,
+    label: 'TENSEG.Sheet.Label.monster',
+  });
+  config.registerSheet(Item, SYSTEM_ID, TenSegmentsItemSheet, {
+    types: ['weapon', 'spell', 'armor', 'gear'],
+    makeDefault: true,
+    label: 'TENSEG.Sheet.Label.item',
+  });
+}
