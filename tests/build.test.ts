@@ -76,6 +76,8 @@ describe('the installable build', () => {
         'chunks/held.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
+        // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.
+        'chunks/actor-sheet-body.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -117,7 +119,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
@@ -132,6 +134,9 @@ describe('the installable build', () => {
     // The message modes of chat cards are not in core (compat-writes, imported by the cards, the migration and attacks).
     expect(readFileSync('dist/chunks/compat-writes.js', 'utf8')).toContain('applyRollMode');
     expect(core).not.toContain('applyRollMode');
+    // The actor sheets are registered at init as shells; what they draw and do (the combat block, the buttons) is loaded with the first sheet.
+    expect(readFileSync('dist/chunks/actor-sheet-body.js', 'utf8')).toContain('CannotHold');
+    expect(core).not.toContain('CannotHold');
     // The API's bodies are a chunk loaded at the first call (core has only the names).
     expect(readFileSync('dist/chunks/api-calls.js', 'utf8')).toContain('UnknownCombat');
   });

@@ -15,7 +15,6 @@ import { SYSTEM_ID } from '../../settings';
 import { localizedProblem } from '../../data/fields';
 import { FEET_PER_INCH, LIMITS, SIZES, castingSegments, ABILITY_KEYS, type ItemType } from '../../data/shapes';
 import { attackTable, parseAac0 } from '../../rules/armor-class';
-import { defenseScore } from '../../rules/attack';
 import { parseAttackRoutines } from '../../rules/attack-routines';
 import { attackBasis, attackHitDice, hitPointFormula, hitPointRange, moraleBonus, overallHitDice, parseHitDice, saveHitDice } from '../../rules/hit-dice';
 import { carriedWeight, effectiveMovement, wornArmour, type ItemView } from '../../data/engine-view';
@@ -196,16 +195,21 @@ function sizeChoices(selected: string) {
   return SIZES.map((value) => ({ value, label: `TENSEG.Actor.Size.${value}`, selected: value === selected }));
 }
 
-/** The individual-speed block (Stress, Wound Points, Defense, Armour, Agility, Insight, attack bonus) with what they make. */
+/**
+ * The individual-speed block's totals: the actor's own Defense and Armour
+ * bonuses with those of the armour worn (engine-view's wornArmour, as the
+ * engine reads them).
+ */
 function individualView(system: any, items: ItemView[]) {
   const ind = system.individual ?? {};
   const worn = wornArmour(items);
-  const defense = defenseScore({ agilityModifier: Number(ind.agility ?? 0), defenseBonus: Number(ind.defense ?? 0) + worn.defense });
+  const defense = Number(ind.defense ?? 0) + worn.defense;
+  const armour = Number(ind.armour ?? 0) + worn.armour;
   return {
     defense,
-    armour: Number(ind.armour ?? 0) + worn.armour,
-    defenseText: t('DefenseTotal', { value: defense, worn: signed(worn.defense) }),
-    armourText: t('ArmourTotal', { value: Number(ind.armour ?? 0) + worn.armour, worn: worn.armour }),
+    armour,
+    defenseText: t('DefenseTotal', { value: signed(defense), worn: signed(worn.defense) }),
+    armourText: t('ArmourTotal', { value: armour, worn: worn.armour }),
   };
 }
 
@@ -356,7 +360,15 @@ export async function onSheetAction(sheet: CoreActorSheet, action: ActorSheetAct
   }
 }
 
-/** A dropped item of a type this actor cannot hold: refused in words. */
-export function refuseItem(sheet: CoreActorSheet, item: Item.Implementation): void {
+/** The item types an actor takes (every type the system has: monsters carry weapons and cast spells too). */
+export const HELD_ITEM_TYPES: Readonly<Record<string, readonly string[]>> = {
+  character: ['weapon', 'spell', 'armor', 'gear'],
+  monster: ['weapon', 'spell', 'armor', 'gear'],
+};
+
+/** Whether a dropped item may go core's way (created on the actor, or sorted); one of a type this actor cannot hold is refused in words. */
+export function acceptsItem(sheet: CoreActorSheet, item: Item.Implementation): boolean {
+  if ((HELD_ITEM_TYPES[sheet.actor.type] ?? []).includes(item.type)) return true;
   ui.notifications?.warn(t('CannotHold', { actor: sheet.actor.name ?? '', item: item.name ?? '', type: item.type }));
+  return false;
 }

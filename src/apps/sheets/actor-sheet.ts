@@ -65,12 +65,6 @@ function lazyAction(name: ActorSheetAction) {
   };
 }
 
-/** The item types an actor takes (every type the system has: monsters carry weapons and cast spells too). */
-export const HELD_ITEM_TYPES: Readonly<Record<string, readonly string[]>> = {
-  character: ['weapon', 'spell', 'armor', 'gear'],
-  monster: ['weapon', 'spell', 'armor', 'gear'],
-};
-
 const tabPart = (name: string) => ({ template: template(name), scrollable: [''] });
 
 export abstract class TenSegmentsActorSheet extends Base {
@@ -97,10 +91,7 @@ export abstract class TenSegmentsActorSheet extends Base {
 
   /** An item of a type this actor cannot hold is refused in words; anything else goes core's way (created, or sorted). */
   override async _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown> {
-    if (!(HELD_ITEM_TYPES[this.actor.type] ?? []).includes(item.type)) {
-      (await body()).refuseItem(this, item);
-      return null;
-    }
+    if (!(await body()).acceptsItem(this, item)) return null;
     return super._onDropItem(event, item);
   }
 }
