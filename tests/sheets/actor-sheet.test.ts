@@ -48,6 +48,7 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
     expect(combat).toContain(`data-action="rollAttack" data-item-id="${w.sword.id}"`);
     expect(combat).toContain(`data-action="rollDamage" data-item-id="${w.sword.id}"`);
     expect(combat).not.toContain('system.individual.stress');
+    expect(sheet.partHTML.biography).toContain('<prose-mirror name="system.biography"');
   });
 
   it("a magic-user's spells by level with their casting time and how many are left", async () => {
@@ -172,6 +173,7 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
       expect(sheet.partHTML.combat).toContain('Long sword');
       expect(sheet.partHTML.combat).toMatch(/name="system.ac" value="5"\s+disabled/);
       expect(sheet.partHTML.items).not.toContain('data-action="itemCreate"');
+      expect(sheet.partHTML.biography).not.toContain('<prose-mirror');
       await expect(w.foundry.submitSheet(sheet, { 'system.ac': '3' })).rejects.toThrow(/disabled/);
       await sheet.submit({ updateData: { 'system.ac': 3 } });
       await w.foundry.clickSheetAction(sheet, 'itemEquip', { itemId: w.sword.id });

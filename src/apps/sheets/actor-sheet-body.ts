@@ -269,6 +269,8 @@ export async function prepareActorContext(sheet: CoreActorSheet, context: Record
       carried: carriedWeight(views),
     };
   }
+  // Core puts the tabs of a sheet's one tab group in the context; asked here when it has not.
+  context.tabs ??= sheet._prepareTabs('primary');
   return Object.assign(context, { ts: { ...base, ...extra, system: source, segmentsPerRound: SEGMENTS_PER_ROUND } });
 }
 

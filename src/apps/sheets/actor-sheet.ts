@@ -31,6 +31,8 @@ export interface CoreActorSheet {
   render(options?: object): Promise<unknown>;
   _prepareContext(options: object): Promise<Record<string, unknown>>;
   _preparePartContext(partId: string, context: Record<string, unknown>, options: object): Promise<Record<string, unknown>>;
+  /** Core (v13 and v14): the tabs of a group from static TABS and tabGroups. */
+  _prepareTabs(group: string): Record<string, unknown>;
   /** Core (v13 and v14): creates a dropped item on the actor, or sorts it when it is already there. */
   _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown>;
 }
