@@ -290,4 +290,123 @@ describe.each([13, 14] as const)('document sheets, generation %i', (generation) 
       expect(seen).toEqual(['rest']);
     });
   });
+
+  describe('drag and drop', () => {
+    it('toDragData is {type, uuid}; fromDropData resolves it (and data of a new document); another class refuses it', async () => {
+      const sword = await g.Item.create({ name: 'Sword', type: 'weapon' });
+      expect(sword.toDragData()).toEqual({ type: 'Item', uuid: `Item.${sword.id}` });
+      expect(await g.Item.implementation.fromDropData(sword.toDragData())).toBe(sword);
+      const loose = await g.Item.fromDropData({ type: 'Item', data: { name: 'Rope', type: 'gear' } });
+      expect(loose.name).toBe('Rope');
+      expect(loose.id).toBeNull();
+      await expect(g.Actor.fromDropData(sword.toDragData())).rejects.toThrow(/Invalid Document type/);
+      await expect(g.Item.fromDropData({ type: 'Item' })).rejects.toThrow(/Failed to resolve/);
+    });
+
+    it('dropping a world item creates a copy on the actor, keeping its id', async () => {
+      const actor = await makeActor();
+      const sword = await g.Item.create({ name: 'Sword', type: 'weapon', system: { equipped: true } });
+      await actor.sheet.render({ force: true });
+      const created = await foundry.dropOnSheet(actor.sheet, sword.toDragData());
+      expect((created as any).parent).toBe(actor);
+      expect(actor.items.get(sword.id)).toMatchObject({ name: 'Sword', system: { equipped: true } });
+      expect(actor.sheet.partHTML.gear).toContain(`data-item-id="${sword.id}"`);
+      await foundry.dropOnSheet(actor.sheet, sword.toDragData());
+      expect(actor.items.size).toBe(2);
+      expect([...actor.items.values()].filter((i: any) => i.id === sword.id)).toHaveLength(1);
+    });
+
+    it("dropping the actor's own item sorts it before the row it lands on", async () => {
+      const actor = await makeActor();
+      const [a, b] = await actor.createEmbeddedDocuments('Item', [
+        { name: 'A', type: 'weapon', sort: 100000 },
+        { name: 'B', type: 'weapon', sort: 200000 },
+      ]);
+      await actor.sheet.render({ force: true });
+      await foundry.dropOnSheet(actor.sheet, b.toDragData(), { onItemId: a.id });
+      expect(actor.items.get(b.id).sort).toBeLessThan(actor.items.get(a.id).sort);
+      expect(foundry.writes.count('Item', 'create')).toBe(1);
+    });
+
+    it('a subclass may override _onDropItem; a user who does not own the actor drops nothing; bad JSON does nothing', async () => {
+      const actor = await makeActor({ ownership: { default: 2 } });
+      const sword = await g.Item.create({ name: 'Sword', type: 'weapon', ownership: { default: 2 } });
+      const theirs = foundry.client(foundry.users.player).game.actors.get(actor.id);
+      await foundry.asUser(foundry.users.player, async () => {
+        await theirs.sheet.render({ force: true });
+        expect(await foundry.dropOnSheet(theirs.sheet, sword.toDragData())).toBeNull();
+      });
+      expect(foundry.writes.count('Item', 'create')).toBe(1);
+      const refused: string[] = [];
+      actor.sheet._onDropItem = async (_e: any, item: any) => void refused.push(item.name);
+      await actor.sheet.render({ force: true });
+      await foundry.dropOnSheet(actor.sheet, sword.toDragData());
+      expect(refused).toEqual(['Sword']);
+      expect(actor.items.size).toBe(0);
+      expect(await foundry.dropOnSheet(actor.sheet, 'not json {')).toBeUndefined();
+    });
+  });
+
+  describe('Handlebars helpers', () => {
+    const render = (data: any) => g.foundry.applications.handlebars.renderTemplate(`${T}/helpers.hbs`, data);
+    it('selectOptions (record, array, objects; selected, localize, blank, valueAttr/labelAttr, sort), numberFormat, checked, disabled', async () => {
+      foundry.loadLang({ TEST: { Fire: 'Fire', Ice: 'Ice' } });
+      const html = await render({
+        choices: { fire: 'TEST.Fire', ice: 'TEST.Ice' },
+        sel: 'ice',
+        blank: '',
+        list: ['zero', 'one', 'two'],
+        objs: [
+          { key: 'z', name: 'Zed' },
+          { key: 'a', name: 'Ay' },
+        ],
+        selObj: 'z',
+        n: 2,
+        dps: 0,
+        sign: true,
+        on: true,
+        off: false,
+      });
+      expect(html).toContain('<select name="a"><option value=""></option><option value="fire">Fire</option><option value="ice" selected>Ice</option></select>');
+      expect(html).toContain('<select name="b"><option value="0">zero</option><option value="1">one</option><option value="2" selected>two</option></select>');
+      expect(html).toContain('<select name="c"><option value="a">Ay</option><option value="z" selected>Zed</option></select>');
+      expect(html).toContain('<span class="n">+2</span>');
+      expect(html).toContain('<input type="checkbox" checked><input >');
+      const neg = await render({ choices: {}, list: [], objs: [], n: '-1.256', dps: 2, sign: true, on: false, off: true });
+      expect(neg).toContain('<span class="n">-1.26</span>');
+      expect(neg).toContain('<input type="checkbox" ><input disabled>');
+    });
+
+    it('an unknown helper still fails the render', async () => {
+      await expect(g.foundry.applications.handlebars.renderTemplate(`${T}/unknown-helper.hbs`, {})).rejects.toThrow(/Missing helper: "?numberFormatt/);
+    });
+  });
+
+  describe('prototype token', () => {
+    it("a new actor's prototype token: bar1 the system's primary attribute, the actor's name and image, core's size and display", async () => {
+      const actor = await makeActor({ img: 'icons/hero.webp' });
+      expect(actor.prototypeToken).toMatchObject({ name: 'Halvaine', actorLink: false, disposition: -1, bar1: { attribute: 'hp' }, bar2: { attribute: null }, width: 1, height: 1, displayBars: 0, texture: { src: 'icons/hero.webp' }, sight: { enabled: false } });
+      const explicit = await makeActor({ prototypeToken: { bar1: { attribute: 'ac' }, name: 'Hal' } });
+      expect(explicit.prototypeToken.bar1.attribute).toBe('ac');
+      expect(explicit.prototypeToken.name).toBe('Hal');
+      expect(foundry.server.source(explicit.uuid).prototypeToken.bar1.attribute).toBe('ac');
+    });
+
+    it("the world's core.defaultToken gives bars (and other keys) before the system's attribute", async () => {
+      await g.game.settings.set('core', 'defaultToken', { bar1: { attribute: 'ac' }, displayBars: 40 });
+      const actor = await makeActor();
+      expect(actor.prototypeToken).toMatchObject({ bar1: { attribute: 'ac' }, displayBars: 40 });
+    });
+
+    it('getTrackedAttributes reads the data models (value+max a bar, numbers values), or CONFIG.Actor.trackableAttributes when set', () => {
+      const fromSchema = g.TokenDocument.getTrackedAttributes('character');
+      expect(fromSchema.bar).toEqual([['hp']]);
+      expect(fromSchema.value).toEqual(expect.arrayContaining([['ac'], ['rank']]));
+      expect(fromSchema.value).not.toContainEqual(['hp', 'value']);
+      g.CONFIG.Actor.trackableAttributes = { character: { bar: ['hp'], value: ['ac'] }, monster: { bar: ['morale'], value: [] } };
+      expect(g.TokenDocument.getTrackedAttributes('character')).toEqual({ bar: [['hp']], value: [['ac']] });
+      expect(g.TokenDocument.getTrackedAttributes()).toEqual({ bar: [['hp'], ['morale']], value: [['ac']] });
+      expect(g.TokenDocument.getTrackedAttributes({ hp: { value: 3, max: 5 }, speed: 9 })).toEqual({ bar: [['hp']], value: [['speed']] });
+    });
+  });
 });

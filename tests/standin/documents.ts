@@ -1047,6 +1047,78 @@ export class TokenDocument extends Document {
     }
     return this._synthetic!.actor;
   }
+  /**
+   * Core's TokenDocument.getTrackedAttributes (v13/v14): a DataModel (class or instance) or SchemaField →
+   * its schema; a type or nothing → CONFIG.Actor.trackableAttributes when the system set any (the type's,
+   * else every type's), else the union over every type's data model. Paths as arrays of keys.
+   */
+  static getTrackedAttributes(data?: any, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    if (data instanceof DataModel || (typeof data === 'function' && data.prototype instanceof DataModel)) return this._getTrackedAttributesFromSchema(data.schema, _path);
+    if (data instanceof SchemaField) return this._getTrackedAttributesFromSchema(data, _path);
+    if (data && typeof data === 'object') return this._getTrackedAttributesFromObject(data, _path);
+    if (!data || typeof data === 'string') {
+      const config = this._getConfiguredTrackedAttributes(data);
+      if (config) return config;
+    }
+    const bar = new Set<string>();
+    const value = new Set<string>();
+    for (const model of Object.values(CONFIG().Actor.dataModels ?? {}) as any[]) {
+      const inner = this.getTrackedAttributes(model, _path);
+      for (const a of inner.bar) bar.add(a.join('.'));
+      for (const a of inner.value) value.add(a.join('.'));
+    }
+    return { bar: [...bar].map((a) => a.split('.')), value: [...value].map((a) => a.split('.')) };
+  }
+  /** Core's: CONFIG.Actor.trackableAttributes of the type (else all types' united); undefined when the system configured none. */
+  static _getConfiguredTrackedAttributes(type?: string): { bar: string[][]; value: string[][] } | undefined {
+    const configured = CONFIG().Actor.trackableAttributes ?? {};
+    if (isEmpty(configured)) return undefined;
+    let config: { bar: string[]; value: string[] } | undefined = deepClone(type ? configured[type] : undefined);
+    if (!config || isEmpty(config)) {
+      const bar = new Set<string>();
+      const value = new Set<string>();
+      for (const attrs of Object.values(configured) as any[]) {
+        (attrs.bar ?? []).forEach((a: string) => bar.add(a));
+        (attrs.value ?? []).forEach((a: string) => value.add(a));
+      }
+      config = { bar: [...bar], value: [...value] };
+    }
+    return { bar: (config.bar ?? []).map((a) => a.split('.')), value: (config.value ?? []).map((a) => a.split('.')) };
+  }
+  /** Core's: a NumberField is a value; a SchemaField (or embedded model) with `value` and `max` a bar; other schemas recursed. */
+  static _getTrackedAttributesFromSchema(schema: SchemaField, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    const attributes: { bar: string[][]; value: string[][] } = { bar: [], value: [] };
+    for (const [name, field] of Object.entries(schema.fields)) {
+      const p = _path.concat([name]);
+      if (field instanceof NumberField) attributes.value.push(p);
+      if (field instanceof SchemaField) {
+        if (field.has('value') && field.has('max')) attributes.bar.push(p);
+        else {
+          const inner = this._getTrackedAttributesFromSchema(field, p);
+          attributes.bar.push(...inner.bar);
+          attributes.value.push(...inner.value);
+        }
+      }
+    }
+    return attributes;
+  }
+  /** Core's for plain data: a number is a value; an object with numeric value and max a bar. */
+  static _getTrackedAttributesFromObject(data: any, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    const attributes: { bar: string[][]; value: string[][] } = { bar: [], value: [] };
+    for (const [k, v] of Object.entries(data ?? {})) {
+      const p = _path.concat([k]);
+      if (typeof v === 'number') attributes.value.push(p);
+      else if (v && typeof v === 'object' && !Array.isArray(v)) {
+        if (typeof (v as any).value === 'number' && 'max' in (v as any)) attributes.bar.push(p);
+        else {
+          const inner = this._getTrackedAttributesFromObject(v, p);
+          attributes.bar.push(...inner.bar);
+          attributes.value.push(...inner.value);
+        }
+      }
+    }
+    return attributes;
+  }
   override getEmbeddedCollection(name: string): EmbeddedCollection {
     if (name !== 'Actor') return super.getEmbeddedCollection(name);
     const c = new EmbeddedCollection('delta', this, 'Actor');

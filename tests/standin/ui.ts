@@ -612,6 +612,54 @@ handlebars.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every
 handlebars.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
 handlebars.registerHelper('not', (a: unknown) => !a);
 handlebars.registerHelper('concat', (...args: unknown[]) => args.slice(0, -1).join(''));
+// Core's HandlebarsHelpers (v13 client/applications/handlebars.mjs) that sheets use.
+handlebars.registerHelper('checked', (value: unknown) => new Handlebars.SafeString(value ? 'checked' : ''));
+handlebars.registerHelper('disabled', (value: unknown) => new Handlebars.SafeString(value ? 'disabled' : ''));
+/** numberFormat: `decimals` (default 0), `sign` (a "+" before zero and positives); a string or null is parsed (NaN shows "NaN", as core). */
+handlebars.registerHelper('numberFormat', (value: unknown, options: { hash?: { decimals?: number; sign?: boolean } }) => {
+  const dps = options?.hash?.decimals ?? 0;
+  const sign = options?.hash?.sign ?? false;
+  const n = typeof value === 'string' || value === null || value === undefined ? parseFloat(value as string) : Number(value);
+  return new Handlebars.SafeString(sign && n >= 0 ? `+${n.toFixed(dps)}` : n.toFixed(dps));
+});
+/**
+ * selectOptions (core v13: prepared as createSelectInput prepares them): choices an array (strings: value the
+ * index; objects: read by valueAttr/labelAttr, default value/label) or a record (key → label, or key → object
+ * with the key as value unless valueAttr; `inverted` swaps key and label); `selected` one value or an array,
+ * compared as strings; `blank` a first empty option; `localize` the labels; `sort` by label. nameAttr is v12's
+ * valueAttr (deprecated).
+ */
+handlebars.registerHelper('selectOptions', (choices: any, options: { hash?: Record<string, any> }) => {
+  let { localize = false, selected, blank, sort = false, nameAttr, valueAttr, labelAttr, inverted = false } = options?.hash ?? {};
+  if (nameAttr && !valueAttr) {
+    deprecate('The nameAttr option of the selectOptions helper is deprecated in favor of valueAttr');
+    valueAttr = nameAttr;
+  }
+  const chosen = (selected === undefined || selected === null ? [] : Array.isArray(selected) ? selected : [selected]).map(String);
+  const prepared: { value: unknown; label: unknown; disabled?: boolean }[] = [];
+  const fromObject = (o: any, value?: unknown) => ({ value: value ?? o[valueAttr ?? 'value'], label: o[labelAttr ?? 'label'], disabled: !!o.disabled });
+  if (Array.isArray(choices)) {
+    for (const [i, c] of choices.entries()) prepared.push(typeof c === 'object' && c !== null ? fromObject(c) : { value: i, label: c });
+  } else if (choices && typeof choices === 'object') {
+    for (const entry of Object.entries(choices)) {
+      const [k, v] = inverted ? [entry[1], entry[0]] : entry;
+      if (typeof v === 'object' && v !== null) prepared.push(fromObject(v, valueAttr ? (v as any)[valueAttr] : k));
+      else prepared.push({ value: k, label: v });
+    }
+  } else throw new Error('selectOptions needs a record or an array of choices');
+  const text = (label: unknown) => {
+    const s = String(label ?? '');
+    return localize ? (i18n()?.localize(s) ?? s) : s;
+  };
+  if (sort) prepared.sort((a, b) => text(a.label).localeCompare(text(b.label)));
+  const html: string[] = [];
+  if (blank !== undefined && blank !== null && blank !== false) html.push(`<option value=""${chosen.includes('') ? ' selected' : ''}>${escapeHTML(text(blank))}</option>`);
+  for (const o of prepared) {
+    const value = String(o.value ?? '');
+    html.push(`<option value="${escapeHTML(value)}"${chosen.includes(value) ? ' selected' : ''}${o.disabled ? ' disabled' : ''}>${escapeHTML(text(o.label))}</option>`);
+  }
+  return new Handlebars.SafeString(html.join(''));
+});
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 
 /** Reads a template file by its path in the repository (Node: the file system). */
