@@ -16,9 +16,9 @@ type SheetConfig = {
 
 export function registerSheets(): void {
   const config = foundry.applications.apps.DocumentSheetConfig as unknown as SheetConfig;
-  const v1 = (foundry as unknown as { appv1?: { sheets?: { ActorSheet?: unknown; ItemSheet?: unknown } } }).appv1?.sheets;
-  if (v1?.ActorSheet) config.unregisterSheet(Actor, 'core', v1.ActorSheet);
-  if (v1?.ItemSheet) config.unregisterSheet(Item, 'core', v1.ItemSheet);
+  const { ActorSheet, ItemSheet } = foundry.appv1.sheets;
+  config.unregisterSheet(Actor, 'core', ActorSheet);
+  config.unregisterSheet(Item, 'core', ItemSheet);
   config.registerSheet(Actor, SYSTEM_ID, TenSegmentsCharacterSheet, {
     types: ['character'],
     makeDefault: true,
