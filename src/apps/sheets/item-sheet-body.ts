@@ -30,6 +30,8 @@ export interface Control {
   checks?: { name: string; label: string; checked: boolean }[];
   /** A field the world's procedure does not read (a note, the row dimmed). */
   unused?: boolean;
+  /** How core's form data reads a select's value (`data-dtype`): Number for a numeric choice. */
+  dtype?: 'Number';
   /** Extra classes for the row (a wide field). */
   cssClass?: string;
 }
@@ -108,6 +110,7 @@ function weaponSections(source: Record<string, unknown>, speedRules: boolean): S
   const types = new Set((read(source, 'damageTypes') as string[] | undefined) ?? []);
   const critical = f.select('critical', Object.fromEntries(CRITICAL_MULTIPLIERS.map((m) => [String(m), `TENSEG.Item.Critical.x${m}`])));
   critical.unused = !speedRules;
+  critical.dtype = 'Number';
   const damageTypes: Control = {
     kind: 'checks',
     ...fieldText('Weapon', 'damageTypes'),
