@@ -34,4 +34,21 @@ describe.each([13, 14] as const)('the token\'s health bar, generation %i', (gene
       }
     }
   });
+
+  it('a new actor made in the world: its prototype token\'s bar 1 is the procedure\'s health, and core offers it as a bar', async () => {
+    await makeWorld(generation, 'segment-d6');
+    const [fighter] = await g.Actor.create([{ name: 'Fighter', type: 'character' }]);
+    expect(fighter.prototypeToken.bar1.attribute).toBe('hp');
+    await g.game.settings.set('ten-segments', 'procedure', 'individual-speed');
+    const [ogre, hireling] = await g.Actor.create([
+      { name: 'Ogre', type: 'monster' },
+      { name: 'Hireling', type: 'character', prototypeToken: { bar1: { attribute: 'hp' } } },
+    ]);
+    expect([ogre.prototypeToken.bar1.attribute, ogre.prototypeToken.bar2.attribute]).toEqual(['individual.wounds', 'individual.stress']);
+    expect(hireling.prototypeToken.bar1.attribute).toBe('hp');
+    for (const type of ['character', 'monster']) {
+      const offered = g.TokenDocument.getTrackedAttributes(type).bar.map((path: string[]) => path.join('.'));
+      expect(offered).toEqual(expect.arrayContaining(['hp', 'individual.wounds', 'individual.stress']));
+    }
+  });
 });
