@@ -17,6 +17,8 @@ import { HookRegistry } from './hooks';
 import { network } from './network';
 import { recordError, runIn, state, track, type Endpoint, type ErrorRecord, type RenderRecord } from './state';
 import { CombatTracker, Notifications } from './ui';
+import { registerCoreSheets } from './sheets';
+import { manifestTokenAttributes } from './manifest';
 import type { ClientPort, ModifyRequest, Server } from './server';
 import { decode, encode } from './wire';
 import type { MessageMode, ModeSettingV13, ModeSettingV14, QueryHandler, RollMode, SocketApi, SocketListener } from './shapes';
@@ -63,6 +65,7 @@ function registerCoreSettings(settings: ClientSettings): void {
     const choices = Object.fromEntries(modes.map((m) => [m, m])) as Record<ModeSettingV13['choice'], RollMode>;
     core('core.rollMode' satisfies ModeSettingV13['key'], { scope: 'client', type: String, default: CONST.DICE_ROLL_MODES.PUBLIC, choices });
   }
+  settings.register('core', 'defaultToken', { scope: 'world', type: Object, default: {} });
   settings.register('core', 'combatTrackerConfig', { scope: 'world', type: Object, default: { resource: '', skipDefeated: false, turnMarker: { enabled: true } } });
   settings.register('core', 'gridDiagonals', { scope: 'world', type: Number, default: CONST.GRID_DIAGONALS.EQUIDISTANT, choices: Object.values(CONST.GRID_DIAGONALS).map(String) });
 }
@@ -142,6 +145,9 @@ export class Client implements Endpoint, ClientPort {
   #build(ctx: ClientContext): void {
     const server = this.#server;
     const CONFIG = buildConfig();
+    // game.documentTypes: the sub-types of the manifest (the server's), "base" included, as core's.
+    const documentTypes: Record<string, string[]> = Object.fromEntries(Object.entries(server.CONFIG).filter(([, c]: [string, any]) => c?.serverTypes).map(([n, c]: [string, any]) => [n, [...c.serverTypes]]));
+    registerCoreSheets(CONFIG, documentTypes);
     const users = new Users();
     for (const u of server.collections.get('User')) this.#addUser(users, u.toObject(), u.active);
     const collections = emptyCollections(users);
@@ -160,7 +166,8 @@ export class Client implements Endpoint, ClientPort {
       get version() {
         return this.release.version;
       },
-      system: { id: ctx.systemId, title: 'Ten Segments', version: '0.1.0', initiative: '1d20' },
+      system: { id: ctx.systemId, title: 'Ten Segments', version: '0.1.0', initiative: '1d20', ...manifestTokenAttributes() },
+      documentTypes,
       world: { id: 'test-world' },
       ready: false,
       paused: false,

@@ -35,6 +35,7 @@ import { hooks } from './hooks';
 import { currentClient, currentEndpoint, openPending, ownerOf, popPending, recordError, setOwner, state, type Endpoint } from './state';
 import { ForcedDeletion, deepClone, expandObject, getProperty, isEmpty, mergeObject } from './utils';
 import { encode } from './wire';
+import { sheetOf } from './sheets';
 import type { ClientOnlyOperation, DeleteClientOnlyOperation, RenderOption, UpdateClientOnlyOperation, UpdateDefaults, UserQuery } from './shapes';
 
 const CONFIG = () => configRef.CONFIG;
@@ -346,6 +347,26 @@ export class Document extends DataModel {
     const data = super.toObject(source);
     for (const [name, c] of Object.entries(this.collections ?? {})) data[name] = c.map((d: any) => d.toObject(source));
     return data;
+  }
+  /** Core's Document#sheet: one instance of the configured sheet class of the document's type (BaseSheet when none). */
+  get sheet(): any {
+    return sheetOf(this);
+  }
+  /** Core's toDragData: {type, uuid}, or {type, data} for a document without an id. */
+  toDragData(): { type: string; uuid?: string; data?: any } {
+    const dragData: { type: string; uuid?: string; data?: any } = { type: this.documentName };
+    if (this.id) dragData.uuid = this.uuid;
+    else dragData.data = this.toObject();
+    return dragData;
+  }
+  /** Core's fromDropData: the document of `data.data` (a new one) or of `data.uuid` (fromUuid); of this document class, else an error. */
+  static async fromDropData(data: any, _options: any = {}): Promise<any> {
+    let document: any = null;
+    if (data?.data) document = new this(data.data);
+    else if (data?.uuid) document = await (globalThis as any).fromUuid(data.uuid);
+    if (!document) throw new Error('Failed to resolve Document from provided DragData. Either data or a UUID must be provided.');
+    if (document.documentName !== this.documentName) throw new Error(`Invalid Document type '${document.documentName}' provided to ${this.name}.fromDropData.`);
+    return document;
   }
   protected override _labelFor(source: any): string {
     return `${this.documentName} [${source?._id ?? 'new'}]`;
@@ -779,11 +800,18 @@ export class Actor extends Document {
     return {
       ...baseSchema(this),
       sort: new NumberField({ integer: true, initial: 0, nullable: false }),
-      // Core's PrototypeToken, the part a system sets per actor type (link and side): unlinked and hostile by default.
+      // Core's PrototypeToken, the part a system sets per actor type: link, side, bars, image, size, sight.
       prototypeToken: new SchemaField({
         name: new StringField({ initial: '' }),
         actorLink: new BooleanField({ initial: false }),
         disposition: new NumberField({ integer: true, initial: -1, nullable: false, choices: [-2, -1, 0, 1] }),
+        displayBars: new NumberField({ required: true, integer: true, nullable: false, initial: CONST.TOKEN_DISPLAY_MODES.NONE, choices: Object.values(CONST.TOKEN_DISPLAY_MODES) }),
+        bar1: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
+        bar2: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
+        width: new NumberField({ required: true, nullable: false, positive: true, initial: 1 }),
+        height: new NumberField({ required: true, nullable: false, positive: true, initial: 1 }),
+        texture: new SchemaField({ src: new StringField({ required: true, nullable: true, initial: null }) }),
+        sight: new SchemaField({ enabled: new BooleanField({ initial: false }) }),
       }),
     };
   }
@@ -793,9 +821,31 @@ export class Actor extends Document {
   get temporaryEffects(): any[] {
     return [];
   }
+  /**
+   * Core's order: BaseActor's (ownership; the token's name and image from the actor's), the data model's
+   * _preCreate, then the client Actor's _applyDefaultTokenSettings (so a bar a data model sets is
+   * overwritten by the defaults unless the creation data gives it; a subclass's _preCreate after super wins).
+   */
   override async _preCreate(data: any, options: any, user: any) {
     grantCreatorOwnership(this, user);
-    return super._preCreate(data, options, user);
+    const token = this._source.prototypeToken;
+    if (!token.name) this.updateSource({ 'prototypeToken.name': this.name });
+    if (!token.texture?.src || token.texture.src === CONST.DEFAULT_TOKEN) this.updateSource({ 'prototypeToken.texture.src': this.img ?? CONST.DEFAULT_TOKEN });
+    const allowed = await super._preCreate(data, options, user);
+    if (allowed === false) return false;
+    this._applyDefaultTokenSettings(data, { fromCompendium: !!options.fromCompendium });
+    return allowed;
+  }
+  /** Core's: the world's core.defaultToken, bar1/bar2 from game.system's primary/secondary token attribute, the creation data's prototypeToken over them (from a compendium: the defaults over). */
+  _applyDefaultTokenSettings(data: any, { fromCompendium = false }: { fromCompendium?: boolean } = {}): unknown {
+    const game = (globalThis as any).game;
+    const defaults = deepClone(game.settings.get('core', 'defaultToken') ?? {});
+    const { primaryTokenAttribute, secondaryTokenAttribute } = game.system;
+    if (primaryTokenAttribute && !('bar1' in defaults)) defaults.bar1 = { attribute: primaryTokenAttribute };
+    if (secondaryTokenAttribute && !('bar2' in defaults)) defaults.bar2 = { attribute: secondaryTokenAttribute };
+    if (fromCompendium) return this.updateSource({ prototypeToken: defaults });
+    const prototypeToken = mergeObject(defaults, expandObject(data ?? {}).prototypeToken ?? {});
+    return this.updateSource({ prototypeToken });
   }
   /** A synthetic (unlinked token) actor has the TokenDocument as parent. */
   get isToken(): boolean {
@@ -996,6 +1046,78 @@ export class TokenDocument extends Document {
       Object.defineProperty(this, '_synthetic', { value: { key, actor }, writable: true, configurable: true, enumerable: false });
     }
     return this._synthetic!.actor;
+  }
+  /**
+   * Core's TokenDocument.getTrackedAttributes (v13/v14): a DataModel (class or instance) or SchemaField →
+   * its schema; a type or nothing → CONFIG.Actor.trackableAttributes when the system set any (the type's,
+   * else every type's), else the union over every type's data model. Paths as arrays of keys.
+   */
+  static getTrackedAttributes(data?: any, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    if (data instanceof DataModel || (typeof data === 'function' && data.prototype instanceof DataModel)) return this._getTrackedAttributesFromSchema(data.schema, _path);
+    if (data instanceof SchemaField) return this._getTrackedAttributesFromSchema(data, _path);
+    if (data && typeof data === 'object') return this._getTrackedAttributesFromObject(data, _path);
+    if (!data || typeof data === 'string') {
+      const config = this._getConfiguredTrackedAttributes(data);
+      if (config) return config;
+    }
+    const bar = new Set<string>();
+    const value = new Set<string>();
+    for (const model of Object.values(CONFIG().Actor.dataModels ?? {}) as any[]) {
+      const inner = this.getTrackedAttributes(model, _path);
+      for (const a of inner.bar) bar.add(a.join('.'));
+      for (const a of inner.value) value.add(a.join('.'));
+    }
+    return { bar: [...bar].map((a) => a.split('.')), value: [...value].map((a) => a.split('.')) };
+  }
+  /** Core's: CONFIG.Actor.trackableAttributes of the type (else all types' united); undefined when the system configured none. */
+  static _getConfiguredTrackedAttributes(type?: string): { bar: string[][]; value: string[][] } | undefined {
+    const configured = CONFIG().Actor.trackableAttributes ?? {};
+    if (isEmpty(configured)) return undefined;
+    let config: { bar: string[]; value: string[] } | undefined = deepClone(type ? configured[type] : undefined);
+    if (!config || isEmpty(config)) {
+      const bar = new Set<string>();
+      const value = new Set<string>();
+      for (const attrs of Object.values(configured) as any[]) {
+        (attrs.bar ?? []).forEach((a: string) => bar.add(a));
+        (attrs.value ?? []).forEach((a: string) => value.add(a));
+      }
+      config = { bar: [...bar], value: [...value] };
+    }
+    return { bar: (config.bar ?? []).map((a) => a.split('.')), value: (config.value ?? []).map((a) => a.split('.')) };
+  }
+  /** Core's: a NumberField is a value; a SchemaField (or embedded model) with `value` and `max` a bar; other schemas recursed. */
+  static _getTrackedAttributesFromSchema(schema: SchemaField, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    const attributes: { bar: string[][]; value: string[][] } = { bar: [], value: [] };
+    for (const [name, field] of Object.entries(schema.fields)) {
+      const p = _path.concat([name]);
+      if (field instanceof NumberField) attributes.value.push(p);
+      if (field instanceof SchemaField) {
+        if (field.has('value') && field.has('max')) attributes.bar.push(p);
+        else {
+          const inner = this._getTrackedAttributesFromSchema(field, p);
+          attributes.bar.push(...inner.bar);
+          attributes.value.push(...inner.value);
+        }
+      }
+    }
+    return attributes;
+  }
+  /** Core's for plain data: a number is a value; an object with numeric value and max a bar. */
+  static _getTrackedAttributesFromObject(data: any, _path: string[] = []): { bar: string[][]; value: string[][] } {
+    const attributes: { bar: string[][]; value: string[][] } = { bar: [], value: [] };
+    for (const [k, v] of Object.entries(data ?? {})) {
+      const p = _path.concat([k]);
+      if (typeof v === 'number') attributes.value.push(p);
+      else if (v && typeof v === 'object' && !Array.isArray(v)) {
+        if (typeof (v as any).value === 'number' && 'max' in (v as any)) attributes.bar.push(p);
+        else {
+          const inner = this._getTrackedAttributesFromObject(v, p);
+          attributes.bar.push(...inner.bar);
+          attributes.value.push(...inner.value);
+        }
+      }
+    }
+    return attributes;
   }
   override getEmbeddedCollection(name: string): EmbeddedCollection {
     if (name !== 'Actor') return super.getEmbeddedCollection(name);

@@ -764,7 +764,19 @@ export class DataModel {
     this._initialize();
   }
 
-  validate({ changes, partial }: { changes?: any; partial?: boolean } = {}): void {
+  /**
+   * Core's validate: the source, or `changes` (partial). `clean`: the changes are cleaned in place first
+   * (cast, e.g. "7" → 7), as core's. `fallback` is not modelled: an invalid value always throws (the stricter).
+   */
+  validate({ changes, partial, clean = false }: { changes?: any; partial?: boolean; clean?: boolean; fallback?: boolean; strict?: boolean } = {}): void {
+    if (changes && clean) {
+      const type = changes.type ?? this._source.type;
+      const cleaned = this.schema.clean(changes, { partial: true, source: this._source, current: this._source, type });
+      if (cleaned !== changes) {
+        for (const k of Object.keys(changes)) delete changes[k];
+        Object.assign(changes, cleaned);
+      }
+    }
     const data = changes ?? this._source;
     const f = this.schema.validate(data, { partial: partial ?? !!changes, type: data?.type ?? this._source.type } as any);
     if (f) throw new DataModelValidationError(f, this._labelFor(this._source));

@@ -36,7 +36,9 @@ import { ClientKeybindings, KeyboardManager, Localization, queryTransport, userQ
 import { hooks } from './hooks';
 import { network, type PendingMessage } from './network';
 import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
-import { ActorSheetV2, ApplicationV2, CombatTracker, ContextMenu, DocumentSheetV2, HandlebarsApplicationMixin, ItemSheetV2, sheetRegistry, templates } from './ui';
+import { ApplicationV2, CombatTracker, ContextMenu, HandlebarsApplicationMixin, templates } from './ui';
+import { ActorSheet, ActorSheetV2, BaseSheet, DocumentSheetConfig, DocumentSheetV2, ItemSheet, ItemSheetV2, clickSheetAction, dropOnSheet, submitSheet } from './sheets';
+import { FormDataExtended } from './html';
 import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './utils';
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
@@ -154,6 +156,17 @@ export interface FoundryHandle {
   };
   /** A modified client of `user`: requests straight to the server. */
   raw(user: any): RawClient;
+  /**
+   * The user edits the rendered sheet and submits it: every name must be an enabled form control of the
+   * rendered HTML (input/select/textarea/prose-mirror), values set as typed and cast as FormDataExtended
+   * does; then core's _onSubmitForm → handler (_prepareSubmitData → validate → _processSubmitData → update);
+   * an error becomes ui.notifications.error on the sheet's client and nothing is written.
+   */
+  submitSheet(sheet: any, values: Record<string, unknown>): Promise<void>;
+  /** Drop drag data on the rendered sheet (dataTransfer text/plain JSON) through its _onDrop; `onItemId`: on that item's row. */
+  dropOnSheet(sheet: any, dragData: unknown, options?: { onItemId?: string }): Promise<unknown>;
+  /** Click the rendered [data-action=action] whose data-* match `dataset` (else an error): the handler as core calls it. */
+  clickSheetAction(sheet: any, action: string, dataset?: Record<string, string>, options?: { button?: number }): Promise<unknown>;
   /** The server's store. */
   server: {
     /** Stored sources of a world collection (Actor, Item, Scene, Combat, ChatMessage, User). */
@@ -248,20 +261,23 @@ const foundryNamespace = {
       WorldCollection,
       DocumentCollection,
       EmbeddedCollection,
-      Actors: { registerSheet: (...a: any[]) => (sheetRegistry.registerSheet as any)(Actor, ...a), unregisterSheet: (...a: any[]) => (sheetRegistry.unregisterSheet as any)(Actor, ...a) },
-      Items: { registerSheet: (...a: any[]) => (sheetRegistry.registerSheet as any)(Item, ...a), unregisterSheet: (...a: any[]) => (sheetRegistry.unregisterSheet as any)(Item, ...a) },
+      Actors: { registerSheet: (...a: any[]) => (DocumentSheetConfig.registerSheet as any)(Actor, ...a), unregisterSheet: (...a: any[]) => (DocumentSheetConfig.unregisterSheet as any)(Actor, ...a) },
+      Items: { registerSheet: (...a: any[]) => (DocumentSheetConfig.registerSheet as any)(Item, ...a), unregisterSheet: (...a: any[]) => (DocumentSheetConfig.unregisterSheet as any)(Item, ...a) },
     },
   },
   dice: { Roll, terms: { Die, NumericTerm, OperatorTerm, StringTerm } },
   grid: { SquareGrid },
   helpers: { interaction: { ClientKeybindings, KeyboardManager } },
   applications: {
-    api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2 },
-    sheets: { ActorSheetV2, ItemSheetV2 },
-    apps: { DocumentSheetConfig: sheetRegistry },
+    api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DocumentSheet: DocumentSheetV2 },
+    sheets: { ActorSheetV2, ItemSheetV2, ActorSheet: ActorSheetV2, ItemSheet: ItemSheetV2, BaseSheet },
+    apps: { DocumentSheetConfig },
     handlebars: { loadTemplates: templates.loadTemplates, renderTemplate: templates.renderTemplate },
     sidebar: { tabs: { CombatTracker } },
-    ux: { ContextMenu },
+    ux: { ContextMenu, FormDataExtended },
+  },
+  appv1: {
+    sheets: { ActorSheet, ItemSheet },
   },
 };
 
@@ -305,7 +321,6 @@ function resetWorld(): void {
   state.writes = [];
   state.errors = [];
   state.deprecations = [];
-  sheetRegistry.registered = [];
   templates.loaded = [];
   templates.rendered = [];
   state.rng = mulberry32(seed);
@@ -442,6 +457,9 @@ const handle: FoundryHandle = {
   settle: () => network.settle(),
   contextMenu: (entries) => new ContextMenu(null, '', entries),
   everyClient: (fn) => world().everyClient(fn),
+  submitSheet,
+  dropOnSheet,
+  clickSheetAction,
   pressKey: (user, action) => {
     const client = world().clientOf(userId(user));
     if (!client.connected) return Promise.reject(new Error(`${world().userName(client.id)} is not connected: their client cannot act`));

@@ -16,6 +16,7 @@ const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
 import { DOCUMENT_OWNERSHIP_LEVELS } from './constants';
 import { currentEndpoint, deprecate, recordRender, state, type Endpoint } from './state';
 import { deepClone, escapeHTML, getProperty, mergeObject, randomID } from './utils';
+import { FormDataExtended, parseHTML, renderedForm } from './html';
 import type {
   MenuEntryV13,
   MenuEntryV14,
@@ -56,9 +57,21 @@ export class Notifications {
   }
 }
 
+/** Core's `tab` action (v13 ApplicationV2 #onClickTab): the link's tab of its group, unless already active. */
+function onClickTab(this: ApplicationV2, event: Event, target: HTMLElement): void {
+  const tab = target.dataset.tab;
+  if (!tab || target.classList?.contains('active')) return;
+  this.changeTab(tab, target.dataset.group as string, { event, navElement: target.closest?.('.tabs') as HTMLElement });
+}
+
 /** ApplicationV2 subset: options merged from DEFAULT_OPTIONS up the class chain; render runs _prepareContext and is counted. */
 export class ApplicationV2 {
-  static DEFAULT_OPTIONS: Record<string, any> = {};
+  /** Core's (v13 ApplicationV2.DEFAULT_OPTIONS.actions): the `tab` action of a tab navigation link. */
+  static DEFAULT_OPTIONS: Record<string, any> = { actions: { tab: onClickTab } };
+  /** Core's tab groups (v13): group → {tabs: [{id, icon?, label?, cssClass?}], initial?, labelPrefix?}. */
+  static TABS: Record<string, { tabs: { id: string; icon?: string; label?: string; cssClass?: string; tooltip?: string }[]; initial?: string; labelPrefix?: string }> = {};
+  /** The active tab of each group (core: tabGroups). */
+  tabGroups: Record<string, string | null> = {};
   options: any;
   rendered = false;
   renderCount = 0;
@@ -113,6 +126,11 @@ export class ApplicationV2 {
       el.append(header, content);
     }
     el.addEventListener('click', (event: Event) => this.onClickAction(event));
+    // Core's form handling (v13 ApplicationV2#_renderFrame): a `form` element with options.form submits through _onSubmitForm, and changes through _onChangeForm.
+    if (el instanceof HTMLFormElement && this.options.form) {
+      el.addEventListener('submit', (event) => void this._onSubmitForm(this.options.form, event));
+      el.addEventListener('change', (event) => this._onChangeForm(this.options.form, event));
+    }
     this.#element = el;
     return el;
   }
@@ -142,6 +160,38 @@ export class ApplicationV2 {
       if (result instanceof Promise) result.catch((err: unknown) => console.error(err));
     }
   }
+  /**
+   * Core's _onSubmitForm (v13 ApplicationV2): the form's data (FormDataExtended) to the handler; an error
+   * becomes `ui.notifications.error` and the application stays open; closeOnSubmit closes it after.
+   */
+  async _onSubmitForm(formConfig: any, event: any): Promise<void> {
+    event.preventDefault?.();
+    const form = event.currentTarget;
+    const { handler, closeOnSubmit } = formConfig ?? {};
+    const formData = new FormDataExtended(form);
+    if (handler instanceof Function) {
+      try {
+        await handler.call(this, event, form, formData);
+      } catch (err) {
+        (globalThis as any).ui.notifications.error(err, { console: true });
+        return;
+      }
+    }
+    if (closeOnSubmit) await this.close({ submitted: true });
+  }
+  /** Core's _onChangeForm: submits on change when `submitOnChange`, while rendered. */
+  _onChangeForm(formConfig: any, event: any): void {
+    if (formConfig?.submitOnChange && this.rendered) void this._onSubmitForm(formConfig, event);
+  }
+  /** Core's submit (v13 ApplicationV2#submit): the handler with the form's data and `options` (e.g. {updateData}); errors reach the caller. */
+  async submit(options: any = {}): Promise<void> {
+    const formConfig = this.options.form;
+    if (!formConfig?.handler) throw new Error(`The ${this.constructor.name} DOM element is not a form or has no form handler`);
+    const form = this.#element ?? renderedForm(this);
+    const event = { type: 'submit', currentTarget: form, target: form, preventDefault() {} };
+    await formConfig.handler.call(this, event, form, new FormDataExtended(form), options);
+    if (formConfig.closeOnSubmit) await this.close({ submitted: true });
+  }
   /** Core's fallback for an action with no handler in options.actions: nothing. */
   _onClickAction(_event: Event, _target: HTMLElement): void {}
   /** Each call counts at once in handle.renders under this app's id; then, after the renders asked before it, the context is prepared and the HTML rendered. */
@@ -155,7 +205,23 @@ export class ApplicationV2 {
     this.#renders = run.catch(() => undefined);
     return run;
   }
+  /** Resolves once the renders asked so far have finished (the stand-in's: what a user sees has settled). */
+  renderSettled(): Promise<unknown> {
+    return this.#renders;
+  }
   private async renderNow(options: any): Promise<this> {
+    // Core (v13 ApplicationV2#render): a _canRender that throws refuses the render with a warning; false refuses it silently.
+    try {
+      if (this._canRender(options) === false) return this;
+    } catch (err) {
+      (globalThis as any).ui?.notifications?.warn((err as Error).message);
+      return this;
+    }
+    // The render option `tab`: a tab id (the first group) or {group: tab}, set before the context is prepared.
+    if (options.tab) {
+      const groups = typeof options.tab === 'string' ? { [Object.keys((this.constructor as typeof ApplicationV2).TABS)[0]]: options.tab } : options.tab;
+      Object.assign(this.tabGroups, groups);
+    }
     this.lastContext = await this._prepareContext(options);
     const result = await this._renderHTML(this.lastContext, options);
     const frame = this.ensureFrame();
@@ -164,8 +230,50 @@ export class ApplicationV2 {
     await this._onRender(this.lastContext, options);
     return this;
   }
+  /** Core's render check: return false (or throw) to refuse a render. */
+  _canRender(_options: any): boolean | void {}
+  /** Core's: `tabs` of the one tab group when the class declares exactly one. */
   async _prepareContext(_options: any): Promise<any> {
-    return {};
+    const groups = Object.keys((this.constructor as typeof ApplicationV2).TABS ?? {});
+    return groups.length === 1 ? { tabs: this._prepareTabs(groups[0]) } : {};
+  }
+  /** Core's (v13): the group's config, or null. */
+  _getTabsConfig(group: string): (typeof ApplicationV2.TABS)[string] | null {
+    return (this.constructor as typeof ApplicationV2).TABS[group] ?? null;
+  }
+  /** Core's (v13): each tab of the group {id, group, active, cssClass, icon, label}; the group's tab defaults to `initial`. */
+  _prepareTabs(group: string): Record<string, any> {
+    const { tabs, labelPrefix, initial = null } = this._getTabsConfig(group) ?? { tabs: [] as any[] };
+    this.tabGroups[group] ??= initial;
+    const prepared: Record<string, any> = {};
+    for (const { id, cssClass, ...config } of tabs) {
+      const active = this.tabGroups[group] === id;
+      const tab: any = { group, id, active, cssClass: [cssClass, active ? 'active' : null].filter(Boolean).join(' '), ...config };
+      if (labelPrefix) tab.label ??= `${labelPrefix}.${id}`;
+      prepared[id] = tab;
+    }
+    return prepared;
+  }
+  /**
+   * Core's changeTab (v13): both ids required; no change when already active (unless force); the tab's
+   * navigation element must exist (with a DOM: in the element; in Node: in the rendered parts' HTML),
+   * else an error. With a DOM the nav links and the `.tab[data-group]` sections toggle `active`. No render.
+   */
+  changeTab(tab: string, group: string, { force = false }: { event?: Event; navElement?: HTMLElement; force?: boolean; updatePosition?: boolean } = {}): void {
+    if (!tab || !group) throw new Error('You must pass both the tab and tab group identifier');
+    if (this.tabGroups[group] === tab && !force) return;
+    const el = this.#element;
+    if (el) {
+      const link = el.querySelector(`.tabs > [data-group="${group}"][data-tab="${tab}"]`);
+      if (!link) throw new Error(`No matching tab element found for group "${group}" and tab "${tab}"`);
+      for (const t of el.querySelectorAll(`.tabs > [data-group="${group}"]`)) t.classList.toggle('active', (t as HTMLElement).dataset.tab === tab);
+      for (const t of el.querySelectorAll(`.tab[data-group="${group}"]`)) t.classList.toggle('active', (t as HTMLElement).dataset.tab === tab);
+    } else {
+      const html = Object.values((this as any).partHTML ?? {}).join('');
+      const found = parseHTML(html).find((n) => n.attrs['data-group'] === group && n.attrs['data-tab'] === tab && n.parent?.classes().includes('tabs'));
+      if (!found) throw new Error(`No matching tab element found for group "${group}" and tab "${tab}"`);
+    }
+    this.tabGroups[group] = tab;
   }
   /** Core renders the HTML here; a plain ApplicationV2 renders none (HandlebarsApplicationMixin renders its parts). */
   async _renderHTML(_context: any, _options: any): Promise<unknown> {
@@ -504,6 +612,54 @@ handlebars.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every
 handlebars.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
 handlebars.registerHelper('not', (a: unknown) => !a);
 handlebars.registerHelper('concat', (...args: unknown[]) => args.slice(0, -1).join(''));
+// Core's HandlebarsHelpers (v13 client/applications/handlebars.mjs) that sheets use.
+handlebars.registerHelper('checked', (value: unknown) => new Handlebars.SafeString(value ? 'checked' : ''));
+handlebars.registerHelper('disabled', (value: unknown) => new Handlebars.SafeString(value ? 'disabled' : ''));
+/** numberFormat: `decimals` (default 0), `sign` (a "+" before zero and positives); a string or null is parsed (NaN shows "NaN", as core). */
+handlebars.registerHelper('numberFormat', (value: unknown, options: { hash?: { decimals?: number; sign?: boolean } }) => {
+  const dps = options?.hash?.decimals ?? 0;
+  const sign = options?.hash?.sign ?? false;
+  const n = typeof value === 'string' || value === null || value === undefined ? parseFloat(value as string) : Number(value);
+  return new Handlebars.SafeString(sign && n >= 0 ? `+${n.toFixed(dps)}` : n.toFixed(dps));
+});
+/**
+ * selectOptions (core v13: prepared as createSelectInput prepares them): choices an array (strings: value the
+ * index; objects: read by valueAttr/labelAttr, default value/label) or a record (key → label, or key → object
+ * with the key as value unless valueAttr; `inverted` swaps key and label); `selected` one value or an array,
+ * compared as strings; `blank` a first empty option; `localize` the labels; `sort` by label. nameAttr is v12's
+ * valueAttr (deprecated).
+ */
+handlebars.registerHelper('selectOptions', (choices: any, options: { hash?: Record<string, any> }) => {
+  let { localize = false, selected, blank, sort = false, nameAttr, valueAttr, labelAttr, inverted = false } = options?.hash ?? {};
+  if (nameAttr && !valueAttr) {
+    deprecate('The nameAttr option of the selectOptions helper is deprecated in favor of valueAttr');
+    valueAttr = nameAttr;
+  }
+  const chosen = (selected === undefined || selected === null ? [] : Array.isArray(selected) ? selected : [selected]).map(String);
+  const prepared: { value: unknown; label: unknown; disabled?: boolean }[] = [];
+  const fromObject = (o: any, value?: unknown) => ({ value: value ?? o[valueAttr ?? 'value'], label: o[labelAttr ?? 'label'], disabled: !!o.disabled });
+  if (Array.isArray(choices)) {
+    for (const [i, c] of choices.entries()) prepared.push(typeof c === 'object' && c !== null ? fromObject(c) : { value: i, label: c });
+  } else if (choices && typeof choices === 'object') {
+    for (const entry of Object.entries(choices)) {
+      const [k, v] = inverted ? [entry[1], entry[0]] : entry;
+      if (typeof v === 'object' && v !== null) prepared.push(fromObject(v, valueAttr ? (v as any)[valueAttr] : k));
+      else prepared.push({ value: k, label: v });
+    }
+  } else throw new Error('selectOptions needs a record or an array of choices');
+  const text = (label: unknown) => {
+    const s = String(label ?? '');
+    return localize ? (i18n()?.localize(s) ?? s) : s;
+  };
+  if (sort) prepared.sort((a, b) => text(a.label).localeCompare(text(b.label)));
+  const html: string[] = [];
+  if (blank !== undefined && blank !== null && blank !== false) html.push(`<option value=""${chosen.includes('') ? ' selected' : ''}>${escapeHTML(text(blank))}</option>`);
+  for (const o of prepared) {
+    const value = String(o.value ?? '');
+    html.push(`<option value="${escapeHTML(value)}"${chosen.includes(value) ? ' selected' : ''}${o.disabled ? ' disabled' : ''}>${escapeHTML(text(o.label))}</option>`);
+  }
+  return new Handlebars.SafeString(html.join(''));
+});
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 
 /** Reads a template file by its path in the repository (Node: the file system). */
