@@ -226,8 +226,9 @@ export class ApplicationV2 {
     }
     // The render option `tab`: a tab id (the first group) or {group: tab}, set before the context is prepared.
     if (options.tab) {
-      const groups = typeof options.tab === 'string' ? { [Object.keys((this.constructor as typeof ApplicationV2).TABS)[0]]: options.tab } : options.tab;
-      Object.assign(this.tabGroups, groups);
+      const first = Object.keys((this.constructor as typeof ApplicationV2).TABS)[0];
+      if (typeof options.tab !== 'string') Object.assign(this.tabGroups, options.tab);
+      else if (first) this.tabGroups[first] = options.tab;
     }
     this.lastContext = await this._prepareContext(options);
     const result = await this._renderHTML(this.lastContext, options);
