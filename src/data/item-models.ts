@@ -89,6 +89,9 @@ function spellSchema() {
     castingTN: intField(LIMITS.castingTN, 0),
     range: textField(''),
     duration: textField(''),
+    // The area of effect and the saving throw as the spell's text gives them ("20-ft radius", "negates").
+    area: textField(''),
+    save: textField(''),
     memorized: intField(LIMITS.memorized, 0),
     expended: intField(LIMITS.memorized, 0),
     description: htmlField(),

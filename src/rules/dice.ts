@@ -130,3 +130,19 @@ export class SequenceDice implements Dice {
     return r;
   }
 }
+
+/** "2-8" (an old-style range) as a Roll formula; dice formulas pass through. */
+export function damageFormula(text: string): string | null {
+  const t = text.trim().replace(/×/g, 'x');
+  const range = /^(\d+)-(\d+)$/.exec(t);
+  if (range) {
+    const lo = Number(range[1]);
+    const hi = Number(range[2]);
+    if (hi < lo) return null;
+    return lo === hi ? String(lo) : `1d${hi - lo + 1}${lo > 1 ? `+${lo - 1}` : ''}`;
+  }
+  const mult = /^(\d*d\d+(?:[+-]\d+)?)x(\d+)$/i.exec(t);
+  if (mult) return `(${mult[1]})*${mult[2]}`;
+  if (/^\d*d\d+(?:[+-]\d+)?$/i.test(t) || /^\d+$/.test(t)) return t;
+  return null;
+}

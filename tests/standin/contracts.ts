@@ -34,7 +34,8 @@ import type { COMBAT_EMBEDDED, Combat as StandinCombat, Combatant as StandinComb
 import type { Actor as StandinActor, ChatMessage as StandinChatMessage, Document as StandinDocument, Item as StandinItem, Scene as StandinScene, TokenDocument as StandinToken, User as StandinUser } from './documents';
 import type { ClientSocket } from './client';
 import type { ClientKeybindings as StandinKeybindings, KeyboardManager as StandinKeyboardManager, userQuery } from './game';
-import type { ApplicationV2 as StandinApplication, CombatTracker as StandinTracker } from './ui';
+import type { ApplicationV2 as StandinApplication, CombatTracker as StandinTracker, TabsConfig } from './ui';
+import type { DocumentSheetV2 as StandinDocumentSheet, SheetRegistrationOptions } from './sheets';
 import type { DataFieldOperator, ForcedDeletion, ForcedReplacement } from './utils';
 
 /* ============================================================== helpers */
@@ -403,6 +404,63 @@ export type TrackerExceptions = Assert<
     >
   >
 >;
+
+/* ===================================================== document sheets */
+
+type CoreApplication = foundry.applications.api.ApplicationV2;
+type CoreDocumentSheet = foundry.applications.api.DocumentSheetV2<foundry.abstract.Document.Any>;
+declare abstract class CoreApplicationProtected extends foundry.applications.api.ApplicationV2 {
+  readonly declared: {
+    _canRender: CoreApplicationProtected['_canRender'];
+    _prepareContext: CoreApplicationProtected['_prepareContext'];
+    _prepareTabs: CoreApplicationProtected['_prepareTabs'];
+    _getTabsConfig: CoreApplicationProtected['_getTabsConfig'];
+    _onSubmitForm: CoreApplicationProtected['_onSubmitForm'];
+    _onChangeForm: CoreApplicationProtected['_onChangeForm'];
+    _onClickAction: CoreApplicationProtected['_onClickAction'];
+    _renderHTML: CoreApplicationProtected['_renderHTML'];
+    _replaceHTML: CoreApplicationProtected['_replaceHTML'];
+    _onRender: CoreApplicationProtected['_onRender'];
+  };
+}
+declare abstract class CoreDocumentSheetProtected extends foundry.applications.api.DocumentSheetV2<foundry.abstract.Document.Any> {
+  readonly declared: {
+    _prepareSubmitData: CoreDocumentSheetProtected['_prepareSubmitData'];
+    _processFormData: CoreDocumentSheetProtected['_processFormData'];
+    _processSubmitData: CoreDocumentSheetProtected['_processSubmitData'];
+  };
+}
+/** The stand-in's own members, for tests (not core's): the last render's context, its count, its settled promise, the client it runs on. */
+type ApplicationOwn = 'lastContext' | 'renderCount' | 'renderSettled' | 'client';
+
+/**
+ * ApplicationV2 and DocumentSheetV2: every public member the stand-in adds
+ * (tabs, forms, permissions, title, the submit path) is one core declares,
+ * public or protected (named, so a rename in the typings fails); registerSheet
+ * reads only declared options and accepts every option the typings accept;
+ * a TABS group the typings accept, the stand-in reads; getTrackedAttributes
+ * returns core's description.
+ */
+type SheetContract<App, Sheet, Options, Tabs, Tracked> = All<
+  [
+    Within<Exclude<KnownKeys<App>, ApplicationOwn>, KnownKeys<CoreApplication> | keyof CoreApplicationProtected['declared']>,
+    Disjoint<ApplicationOwn, KnownKeys<CoreApplication>>,
+    Within<OwnMembers<Sheet, App>, KnownKeys<CoreDocumentSheet> | keyof CoreDocumentSheetProtected['declared']>,
+    Reads<NonNullable<Parameters<typeof foundry.applications.apps.DocumentSheetConfig.registerSheet>[3]>, Options>,
+    Reads<foundry.applications.api.ApplicationV2.TabsConfiguration, Tabs>,
+    Fits<Tracked, ReturnType<typeof foundry.documents.TokenDocument.getTrackedAttributes>>,
+  ]
+>;
+type StandinTracked = ReturnType<typeof StandinToken.getTrackedAttributes>;
+export type Sheets = Assert<SheetContract<StandinApplication, StandinDocumentSheet, SheetRegistrationOptions, TabsConfig, StandinTracked>>;
+// @ts-expect-error: a sheet with a member core does not have
+export type SheetsDrift = Assert<SheetContract<StandinApplication, StandinDocumentSheet & { saveNow(): void }, SheetRegistrationOptions, TabsConfig, StandinTracked>>;
+// @ts-expect-error: registration options read under a key neither generation declares
+export type SheetsOptionsDrift = Assert<SheetContract<StandinApplication, StandinDocumentSheet, SheetRegistrationOptions & { priority?: number }, TabsConfig, StandinTracked>>;
+// @ts-expect-error: a stand-in that would refuse a tab group whose initial tab is null, which the typings allow
+export type SheetsTabsDrift = Assert<SheetContract<StandinApplication, StandinDocumentSheet, SheetRegistrationOptions, Omit<TabsConfig, 'initial'> & { initial?: string }, StandinTracked>>;
+// @ts-expect-error: tracked attributes as dotted strings, not key arrays
+export type SheetsTrackedDrift = Assert<SheetContract<StandinApplication, StandinDocumentSheet, SheetRegistrationOptions, TabsConfig, { bar: string[]; value: string[] }>>;
 
 /* ======================================================= context menus */
 

@@ -244,6 +244,16 @@ export class ItemSheet extends V1Sheet {}
 
 /* -------------------------------------------------------------- registration */
 
+/** What registerSheet reads of its options (contracts.ts: every key declared, every option the typings accept accepted). */
+export interface SheetRegistrationOptions {
+  label?: string | (() => string) | undefined;
+  types?: string[] | undefined;
+  themes?: Record<string, string> | null | undefined;
+  makeDefault?: boolean | undefined;
+  canBeDefault?: boolean | undefined;
+  canConfigure?: boolean | undefined;
+}
+
 export interface SheetEntry {
   id: string;
   cls: any;
@@ -269,7 +279,7 @@ function typesOf(documentClass: any, types?: string[]): string[] {
  * does not have is an error (v14's typing; core would register it).
  */
 export const DocumentSheetConfig = {
-  registerSheet(documentClass: any, scope: string, sheetClass: any, { label, types, makeDefault = false, canBeDefault = true, canConfigure = true, themes }: any = {}): void {
+  registerSheet(documentClass: any, scope: string, sheetClass: any, { label, types, makeDefault = false, canBeDefault = true, canConfigure = true, themes }: SheetRegistrationOptions = {}): void {
     if (typeof sheetClass !== 'function') throw new Error('registerSheet needs a sheet class');
     void themes;
     const id = `${scope}.${sheetClass.name}`;

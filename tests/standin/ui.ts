@@ -57,6 +57,13 @@ export class Notifications {
   }
 }
 
+/** A tab group as a class declares it in TABS (what the stand-in reads of it; contracts.ts holds it to the typings). */
+export interface TabsConfig {
+  tabs: { id: string; icon?: string | null; label?: string | null; cssClass?: string }[];
+  initial?: string | null;
+  labelPrefix?: string | null;
+}
+
 /** Core's `tab` action (v13 ApplicationV2 #onClickTab): the link's tab of its group, unless already active. */
 function onClickTab(this: ApplicationV2, event: Event, target: HTMLElement): void {
   const tab = target.dataset.tab;
@@ -69,7 +76,7 @@ export class ApplicationV2 {
   /** Core's (v13 ApplicationV2.DEFAULT_OPTIONS.actions): the `tab` action of a tab navigation link. */
   static DEFAULT_OPTIONS: Record<string, any> = { actions: { tab: onClickTab } };
   /** Core's tab groups (v13): group → {tabs: [{id, icon?, label?, cssClass?}], initial?, labelPrefix?}. */
-  static TABS: Record<string, { tabs: { id: string; icon?: string; label?: string; cssClass?: string; tooltip?: string }[]; initial?: string; labelPrefix?: string }> = {};
+  static TABS: Record<string, TabsConfig> = {};
   /** The active tab of each group (core: tabGroups). */
   tabGroups: Record<string, string | null> = {};
   options: any;
@@ -219,8 +226,9 @@ export class ApplicationV2 {
     }
     // The render option `tab`: a tab id (the first group) or {group: tab}, set before the context is prepared.
     if (options.tab) {
-      const groups = typeof options.tab === 'string' ? { [Object.keys((this.constructor as typeof ApplicationV2).TABS)[0]]: options.tab } : options.tab;
-      Object.assign(this.tabGroups, groups);
+      const first = Object.keys((this.constructor as typeof ApplicationV2).TABS)[0];
+      if (typeof options.tab !== 'string') Object.assign(this.tabGroups, options.tab);
+      else if (first) this.tabGroups[first] = options.tab;
     }
     this.lastContext = await this._prepareContext(options);
     const result = await this._renderHTML(this.lastContext, options);
@@ -630,7 +638,8 @@ handlebars.registerHelper('numberFormat', (value: unknown, options: { hash?: { d
  * valueAttr (deprecated).
  */
 handlebars.registerHelper('selectOptions', (choices: any, options: { hash?: Record<string, any> }) => {
-  let { localize = false, selected, blank, sort = false, nameAttr, valueAttr, labelAttr, inverted = false } = options?.hash ?? {};
+  const { localize = false, selected, blank, sort = false, nameAttr, labelAttr, inverted = false } = options?.hash ?? {};
+  let valueAttr = options?.hash?.valueAttr;
   if (nameAttr && !valueAttr) {
     deprecate('The nameAttr option of the selectOptions helper is deprecated in favor of valueAttr');
     valueAttr = nameAttr;

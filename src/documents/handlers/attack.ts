@@ -26,6 +26,7 @@
  */
 import { criticalMultiplier, damageColumn, damageTaken, defenseScore, fullDefenseIn, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
 import { injuryText } from '../../rules/injury-text';
+import { damageFormula } from '../../rules/dice';
 import { isDamageType, type DamageType } from '../../rules/model';
 import { parseAttackRoutines } from '../../rules/attack-routines';
 import { armorClassNow, attackProblem, type FlowInput } from '../../rules/flow';
@@ -49,21 +50,8 @@ export async function handleAttack(data: AttackRequest, sender: User.Implementat
   return serialize(data.combatId, () => strike(data, sender, q));
 }
 
-/** "2-8" (an old-style range) as a Roll formula; dice formulas pass through. */
-export function damageFormula(text: string): string | null {
-  const t = text.trim().replace(/×/g, 'x');
-  const range = /^(\d+)-(\d+)$/.exec(t);
-  if (range) {
-    const lo = Number(range[1]);
-    const hi = Number(range[2]);
-    if (hi < lo) return null;
-    return lo === hi ? String(lo) : `1d${hi - lo + 1}${lo > 1 ? `+${lo - 1}` : ''}`;
-  }
-  const mult = /^(\d*d\d+(?:[+-]\d+)?)x(\d+)$/i.exec(t);
-  if (mult) return `(${mult[1]})*${mult[2]}`;
-  if (/^\d*d\d+(?:[+-]\d+)?$/i.test(t) || /^\d+$/.test(t)) return t;
-  return null;
-}
+/** Damage text as a Roll formula (rules/dice.ts; the sheet's damage button reads it too). */
+export { damageFormula };
 
 function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
   const sys = actorData(actor);
