@@ -162,6 +162,21 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
     expect(sheet.partHTML.combat).toContain('2 left (2 memorized, 0 expended)');
   });
 
+  it("the roll buttons reach the rolls (src/apps/sheets/rolls.ts) with the weapon's item or the routine's index", async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { brand, orc1 } = w.actors;
+    await brand.sheet.render({ force: true });
+    await orc1.sheet.render({ force: true });
+    // No token targeted: the attack is told so, in words, for the weapon and for the orc's routine.
+    await w.foundry.clickSheetAction(brand.sheet, 'rollAttack', { itemId: w.sword.id });
+    expect(errors(w.foundry).at(-1)).toBe('Target the token to attack first.');
+    await w.foundry.clickSheetAction(orc1.sheet, 'rollDamage', { routine: '0' });
+    expect(errors(w.foundry).at(-1)).toBe('Target the token to attack first.');
+    await w.combat.delete();
+    await w.foundry.clickSheetAction(orc1.sheet, 'rollMorale');
+    expect(errors(w.foundry).at(-1)).toBe('Orc 1 is in no combat: morale is checked in a combat (add the token to one).');
+  });
+
   it('a player who does not own the actor sees it but cannot edit it', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const player = w.foundry.users.player;
