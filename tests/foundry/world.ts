@@ -95,7 +95,7 @@ export function cardsSeenBy(w: World, user: any, ...kinds: string[]): string[] {
 }
 
 /** Until the active GM has answered every request and every client has caught up. */
-export async function idle(w: World): Promise<void> {
+export async function idle(w: { foundry: FoundryHandle }): Promise<void> {
   await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
   await w.foundry.settle();
 }

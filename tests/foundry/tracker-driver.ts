@@ -1,0 +1,104 @@
+/**
+ * Driving the combat tracker as its users do (moved out of play-through.test.ts
+ * so that the sheets' play-through shares it): draw a user's tracker as the
+ * sidebar draws it, read its buttons, press one as core calls its action,
+ * submit a declaration dialog as its Submit button does.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { expect } from 'vitest';
+import { g, idle } from './world';
+import type { FoundryHandle } from '../standin';
+import type { TenSegmentsCombat } from '../../src/documents/combat';
+import { DeclarationDialog, openDialogFor } from '../../src/apps/declaration-dialog';
+import type { TrackerContext } from '../../src/apps/tracker/tracker-view';
+import type { FlowState } from '../../src/rules/flow';
+
+/** What the helpers need of a test's world: the stand-in and the combat. */
+export interface Table {
+  foundry: FoundryHandle;
+  combat: TenSegmentsCombat;
+}
+
+export interface Button {
+  action: string;
+  combatantId?: string;
+  disabled: boolean;
+  label: string;
+  data: Record<string, string>;
+}
+
+export interface Drawn {
+  html: string;
+  ts: TrackerContext;
+  buttons: Button[];
+  app: any;
+}
+
+const camel = (k: string) => k.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+export const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
+
+/** The buttons in the tracker's rendered HTML, with the row they are on (data-combatant-id of the button or its row). */
+export function buttonsOf(html: string): Button[] {
+  const out: Button[] = [];
+  let row: string | undefined;
+  const re = /<li class="[^"]*ts-row[^"]*"[^>]*data-combatant-id="([^"]+)"|<button([^>]*)>/g;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    if (m[1]) {
+      row = m[1];
+      continue;
+    }
+    const attrs = m[2];
+    const action = /data-action="([^"]+)"/.exec(attrs)?.[1];
+    if (!action) continue;
+    const data: Record<string, string> = {};
+    for (const d of attrs.matchAll(/data-([a-z-]+)="([^"]*)"/g)) if (d[1] !== 'action' && d[1] !== 'tooltip') data[camel(d[1])] = d[2];
+    out.push({ action, combatantId: data.combatantId ?? row, disabled: /\sdisabled(\s|$)/.test(attrs), label: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? '', data });
+  }
+  return out;
+}
+
+/** The tracker on a user's client, drawn as the sidebar draws it (the stand-in renders our templates into partHTML). */
+export async function draw(w: Table, user: any): Promise<Drawn> {
+  return w.foundry.client(user).run(async () => {
+    const app = new g.CONFIG.ui.combat();
+    await app.render({ combat: g.game.combats.get(w.combat.id) });
+    const html = ['header', 'tracker', 'footer'].map((p) => app.partHTML[p]).join('\n');
+    return { html, ts: app.partContexts.tracker.ts, buttons: buttonsOf(html), app };
+  });
+}
+
+/** Press a button the user's tracker shows (it must be there and enabled): its action as core calls it. */
+export async function press(w: Table, user: any, action: string, combatantId?: string): Promise<void> {
+  const drawn = await draw(w, user);
+  const button = drawn.buttons.find((b) => b.action === action && (combatantId === undefined || b.combatantId === combatantId));
+  expect(button, `${action} ${combatantId ?? ''} on the tracker`).toBeDefined();
+  expect(button!.disabled, `${action} ${combatantId ?? ''} enabled: ${button!.label}`).toBe(false);
+  await w.foundry.client(user).run(async () => {
+    const row = { dataset: { combatantId } };
+    const target = { dataset: { ...button!.data }, closest: (sel: string) => (sel === '[data-combatant-id]' && combatantId ? row : null) };
+    const handler = drawn.app.options.actions[action];
+    await (typeof handler === 'function' ? handler : handler.handler).call(drawn.app, { preventDefault() {} }, target);
+  });
+  await idle(w);
+}
+
+export const flow = (w: Table): FlowState => w.combat.flowState as FlowState;
+export const refusals = (w: Table) => w.foundry.notifications.filter((n: any) => n.type === 'error');
+
+/** Submit a declaration dialog open on the user's client (its form's handler, as its Submit button calls it). */
+export async function submitDeclaration(w: Table, user: any, combatantId: string, values: Record<string, unknown>): Promise<void> {
+  await w.foundry.client(user).run(async () => {
+    const dialog = openDialogFor(g.game.combats.get(w.combat.id), combatantId);
+    expect(dialog, `the declaration dialog for ${combatantId}`).toBeDefined();
+    await DeclarationDialog.onSubmitForm.call(dialog!, {}, {}, { object: values });
+    expect(dialog!.answer?.ok, dialog!.answer?.text).toBe(true);
+    await dialog!.close();
+  });
+  await idle(w);
+}
+
+/** The user's tracker shows the combatant as still to declare ("not declared yet"). */
+export async function undeclared(w: Table, user: any, id: string): Promise<boolean> {
+  const row = (await draw(w, user)).ts.sides.flatMap((s) => s.rows).find((r) => r.ids.split(' ').includes(id));
+  return row?.declaration?.text === 'not declared yet';
+}
