@@ -42,3 +42,54 @@ export function prototypeDefaults(type: string, data: unknown, procedure: string
   for (const [key, value] of Object.entries(defaults)) if (!foundry.utils.hasProperty((data ?? {}) as object, `prototypeToken.${key}`)) update[`prototypeToken.${key}`] = value;
   return Object.keys(update).length > 0 ? update : null;
 }
+
+/** Every bar a procedure sets as health (bar 1) or stamina (bar 2): a bar holding another is the GM's choice and stays. */
+const HEALTH_BARS = new Set(['hp', 'individual.wounds']);
+const STAMINA_BARS = new Set(['individual.stress']);
+const ACTOR_TYPES = new Set(['character', 'monster']);
+
+type Bars = { bar1?: { attribute?: string | null } | null; bar2?: { attribute?: string | null } | null };
+
+/**
+ * The changes that make a token's (or prototype token's) bars the
+ * procedure's: bar 1 when it shows a procedure's health (or nothing), bar 2
+ * when it shows a procedure's stamina (or nothing, where the procedure has
+ * one); a bar the GM set to something else stays. Null when nothing changes.
+ */
+export function barChanges(token: Bars | null | undefined, procedure: string, prefix = ''): Record<string, unknown> | null {
+  const bars = healthBars(procedure);
+  const bar1 = token?.bar1?.attribute ?? null;
+  const bar2 = token?.bar2?.attribute ?? null;
+  const changes: Record<string, unknown> = {};
+  if ((bar1 === null || HEALTH_BARS.has(bar1)) && bar1 !== bars.bar1) changes[`${prefix}bar1.attribute`] = bars.bar1;
+  const want2 = bars.bar2 ?? null;
+  if ((bar2 === null || STAMINA_BARS.has(bar2)) && bar2 !== want2) changes[`${prefix}bar2.attribute`] = want2;
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/**
+ * After the GM changes the world's procedure (settings.ts, on the active GM's
+ * client only): the prototype tokens of the existing characters and monsters,
+ * and their tokens placed on scenes (linked or not: the bars are the token's
+ * own), show the new procedure's health. One batched update for the actors,
+ * one per scene for its tokens.
+ */
+export async function tokenBarsFollow(procedure: string): Promise<void> {
+  const actorUpdates: Record<string, unknown>[] = [];
+  for (const actor of game.actors?.contents ?? []) {
+    if (!ACTOR_TYPES.has(actor.type)) continue;
+    const changes = barChanges(actor.prototypeToken as unknown as Bars, procedure, 'prototypeToken.');
+    if (changes) actorUpdates.push({ _id: actor.id, ...changes });
+  }
+  if (actorUpdates.length > 0) await Actor.implementation.updateDocuments(actorUpdates as never);
+  for (const scene of game.scenes?.contents ?? []) {
+    const tokens = (scene as unknown as { tokens: { contents: (Bars & { id: string; actor?: { type: string } | null })[] } }).tokens.contents;
+    const updates: Record<string, unknown>[] = [];
+    for (const token of tokens) {
+      if (!token.actor || !ACTOR_TYPES.has(token.actor.type)) continue;
+      const changes = barChanges(token, procedure);
+      if (changes) updates.push({ _id: token.id, ...changes });
+    }
+    if (updates.length > 0) await scene.updateEmbeddedDocuments('Token', updates as never);
+  }
+}

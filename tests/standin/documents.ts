@@ -1024,6 +1024,9 @@ export class TokenDocument extends Document {
       height: new NumberField({ required: true, nullable: false, positive: true, initial: 1 }),
       disposition: new NumberField({ required: true, nullable: false, choices: Object.values(CONST.TOKEN_DISPOSITIONS), initial: CONST.TOKEN_DISPOSITIONS.HOSTILE }),
       hidden: new BooleanField(),
+      // Core's bars: an attribute path of the actor's system data each (core's initial: game.system's primary/secondary token attribute).
+      bar1: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
+      bar2: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
       flags: new ObjectField(),
     };
   }
