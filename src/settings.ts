@@ -30,13 +30,11 @@ export function registerSettings(): void {
     type: String,
     choices,
     default: 'segment-d6',
-    // The new procedure's rules are loaded now, so the next combat starts without waiting; the active GM makes the existing
-    // actors' token bars show the new procedure's health (documents/actor-defaults.ts, a chunk).
+    // The new procedure's rules are loaded now, so the next combat starts without waiting; the existing actors' token bars
+    // show the new procedure's health (documents/actor-defaults.ts, a chunk: written by the active GM).
     onChange: (value) => {
       void loadProcedure(value).catch(() => undefined);
-      if (game.user?.isGM && game.users?.activeGM?.id === game.user.id) {
-        void import('./documents/actor-defaults').then((m) => m.tokenBarsFollow(String(value))).catch((err: unknown) => console.error(err));
-      }
+      void import('./documents/actor-defaults').then((m) => m.tokenBarsFollow(value)).catch(console.error);
     },
   });
   // Monsters' rolls GM-only by default: attack cards and initiative dice of combatants no player owns are whispered to the GMs

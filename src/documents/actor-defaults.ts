@@ -68,13 +68,14 @@ export function barChanges(token: Bars | null | undefined, procedure: string, pr
 }
 
 /**
- * After the GM changes the world's procedure (settings.ts, on the active GM's
- * client only): the prototype tokens of the existing characters and monsters,
+ * After the GM changes the world's procedure (settings.ts: every client; the
+ * active GM's writes): the prototype tokens of the existing characters and monsters,
  * and their tokens placed on scenes (linked or not: the bars are the token's
  * own), show the new procedure's health. One batched update for the actors,
  * one per scene for its tokens.
  */
 export async function tokenBarsFollow(procedure: string): Promise<void> {
+  if (!game.user?.isGM || game.users?.activeGM?.id !== game.user.id) return;
   const actorUpdates: Record<string, unknown>[] = [];
   for (const actor of game.actors?.contents ?? []) {
     if (!ACTOR_TYPES.has(actor.type)) continue;
