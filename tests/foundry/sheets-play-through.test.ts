@@ -208,6 +208,7 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
     let fromSheet = 0;
     let refusedFromSheet = 0;
     let ogreFromSheet = 0;
+    let moraleChecked = false;
     let castShown = false;
     let rounds = 0;
     while (!ogreDown() && rounds < 4) {
@@ -262,6 +263,27 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
             expect(g.game.messages.size).toBeGreaterThan(cards);
             expect(foundry.dice.remaining).toEqual([]);
             fromSheet++;
+            // Hurt and still standing: the GM checks its morale from the ogre's token sheet (the tracker's check, in the log), and rolls
+            // the fighter's damage from his sheet as a card (writing nothing: the attack dealt its damage).
+            if (!ogreDown() && !moraleChecked) {
+              const ogreSheet = scene.tokens.get(ogreToken).actor.sheet;
+              await shown(ogreSheet);
+              await foundry.clickSheetAction(ogreSheet, 'rollMorale');
+              await idle(w);
+              expect(errors()).toEqual([]);
+              expect(Object.values((combat as any).system.log).filter((e: any) => e.t === 'morale').map((e: any) => e.requests[0].combatant)).toEqual([oid]);
+              const health = JSON.stringify(scene.tokens.get(ogreToken).actor.system);
+              expect(foundry.dice.remaining).toEqual([]);
+              const damageCards = g.game.messages.size;
+              foundry.dice.push(5);
+              await foundry.clickSheetAction(fSheet, 'rollDamage', { itemId: sword.id });
+              await idle(w);
+              expect(errors()).toEqual([]);
+              expect(g.game.messages.size).toBe(damageCards + 1);
+              expect(text(g.game.messages.contents.at(-1).content)).toContain('Long sword: 1d12 makes 5 Total: 5');
+              expect(JSON.stringify(scene.tokens.get(ogreToken).actor.system)).toBe(health);
+              moraleChecked = true;
+            }
           } else if (refusedFromSheet === 0) {
             const log = JSON.stringify((combat as any).system?.log ?? null);
             await foundry.clickSheetAction(fSheet, 'rollAttack', { itemId: sword.id });
@@ -311,6 +333,7 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
     expect(refusedFromSheet).toBe(1);
     expect(castShown).toBe(true);
     expect(ogreFromSheet).toBe(1);
+    if (!speed) expect(moraleChecked).toBe(true);
     // The spell went off: her sheet counts the copy expended.
     expect(sleep.system.expended).toBeGreaterThan(0);
     page = await shown(mSheet);
