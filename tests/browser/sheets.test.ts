@@ -256,6 +256,12 @@ describe('the sheets in Chromium', () => {
     await viewer('player2'); // Aldric's owner
     expect(await input('system.ac').isDisabled()).toBe(false);
     expect(await input('system.ac').inputValue()).toBe('3');
+    // The owner's edit, on their client, reaches the world (the GM's client holds it) and their sheet shows it.
+    await input('system.ac').fill('2');
+    await input('system.ac').press('Enter');
+    await p.page.waitForFunction(() => (globalThis as unknown as { tenPreview: Api }).tenPreview.sheetDocs.fighter.system.ac === 2, undefined, { timeout: 0 });
+    await p.idle();
+    expect(await input('system.ac').inputValue()).toBe('2');
     await viewer('player'); // an observer
     expect(await input('system.ac').isDisabled()).toBe(true);
     await shot('sheet-fighter-observer-dark');
@@ -265,6 +271,7 @@ describe('the sheets in Chromium', () => {
     await viewer('gm');
     await show('fighter');
     expect(await input('system.ac').isDisabled()).toBe(false);
+    expect(await input('system.ac').inputValue()).toBe('2');
     expect(p.errors).toEqual([]);
   }, LONG);
 
