@@ -6,7 +6,15 @@
  *
  * Query: ?procedure=<id> (default segment-d6), ?n=<combatants> (default 4:
  * the fixture party and two orcs; more adds monsters), ?viewer=gm|player|player2,
- * ?theme=dark|light, ?steps=<n> (Next pressed n times at load).
+ * ?theme=dark|light, ?steps=<n> (Next pressed n times at load),
+ * ?sheet=fighter|magic-user|ogre|weapon|spell|armor|gear (that document's
+ * registered sheet in place of the popped-out tracker; preview/world.ts
+ * buildSheetDocs: the documents). A sheet is the real one (`doc.sheet` on the
+ * shown client, its templates and CSS): its form's change and submit go
+ * through the stand-in's submit path (ApplicationV2 _onSubmitForm → core's
+ * document-sheet handler → validate → update), its buttons through the
+ * stand-in's action dispatch; the shown client's notifications since the
+ * last action are drawn in #preview-notifications.
  *
  * One client's code at a time: a browser has no async context (the stand-in's
  * AsyncLocalStorage is shimmed, preview/shims/async_hooks.ts), so everything
@@ -21,7 +29,7 @@ import { baseEndpoint, type Endpoint } from '../tests/standin/state';
 import { ApplicationV2, templates } from '../tests/standin/ui';
 import { files } from './shims/fs';
 import { initSystem, readySystem } from '../src/system';
-import { buildWorld, declareAll, type PreviewWorld } from './world';
+import { buildSheetDocs, buildWorld, declareAll, SHEETS, type PreviewWorld, type SheetDocs, type SheetKey } from './world';
 import type { ProcedureId } from '../src/rules/model';
 import { setClock, startDeclaringInTurn } from '../src/documents/declaring-in-turn';
 import { onDeclaringChanged } from '../src/apps/declaration-dialog';
@@ -46,6 +54,12 @@ interface PreviewApi {
   /** Median and samples of `samples` renders of the shown tracker, each after one step: render, then style and layout (ms, performance.now). */
   measureStepRender(samples: number): Promise<{ median: number; samples: number[] }>;
   errors: string[];
+  /** The sheet shown (?sheet=…; null: the popped-out tracker). */
+  sheet: SheetKey | null;
+  /** The sheets' documents (on the GM's client). */
+  sheetDocs: SheetDocs;
+  /** Show a sheet (null: none): the document's registered sheet on the shown client, rendered. */
+  showSheet(key: SheetKey | null): Promise<void>;
   /** The addict clock every client reads (declaring-in-turn.ts setClock): a fixed time in ms; null: the real one. */
   setClock(ms: number | null): Promise<void>;
   /** The GM: begin declaring in turn (addict; declaring-in-turn.ts), with the roster's die set to `roll`. */
@@ -114,8 +128,32 @@ proto.onClickAction = function (this: any, event: Event) {
   }
 };
 
+/*
+ * A sheet's form sent (its change with submitOnChange, or its submit): the
+ * stand-in's own listeners call _onSubmitForm (core's path); the page runs it
+ * as the shown client and is busy until it has settled and drawn.
+ */
+const realSubmit = proto._onSubmitForm;
+proto._onSubmitForm = function (this: any, formConfig: unknown, event: Event) {
+  if (!this.element?.classList.contains('sheet')) return realSubmit.call(this, formConfig, event);
+  let run: Promise<unknown> = Promise.resolve();
+  void busy(() =>
+    asShownViewer(() => {
+      run = realSubmit.call(this, formConfig, event);
+      inFlight = run.catch((err: unknown) => console.error(err));
+    }),
+  );
+  return run;
+};
+
 let foundry: FoundryHandle;
 let world: PreviewWorld;
+let sheetDocs: SheetDocs;
+let sheetKey: SheetKey | null = (SHEETS as readonly string[]).includes(query.get('sheet') ?? '') ? (query.get('sheet') as SheetKey) : null;
+/** The sheet application drawn in #preview-sheet (closed when another is shown). */
+let shownSheet: any = null;
+/** How many notifications the shown client had when the last action began: the ones after it are drawn. */
+let notesMark = 0;
 let viewer: ViewerKey = (VIEWERS as readonly string[]).includes(query.get('viewer') ?? '') ? (query.get('viewer') as ViewerKey) : 'gm';
 
 function userOf(key: ViewerKey): any {
@@ -213,8 +251,67 @@ async function draw(): Promise<void> {
   });
   showWindows();
   mount($('preview-sidebar-combat'), tracker.element);
+  await drawSheet();
+  drawNotifications();
   drawChat();
   $('preview-status').textContent = statusText();
+}
+
+/** The document of the shown sheet on the shown client. */
+function sheetDocument(key: SheetKey): any {
+  const doc = sheetDocs[key];
+  const game = clientOf(viewer).game;
+  return (doc.documentName === 'Actor' ? game.actors : game.items).get(doc.id);
+}
+
+/** The shown sheet (?sheet=…) in #preview-sheet, rendered on the shown client when it is not yet; a client that may not see the document is told so. */
+async function drawSheet(): Promise<void> {
+  const slot = $('preview-sheet');
+  document.body.dataset.sheet = sheetKey ?? '';
+  slot.hidden = !sheetKey;
+  $('preview-popout').hidden = !!sheetKey;
+  if (!sheetKey) {
+    if (shownSheet) await shownSheet.close();
+    shownSheet = null;
+    slot.replaceChildren();
+    return;
+  }
+  const doc = sheetDocument(sheetKey);
+  const sheet = doc.sheet;
+  if (shownSheet && shownSheet !== sheet) await shownSheet.close();
+  shownSheet = sheet;
+  await asBase(viewer, async () => {
+    if (!sheet.isVisible) {
+      const p = document.createElement('p');
+      p.className = 'preview-refused';
+      p.textContent = `${userOf(viewer).name} may not see ${doc.name}.`;
+      slot.replaceChildren(p);
+      return;
+    }
+    if (!sheet.rendered || sheet.element?.parentElement !== slot) {
+      // The sheet's own render (DocumentSheetV2's: registered in document.apps, so an update renders it again).
+      await sheet.render({ force: true });
+      appOf.set(sheet.element, sheet);
+      sheet.element.dataset.previewViewer = viewer;
+      mount(slot, sheet.element);
+    }
+    // Core's frame shows the sheet's title (the stand-in's frame takes options.window.title only).
+    const title = sheet.element.querySelector(':scope > .window-header > .window-title');
+    if (title) title.textContent = sheet.title;
+  });
+}
+
+/** The shown client's notifications since the last action began (core shows them over the board). */
+function drawNotifications(): void {
+  const shown: { type: string; message: string }[] = clientOf(viewer).notifications;
+  $('preview-notifications').replaceChildren(
+    ...shown.slice(notesMark).map((n) => {
+      const li = document.createElement('li');
+      li.className = `notification ${n.type}`;
+      li.textContent = n.message;
+      return li;
+    }),
+  );
 }
 
 /** The flow's position in words (the page's own line, beside what the tracker shows). */
@@ -230,6 +327,7 @@ function statusText(): string {
 /** Mark the page busy while fn runs, idle after it has drawn (the checks wait for idle). */
 async function busy(fn: () => Promise<void>): Promise<void> {
   document.body.dataset.previewState = 'busy';
+  if (foundry) notesMark = clientOf(viewer).notifications.length;
   try {
     await fn();
     await settle();
@@ -283,12 +381,14 @@ async function boot(): Promise<void> {
   const procedure = (query.get('procedure') ?? 'segment-d6') as ProcedureId;
   const n = Math.max(4, Number(query.get('n') ?? 4) || 4);
   world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog' });
+  sheetDocs = await buildSheetDocs(foundry);
   await settle();
   const steps = Number(query.get('steps') ?? 0) || 0;
   for (let i = 0; i < steps; i++) {
     await next();
     await settle();
   }
+  notesMark = clientOf(viewer).notifications.length;
   await draw();
 }
 
@@ -308,6 +408,7 @@ const api: PreviewApi = {
   showViewer: (key) =>
     busy(async () => {
       viewer = key;
+      notesMark = clientOf(key).notifications.length;
       ($('preview-viewer') as HTMLSelectElement).value = key;
       document.body.dataset.viewer = key;
     }),
@@ -331,6 +432,21 @@ const api: PreviewApi = {
     return { median: sorted[Math.floor(sorted.length / 2)], samples: out };
   },
   errors: [],
+  get sheet() {
+    return sheetKey;
+  },
+  get sheetDocs() {
+    return sheetDocs;
+  },
+  showSheet: (key) =>
+    busy(async () => {
+      sheetKey = key;
+      ($('preview-sheet-select') as HTMLSelectElement).value = key ?? '';
+      const url = new URL(location.href);
+      if (key) url.searchParams.set('sheet', key);
+      else url.searchParams.delete('sheet');
+      history.replaceState(null, '', url);
+    }),
   setClock: (ms) =>
     busy(async () => {
       setClock(ms === null ? undefined : () => ms);
@@ -370,6 +486,7 @@ setTheme(query.get('theme') === 'light' ? 'light' : 'dark');
 document.body.dataset.viewer = viewer;
 document.body.dataset.previewState = 'busy';
 ($('preview-viewer') as HTMLSelectElement).value = viewer;
+($('preview-sheet-select') as HTMLSelectElement).value = sheetKey ?? '';
 /*
  * A click on an action of an application (the tracker's own buttons, a
  * dialog's), or a dialog's form sent: busy until what it started has
@@ -408,7 +525,7 @@ async function asShownViewer(start: () => void): Promise<void> {
   if (work) await work;
 }
 
-for (const slot of ['preview-sidebar-combat', 'preview-popout', 'preview-windows']) {
+for (const slot of ['preview-sidebar-combat', 'preview-popout', 'preview-windows', 'preview-sheet']) {
   $(slot).addEventListener(
     'click',
     (e) => {
@@ -476,6 +593,7 @@ $('preview-surprise').addEventListener('click', () => {
   );
 });
 $('preview-previous').addEventListener('click', () => void api.previous());
+$('preview-sheet-select').addEventListener('change', (e) => void api.showSheet(((e.target as HTMLSelectElement).value || null) as SheetKey | null));
 $('preview-viewer').addEventListener('change', (e) => void api.showViewer((e.target as HTMLSelectElement).value as ViewerKey));
 $('preview-theme').addEventListener('change', (e) => setTheme((e.target as HTMLSelectElement).value as 'light' | 'dark'));
 api.ready = boot().then(

@@ -68,3 +68,94 @@ export async function declareAll(world: PreviewWorld): Promise<void> {
   await requestDeclaration(combat, ids.brand, { action: 'melee', weapon: world.sword.id, target: first });
   for (const [i, id] of ids.monsters.entries()) await requestDeclaration(combat, id, { action: 'melee', target: i % 2 ? ids.brand : ids.halvaine });
 }
+
+/* ------------------------------------------------------------ the sheets */
+
+/** The sheets the page shows (?sheet=…): a representative document of each kind. */
+export const SHEETS = ['fighter', 'magic-user', 'ogre', 'weapon', 'spell', 'armor', 'gear'] as const;
+export type SheetKey = (typeof SHEETS)[number];
+
+/** The documents whose sheets the page shows: actors and world items, by sheet key. */
+export type SheetDocs = Record<SheetKey, any>;
+
+/**
+ * The sheets' documents, beside the combat (never in it): Aldric the fighter
+ * (player 2's; long sword equipped, a short bow, chain mail worn, 9 of 12 hp,
+ * AC 4, AAC0 19, Dexterity 16 with its surprise, reaction and missile
+ * adjustments), Mirela the magic-user (player 1's; spells of levels 1 and 2
+ * with casting times in segments, some memorized, one expended), an ogre
+ * (HD "4+1", a stat block's attack routines, surprise ranges, number
+ * appearing, morale), and one world item of each type, visible to everyone.
+ */
+export async function buildSheetDocs(foundry: FoundryHandle): Promise<SheetDocs> {
+  // Core gives a new document its type's default image; the stand-in none: the page's placeholder (served for /icons/).
+  const portrait = (data: any) => ({ img: 'icons/svg/mystery-man.svg', ...data });
+  const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
+  const p1 = foundry.users.player.id;
+  const p2 = foundry.users.player2.id;
+  const [fighter, magicUser, ogre] = await g.Actor.create([
+    portrait(characterData('Aldric', p2, p1, { OWNER, OBSERVER }, {
+      hp: { value: 9, max: 12 },
+      ac: 4,
+      abilities: { str: 16, int: 9, wis: 11, dex: 16, con: 14, cha: 10 },
+      details: { className: 'Fighter', level: 3 },
+      surprise: { surprisedAdjust: -1, surprisesOthersAdjust: 1, surprisedOn: 0, surprisesOn: 0, neverSurprised: false },
+      combat: { reactionAdjustment: 1, missileBonus: 1, initiativeAdjustment: 0, routines: 1, dexAcBonus: 2 },
+      movement: { base: 90, charge: 0 },
+    })),
+    portrait(characterData('Mirela', p1, p2, { OWNER, OBSERVER }, {
+      hp: { value: 5, max: 6 },
+      ac: 9,
+      attack: { mode: 'aac0', aac0: '20' },
+      abilities: { str: 8, int: 17, wis: 12, dex: 13, con: 10, cha: 11 },
+      details: { className: 'Magic-user', level: 3 },
+    })),
+    {
+      name: 'Ogre',
+      type: 'monster',
+      img: 'icons/svg/mystery-man.svg',
+      system: {
+        hitDice: '4+1',
+        hp: { value: 22, max: 22 },
+        ac: 5,
+        aac0: '15',
+        size: 'large',
+        attacks: 'MELEE: club (1d10); MISSILE: hurled rock (1d8)',
+        routines: 1,
+        morale: 10,
+        numberAppearing: '2d6',
+        surprise: { surprisedOn: 2, surprisesOn: 3, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
+        movement: { base: 90, charge: 0 },
+      },
+    },
+  ]);
+  const [sword] = await fighter.createEmbeddedDocuments('Item', [
+    portrait(LONG_SWORD),
+    portrait({ name: 'Short bow', type: 'weapon', system: { damage: { small: '1d6', large: '1d6' }, speed: 7, length: 0, space: 1, kind: 'missile', rate: 2, range: { short: 50, medium: 100, long: 150 }, equipped: false } }),
+    portrait({ name: 'Chain mail', type: 'armor', system: { ac: 5, bonus: 0, bulk: 'fairly', movement: 90, equipped: true, weight: 30 } }),
+    portrait({ name: 'Rope, 50 ft', type: 'gear', system: { quantity: 1, weight: 5 } }),
+  ]);
+  const spell = (name: string, level: number, segments: number, memorized: number, expended: number, extra: Record<string, unknown> = {}) => ({
+    img: 'icons/svg/mystery-man.svg',
+    name,
+    type: 'spell',
+    system: { level, castingTime: { value: segments, unit: 'segments' }, castingTN: 10 + level, memorized, expended, ...extra },
+  });
+  await magicUser.createEmbeddedDocuments('Item', [
+    spell('Sleep', 1, 1, 2, 1, { range: '90 ft', area: '30 ft cube', duration: '5 rounds/level', save: 'none' }),
+    spell('Magic missile', 1, 1, 1, 0, { range: '60 ft + 10 ft/level', duration: 'instantaneous', save: 'none' }),
+    spell('Shield', 1, 1, 0, 0, { range: '0', duration: '5 rounds/level' }),
+    spell('Web', 2, 2, 1, 0, { range: '5 ft/level', area: '80 cubic ft', duration: '2 turns/level', save: 'negates' }),
+    spell('Mirror image', 2, 2, 0, 0, { range: '0', duration: '2 rounds/level' }),
+    portrait({ name: 'Dagger', type: 'weapon', system: { damage: { small: '1d4', large: '1d3' }, speed: 2, length: 1, space: 1, kind: 'melee', equipped: true } }),
+  ]);
+  const everyone = { default: OBSERVER };
+  const [weapon, spellItem, armor, gear] = await g.Item.create(([
+    { name: 'Halberd', type: 'weapon', ownership: everyone, system: { damage: { small: '1d10', large: '2d6' }, speed: 9, length: 8, space: 5, kind: 'melee', critical: 3, damageTypes: ['piercing', 'slashing'], weight: 15 } },
+    { ...spell('Fireball', 3, 3, 0, 0, { range: '100 ft + 10 ft/level', area: '20 ft radius', duration: 'instantaneous', save: 'half' }), ownership: everyone },
+    { name: 'Plate mail', type: 'armor', ownership: everyone, system: { ac: 3, bonus: 0, bulk: 'bulky', movement: 60, weight: 45 } },
+    { name: 'Lantern, hooded', type: 'gear', ownership: everyone, system: { quantity: 1, weight: 3 } },
+  ] as any[]).map(portrait));
+  void sword;
+  return { fighter, 'magic-user': magicUser, ogre, weapon, spell: spellItem, armor, gear };
+}

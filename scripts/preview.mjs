@@ -100,5 +100,5 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const port = i >= 0 ? Number(process.argv[i + 1]) : 30010;
   await buildPreview();
   const { url } = await startPreviewServer({ port });
-  console.log(`Ten Segments preview: ${url}  (?n=200 · ?procedure=high-low · ?viewer=player · ?theme=light · ?steps=3; Ctrl-C stops)`);
+  console.log(`Ten Segments preview: ${url}  (?n=200 · ?procedure=high-low · ?viewer=player · ?theme=light · ?steps=3 · ?sheet=fighter|magic-user|ogre|weapon|spell|armor|gear; Ctrl-C stops)`);
 }
