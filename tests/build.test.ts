@@ -70,6 +70,12 @@ describe('the installable build', () => {
         'chunks/attack.js',
         'chunks/midround.js',
         'chunks/compat-writes.js',
+        // The flow's index (what the GM's chunk and the migration read of the flow beyond the replay: a combat's start, the
+        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs, d12-ascending's morale methods)
+        // and the flow's limits (the GM's chunk and addict): start-up imports the flow's modules the replay needs by name.
+        'chunks/flow.js',
+        'chunks/procedure.js',
+        'chunks/limits.js',
         // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
         'chunks/surprise.js',
