@@ -91,6 +91,8 @@ describe('the installable build', () => {
         'chunks/item-sheet-body.js',
         'chunks/rolls.js',
         'chunks/stored.js',
+        // The AAC0's attack table, shared by the rolls' stored actor data and the actor sheet's body (not start-up).
+        'chunks/attack-table.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
