@@ -70,6 +70,16 @@ describe('the installable build', () => {
         'chunks/attack.js',
         'chunks/midround.js',
         'chunks/compat-writes.js',
+        // The flow's index (what the GM's chunk and the migration read of the flow beyond the replay: a combat's start, the
+        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs, d12-ascending's morale methods)
+        // and the flow's limits (the GM's chunk and addict): start-up imports the flow's modules the replay needs by name.
+        'chunks/flow.js',
+        'chunks/procedure.js',
+        'chunks/limits.js',
+        // What only a GM runs of combatants: a side created on first need, a combatant placed in it and brought into the flow.
+        'chunks/combatant-join.js',
+        // The "undo" of an interruption card (loaded at the first press).
+        'chunks/undo-card.js',
         // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
         'chunks/surprise.js',
@@ -83,6 +93,8 @@ describe('the installable build', () => {
         'chunks/item-sheet-body.js',
         'chunks/rolls.js',
         'chunks/stored.js',
+        // The AAC0's attack table, shared by the rolls' stored actor data and the actor sheet's body (not start-up).
+        'chunks/attack-table.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -124,7 +136,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './combatant-join.js', './undo-card.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

@@ -3,10 +3,10 @@
  * the rules' scales (AC outside -10..10, negative level, unparseable hit dice
  * or attack routines); the pure checks live in src/rules.
  */
-import { parseHitDice } from '../rules/hit-dice';
+import { parseHitDice } from '../rules/hit-dice-parse';
 import { parseAac0 } from '../rules/armor-class';
 import { parseAttackRoutines, type AttackRoutine } from '../rules/attack-routines';
-import type { Parsed } from '../rules/hit-dice';
+import type { Parsed } from '../rules/hit-dice-parse';
 import type { Problem } from '../rules/model';
 import { LIMITS, SIZES } from './shapes';
 import {

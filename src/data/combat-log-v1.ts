@@ -12,7 +12,8 @@
  */
 import type { Condition } from '../rules/model';
 import type { EndEvent, Schedule } from '../rules/procedure';
-import { diff, patch, type Json, type PatchOp } from '../rules/journal';
+import type { Json, PatchOp } from '../rules/journal';
+import { diff, patch } from '../rules/journal-diff';
 import { entryKey, FLOW_VERSION, type EntryOutcome, type FlowHit, type FlowState, type KeyedLog, type LogEntry } from '../rules/flow';
 
 interface V1State {

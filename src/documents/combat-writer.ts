@@ -34,7 +34,6 @@ import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
 import type { CombatActionRequest, SideSurprise, StepAction } from './queries';
-import { joinMissing } from './combatant';
 import { isPossibleTotal, type Dice, type DieRequest } from '../rules/dice';
 import { loadedGMSide, loadGMSide, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
@@ -163,7 +162,7 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
   }
   if (result.made.some((m) => m.opened)) await gm.postMoraleCard(combat, after, after.opening ?? []);
   // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
-  if (after.round > before.round) await joinMissing(combat);
+  if (after.round > before.round) await (await import('./combatant-join')).joinMissing(combat);
   return { state: after, details: result.made.map((m) => m.detail) };
 }
 

@@ -32,7 +32,11 @@
  * overwrite it.
  */
 import type { DamageType, Declaration, Problem } from '../rules/model';
-import { currentActors, entriesOf, FlowLog, type AppliedDetail, type FlowInput, type FlowState, type InputEntry, type KeyedLog, type LogEntry, type MoraleRequest } from '../rules/flow';
+// The flow's modules by name, not its index (which re-exports what only the GM's and the dialogs' chunks use): start-up loads what the replay needs.
+import { entriesOf, FlowLog, type InputEntry, type KeyedLog, type LogEntry } from '../rules/flow/log';
+import { currentActors } from '../rules/flow/read';
+import type { AppliedDetail, FlowInput } from '../rules/flow/transitions';
+import type { FlowState, MoraleRequest } from '../rules/flow/state';
 import { isLoaded, loadProcedure } from '../rules/registry';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
@@ -43,7 +47,7 @@ import { requestCombatAction, type CombatActionRequest, type SideSurprise, type 
 import { loadedGMSide, loadGMSide, serialize } from './requests';
 import { combatData } from '../data/systems';
 
-export type { MoraleRequest } from '../rules/flow';
+export type { MoraleRequest } from '../rules/flow/state';
 
 /** What only the active GM runs (combat-writer.ts): in the GM's chunk, loaded on first use. */
 async function writer(): Promise<typeof import('./combat-writer')> {

@@ -8,7 +8,8 @@
  * while no GM was active (a player adding their token), or whose joining
  * Previous took back, is in the tracker but not in the fight: it joins when
  * a GM becomes the active GM (ready, or taking over from one who left) and
- * at the start of each round (`joinMissing`). Under v14 `roundJoined` says
+ * at the start of each round (`joinMissing`). What only the active GM runs
+ * (placing, joining) is combatant-join.ts, a chunk loaded on first use. Under v14 `roundJoined` says
  * in which round it came: one that came in a round later than the combat is
  * in now (a round Previous took back) waits for that round.
  */
@@ -16,8 +17,10 @@ import type { TenSegmentsCombat } from './combat';
 import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
-import { combatantData, groupData } from '../data/systems';
-import { roundJoinedOf } from './compat';
+import { combatantData } from '../data/systems';
+
+/** What only a GM runs: placing a combatant in its side and bringing it into the flow (combatant-join.ts, a chunk loaded on first use). */
+const gmSide = () => import('./combatant-join');
 
 /** Side keys by token disposition (CONST.TOKEN_DISPOSITIONS). */
 export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'neutral', [-1]: 'hostile', [-2]: 'secret' };
@@ -25,14 +28,6 @@ export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'ne
 export function sideKeyOf(combatant: Combatant.Implementation): string {
   const disposition = combatant.token?.disposition;
   return DISPOSITION_SIDES[disposition ?? -1] ?? 'hostile';
-}
-
-/** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */
-export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation | null> {
-  const existing = combat.groups.find((g) => groupData(g)?.side === key);
-  if (existing) return existing;
-  const created = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } }]);
-  return created?.[0] ?? null;
 }
 
 export class TenSegmentsCombatant extends Combatant {
@@ -47,7 +42,7 @@ export class TenSegmentsCombatant extends Combatant {
     if (allowed === false) return false;
     const combat = this.parent;
     if (combat && game.user?.isGM && !groupIdOf(this)) {
-      const group = await ensureSide(combat, sideKeyOf(this));
+      const group = await (await gmSide()).ensureSide(combat, sideKeyOf(this));
       if (group) this.updateSource({ group: group.id });
     }
   }
@@ -63,64 +58,15 @@ export function onCombatantCreated(combatant: Combatant.Implementation): Promise
   if (!combat) return;
   return combat.exclusive(async () => {
     if (!combat.combatants.has(combatant.id as string)) return; // deleted meanwhile
-    await placeAndJoin(combat, combatant);
+    await (await gmSide()).placeAndJoin(combat, combatant);
   });
-}
-
-/** Place a combatant in its side if it has none, then bring it into the running flow; true when it joined. The caller holds the queue. */
-async function placeAndJoin(combat: TenSegmentsCombat, combatant: Combatant.Implementation): Promise<boolean> {
-  if (!groupIdOf(combatant)) {
-    const group = await ensureSide(combat, sideKeyOf(combatant));
-    if (group) await combatant.update({ group: group.id });
-  }
-  if (!combat.flowState) return false;
-  const problem = await combat.joinFlow(combatant);
-  if (problem) notifyProblem(problem);
-  return !problem;
-}
-
-/**
- * The combatants of a running combat that are not in its flow and may join
- * it now, in the tracker's order. Not one the flow knows under its id (it
- * was in the fight and left). v14: not one that came in a later round than
- * the combat's (`roundJoined`; core's round, 1 in the surprise segments):
- * Previous took that round back, and it joins when the round comes again.
- * v13 does not record the round: each joins now.
- */
-export function missingFromFlow(combat: TenSegmentsCombat): Combatant.Implementation[] {
-  const state = combat.flowState;
-  if (!state) return [];
-  const round = Math.max(1, state.round);
-  const known = new Set(state.encounter.combatants.map((e) => e.id));
-  return combat.orderedCombatants(state).filter((c) => {
-    const id = c.id as string;
-    if (known.has(id) || state.states[id]) return false;
-    const joined = roundJoinedOf(c);
-    return joined === null || joined <= round;
-  });
-}
-
-/**
- * Active GM only: the combatants missing from a running combat's flow
- * (missingFromFlow) join it, each as the procedure rules at this point (a
- * late joiner while the round is played, planned with the others in the
- * declarations), and the GM is told. The caller holds the queue.
- */
-export async function joinMissing(combat: TenSegmentsCombat): Promise<void> {
-  if (!isActiveGM()) return;
-  for (const combatant of missingFromFlow(combat)) {
-    if (!combat.combatants.has(combatant.id as string)) continue;
-    if (!(await placeAndJoin(combat, combatant))) continue;
-    const text = game.i18n?.format('TENSEG.Combatant.JoinsNow', { name: combatant.name ?? '', round: String(combat.round) });
-    if (text) ui.notifications?.info(text);
-  }
 }
 
 /** When this client has become the active GM: every running combat's missing combatants join, each combat in its own queue. */
 export async function joinMissingEverywhere(): Promise<void> {
   if (!isActiveGM()) return;
   const combats = (game.combats?.contents ?? []) as TenSegmentsCombat[];
-  await Promise.all(combats.filter((c) => c.flowState).map((c) => c.exclusive(() => joinMissing(c))));
+  await Promise.all(combats.filter((c) => c.flowState).map((c) => c.exclusive(async () => (await gmSide()).joinMissing(c))));
 }
 
 /** A GM left: if this client is now the active GM (it took over), the combatants no GM brought in join. */

@@ -9,9 +9,7 @@
  * card, from which the GM can undo an interruption.
  */
 import type { TenSegmentsCombat } from './combat';
-import { notifyProblem } from './problems';
-import { authorize, isActiveGM } from './permissions';
-import { requestCombatAction } from './queries';
+import { isActiveGM } from './permissions';
 import { SYSTEM_ID } from '../settings';
 import { MIGRATION_OPTION, SYNC_OPTION } from './schema-version';
 import { loadedGMSide, loadGMSide } from './requests';
@@ -49,14 +47,9 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
   await Promise.all(tasks);
 }
 
-/** A GM presses "undo" on an interruption card: the active GM carries it out. */
+/** A GM presses "undo" on an interruption card: the active GM carries it out (undo-card.ts, a chunk loaded at the first press). */
 export async function undoFromCard(combatId: string, castingId: string): Promise<void> {
-  const denied = authorize('undoInterruption', game.user);
-  if (denied) return notifyProblem(denied);
-  const combat = game.combats?.get(combatId) as TenSegmentsCombat | undefined;
-  if (!combat) return notifyProblem({ key: 'UnknownCombat' });
-  const done = await requestCombatAction(combat, 'undoInterruption', { castingId });
-  if (!done.ok) ui.notifications?.error(done.message);
+  return (await import('./undo-card')).undoFromCard(combatId, castingId);
 }
 
 export function registerDamageHooks(): void {

@@ -21,7 +21,8 @@
 import { migrateActorSource } from '../data/migrations';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { logFromSchema1 } from '../data/combat-log-v1';
-import { diff, type Json } from '../rules/journal';
+import type { Json } from '../rules/journal';
+import { diff } from '../rules/journal-diff';
 import { SYSTEM_ID } from '../settings';
 import { deletionUpdate } from './compat-writes';
 

@@ -2,10 +2,9 @@
  * What the data models read of the attack rules at start-up (attack.ts has
  * the rolls, which only the GM's client makes): the descending Armor Class
  * scale of seed 001 ("The scale for armor class is -10 to 0 to 10"), the
- * AAC0 notation and its table, a bonus to AC, and the critical multipliers of
- * seed 003.
+ * AAC0 notation, a bonus to AC, and the critical multipliers of seed 003.
+ * The AAC0's table (attack-table.ts) is read by the rolls and the sheets.
  */
-import type { Problem } from './model';
 import type { Parsed } from './hit-dice';
 
 export const AC_MIN = -10;
@@ -22,14 +21,6 @@ export interface Aac0 {
   linear: number;
   /** Normalized text: "17", "20", "20*". */
   text: string;
-}
-
-export function isArmorClass(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= AC_MIN && value <= AC_MAX;
-}
-
-export function armorClassProblem(value: unknown): Problem | null {
-  return isArmorClass(value) ? null : { key: 'ArmorClassInvalid', data: { value: String(value), min: AC_MIN, max: AC_MAX } };
 }
 
 /**
@@ -54,27 +45,6 @@ export function parseAac0(input: unknown): Parsed<Aac0> {
   if (stars >= REPEATING_TWENTIES) return bad();
   const linear = value < 20 ? value : value === 20 ? 20 + stars : value + REPEATING_TWENTIES - 1;
   return { ok: true, value: { value, stars, linear, text: `${value}${'*'.repeat(stars)}` } };
-}
-
-function tableValue(linear: number): number {
-  if (linear < 20) return linear;
-  if (linear < 20 + REPEATING_TWENTIES) return 20;
-  return linear - (REPEATING_TWENTIES - 1);
-}
-
-/**
- * The modified d20 score needed to hit `ac` for a creature with this AAC0,
- * read from the attack table (with its run of six 20s).
- */
-export function neededToHit(aac0: Aac0, ac: number): number {
-  return tableValue(aac0.linear - ac);
-}
-
-/** The whole attack table from AC 10 down to AC -10, for a sheet. */
-export function attackTable(aac0: Aac0): { ac: number; needed: number }[] {
-  const rows: { ac: number; needed: number }[] = [];
-  for (let ac = AC_MAX; ac >= AC_MIN; ac--) rows.push({ ac, needed: neededToHit(aac0, ac) });
-  return rows;
 }
 
 /**

@@ -23,10 +23,12 @@ import type { Dice } from './dice';
 import type { Problem } from './model';
 import type { Schedule } from './procedure';
 import type { Parsed } from './hit-dice';
-import { armorClassProblem, CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER, neededToHit, parseAac0, type Aac0 } from './armor-class';
+import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER, parseAac0, type Aac0 } from './armor-class';
+import { armorClassProblem, neededToHit } from './attack-table';
 
 // The Armor Class scale, AAC0 and the critical multipliers the data models read (armor-class.ts, at start-up); the rolls here are the GM's.
 export * from './armor-class';
+export * from './attack-table';
 
 /** One named modifier to an attack roll (strength, magic, missile bonus, circumstance…). */
 export interface AttackModifier {

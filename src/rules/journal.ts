@@ -1,8 +1,9 @@
 /**
  * Patches between two JSON values: the operations that turn one into the
- * other. The migration of schema-1 combats turns their stored history into
- * patch entries of the log (src/data/combat-log.ts), and migrations update
- * only what changed.
+ * other, applied (the log's patch entries, replayed by every client) and
+ * copies of plain data. Making patches (journal-diff.ts: diff, patch) is
+ * what the migration of schema-1 combats and the migrations do, in their
+ * chunk, not at start-up.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -11,34 +12,6 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 export interface PatchOp {
   path: (string | number)[];
   value?: Json;
-}
-
-function isObject(v: unknown): v is Record<string, Json> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/**
- * The operations that turn `from` into `to`. Objects are compared key by key;
- * an array that keeps its length, or only grows, item by item; anything else
- * is replaced whole.
- */
-export function diff(from: Json, to: Json, path: (string | number)[] = [], out: PatchOp[] = []): PatchOp[] {
-  if (Object.is(from, to)) return out;
-  if (isObject(from) && isObject(to)) {
-    for (const key of Object.keys(from)) {
-      if (!Object.hasOwn(to, key)) out.push({ path: [...path, key] });
-      else diff(from[key], to[key], [...path, key], out);
-    }
-    for (const key of Object.keys(to)) if (!Object.hasOwn(from, key)) out.push({ path: [...path, key], value: to[key] });
-    return out;
-  }
-  if (Array.isArray(from) && Array.isArray(to) && from.length <= to.length) {
-    for (let i = 0; i < from.length; i++) diff(from[i], to[i], [...path, i], out);
-    for (let i = from.length; i < to.length; i++) out.push({ path: [...path, i], value: to[i] });
-    return out;
-  }
-  out.push({ path, value: to });
-  return out;
 }
 
 /** Apply operations to `value` itself (it is changed), returning the result (a new root if an op replaces it). */
@@ -60,11 +33,6 @@ export function patchInPlace(value: Json, ops: readonly PatchOp[]): Json {
     else Object.defineProperty(node, last, { value: structuredClone(op.value), writable: true, enumerable: true, configurable: true });
   }
   return root;
-}
-
-/** Apply operations to a copy of `value`. */
-export function patch(value: Json, ops: readonly PatchOp[]): Json {
-  return patchInPlace(structuredClone(value), ops);
 }
 
 /**

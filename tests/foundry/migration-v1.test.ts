@@ -16,7 +16,8 @@ import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FoundryHandle } from '../standin';
 import { migrateWorld, SCHEMA_VERSION } from '../../src/documents/migration';
-import { patch, type Json, type PatchOp } from '../../src/rules/journal';
+import type { Json, PatchOp } from '../../src/rules/journal';
+import { patch } from '../../src/rules/journal-diff';
 import { whenIdle } from '../../src/documents/queries';
 import { boot, expectMemoryMatchesDatabase, type Database, type StoredWorld } from './stored-world';
 

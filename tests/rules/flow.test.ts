@@ -41,7 +41,8 @@ import {
   type KeyedLog,
   type LogEntry,
 } from '../../src/rules/flow';
-import { diff, type Json } from '../../src/rules/journal';
+import type { Json } from '../../src/rules/journal';
+import { diff } from '../../src/rules/journal-diff';
 
 /* ================================================================ helpers */
 

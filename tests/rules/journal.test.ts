@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diff, patch, type Json } from '../../src/rules/journal';
+import type { Json } from '../../src/rules/journal';
+import { diff, patch } from '../../src/rules/journal-diff';
 
 describe('journal patches (Previous restores the exact earlier state)', () => {
   it('a reverse patch turns the new state back into the old one, for any JSON', () => {

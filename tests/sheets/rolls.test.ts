@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { g, makeWorld, idle, brandVersusOrcs, cardText, cardKind, type World } from '../foundry/world';
 import { rollAttack, rollDamage, rollMorale, type RollWhat } from '../../src/apps/sheets/rolls';
-import { neededToHit, parseAac0 } from '../../src/rules/armor-class';
+import { parseAac0 } from '../../src/rules/armor-class';
+import { neededToHit } from '../../src/rules/attack-table';
 
 /** Everything a refusal must leave as it was. */
 function snapshot(w: World): string {

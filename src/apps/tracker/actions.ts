@@ -12,7 +12,7 @@ import { CHANNEL } from '../../documents/requests';
 import { playerViewer } from '../../documents/viewer';
 import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
 import { getProcedure } from '../../rules/registry';
-import { attackFor } from './controls';
+import { attackFor, type TrackerActionName } from './controls';
 import * as inTurn from '../../documents/declaring-in-turn';
 
 const t = (key: string): string => game.i18n!.localize(`TENSEG.Tracker.${key}`);
@@ -173,3 +173,35 @@ export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancel
   staunch: async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id })),
   chooseSpell: async (combat, id) => (await import('./gm-prompts')).chooseSpell(combat, id),
 };
+
+/** The combatant a clicked control is for: its own data-combatant-id, or its row's. */
+function combatantOf(target: HTMLElement | null | undefined): string | null {
+  if (!target) return null;
+  const own = target.dataset?.combatantId;
+  if (own) return own;
+  const row = target.closest?.('[data-combatant-id]') as HTMLElement | null | undefined;
+  return row?.dataset?.combatantId ?? null;
+}
+
+/**
+ * A tracker action by name (controls.ts TRACKER_ACTIONS: `this` the tracker,
+ * its `viewed` combat): Next and Previous through the API, the clock's pause,
+ * a header's action on the combat, a row's on the combatant the clicked
+ * element or its row names, with the element's data (data-why).
+ */
+export async function trackerAction(name: TrackerActionName, app: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement): Promise<void> {
+  if (name === 'nextStep' || name === 'previousStep') {
+    const api = (game as unknown as { tenSegments: { next(): Promise<unknown>; previous(): Promise<unknown> } }).tenSegments;
+    await (name === 'nextStep' ? api.next() : api.previous());
+    return;
+  }
+  const combat = app.viewed as TenSegmentsCombat | null;
+  if (!combat) return;
+  if (name === 'pauseClock') return pauseClock(combat, target?.dataset?.paused !== 'false');
+  if (name in COMBAT) {
+    await COMBAT[name as keyof typeof COMBAT](combat);
+    return;
+  }
+  const id = combatantOf(target);
+  if (id) await ROW[name as keyof typeof ROW](combat, id, { ...(target.dataset ?? {}) });
+}

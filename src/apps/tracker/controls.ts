@@ -284,70 +284,49 @@ export function attackFor(state: FlowState, c: string): { target: string; weapon
 /** An ApplicationV2 action: `this` is the tracker (its `viewed` combat), target the clicked element. */
 export type TrackerAction = (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) => Promise<void> | void;
 
-/** The combatant a clicked control is for: its own data-combatant-id, or its row's. */
-function combatantOf(target: HTMLElement | null | undefined): string | null {
-  if (!target) return null;
-  const own = target.dataset?.combatantId;
-  if (own) return own;
-  const row = target.closest?.('[data-combatant-id]') as HTMLElement | null | undefined;
-  return row?.dataset?.combatantId ?? null;
-}
-
 /** What the actions do (requests, dialogs): a chunk loaded at the first click, not at start-up. */
 const actions = () => import('./actions');
 type Actions = Awaited<ReturnType<typeof actions>>;
 
-/** A header action on the viewed combat. */
-function combatAction(name: keyof Actions['COMBAT']): TrackerAction {
-  return async function (this: { viewed: Combat.Implementation | null }) {
-    const combat = this.viewed as TenSegmentsCombat | null;
-    if (combat) await (await actions()).COMBAT[name](combat);
-  };
-}
+/** The tracker's actions by name: a header's on the viewed combat, a row's on the combatant its element or row names. */
+export const TRACKER_ACTION_NAMES = [
+  'nextStep',
+  'previousStep',
+  'endRound',
+  'rollInitiative',
+  'manualInitiative',
+  'rollSurprise',
+  'callDeclarations',
+  'startDeclaringInTurn',
+  'callNext',
+  'stopDeclaringInTurn',
+  'pauseClock',
+  'declareMine',
+  'moraleCheck',
+  'moraleOne',
+  'declare',
+  'release',
+  'delay',
+  'cancelCasting',
+  'breakCasting',
+  'freeAttack',
+  'attack',
+  'staunch',
+  'chooseSpell',
+  'recordReactions',
+  'encounterDistance',
+] as const;
+export type TrackerActionName = (typeof TRACKER_ACTION_NAMES)[number];
 
-/** A row action: the combatant it is for (the clicked element's or its row's) and the element's data (data-why). */
-function rowAction(name: keyof Actions['ROW']): TrackerAction {
-  return async function (this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
-    const combat = this.viewed as TenSegmentsCombat | null;
-    const id = combatantOf(target);
-    if (combat && id) await (await actions()).ROW[name](combat, id, { ...(target.dataset ?? {}) });
-  };
-}
-
-export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
-  async nextStep() {
-    await (game as unknown as { tenSegments: { next(): Promise<unknown> } }).tenSegments.next();
-  },
-  async previousStep() {
-    await (game as unknown as { tenSegments: { previous(): Promise<unknown> } }).tenSegments.previous();
-  },
-  endRound: combatAction('endRound'),
-  rollInitiative: combatAction('rollInitiative'),
-  manualInitiative: combatAction('manualInitiative'),
-  rollSurprise: combatAction('rollSurprise'),
-  callDeclarations: combatAction('callDeclarations'),
-  startDeclaringInTurn: combatAction('startDeclaringInTurn'),
-  callNext: combatAction('callNext'),
-  stopDeclaringInTurn: combatAction('stopDeclaringInTurn'),
-  async pauseClock(this: { viewed: Combat.Implementation | null }, _event: PointerEvent, target: HTMLElement) {
-    const combat = this.viewed as TenSegmentsCombat | null;
-    if (combat) await (await actions()).pauseClock(combat, target?.dataset?.paused !== 'false');
-  },
-  declareMine: combatAction('declareMine'),
-  moraleCheck: combatAction('moraleCheck'),
-  moraleOne: rowAction('moraleOne'),
-  declare: rowAction('declare'),
-  release: rowAction('release'),
-  delay: rowAction('delay'),
-  cancelCasting: rowAction('cancelCasting'),
-  breakCasting: rowAction('breakCasting'),
-  freeAttack: rowAction('freeAttack'),
-  attack: rowAction('attack'),
-  staunch: rowAction('staunch'),
-  chooseSpell: rowAction('chooseSpell'),
-  recordReactions: combatAction('recordReactions'),
-  encounterDistance: combatAction('encounterDistance'),
-};
+/** Each action as core calls it (`this` the tracker, (event, target)); what it does is in actions.ts, loaded at the first click. */
+export const TRACKER_ACTIONS: Record<string, TrackerAction> = Object.fromEntries(
+  TRACKER_ACTION_NAMES.map((name) => [
+    name,
+    async function (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) {
+      await (await actions()).trackerAction(name, this, event, target);
+    },
+  ]),
+);
 
 /* ------------------------------------------------------- context menu */
 

@@ -5,7 +5,9 @@
  */
 export * from './state';
 export * from './transitions';
+export * from './start';
 export * from './log';
+export * from './log-write';
 export * from './read';
 export { castingById } from './step';
 export * from './attack';

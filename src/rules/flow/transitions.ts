@@ -96,10 +96,6 @@ const OK: Applied = { ok: true };
 
 type P = Procedure<ProcedureOptions>;
 
-function isProcedure(v: unknown): v is P {
-  return typeof v === 'object' && v !== null && typeof (v as P).planRound === 'function';
-}
-
 /** The rules revision a combat follows (state.rules; absent: 0, a combat started before the first). */
 function revision(state: FlowState): number {
   return state.rules ?? 0;
@@ -117,13 +113,6 @@ export function asking<T>(call: () => T): { ok: true; value: T } | { ok: false; 
 
 /* ---------------------------------------------------------------- start */
 
-/** Does this surprise give a surprise phase (round 0) before round 1? */
-function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Encounter, surprise: FlowStart['surprise'], options: ProcedureOptions): boolean {
-  if (!Object.values(surprise.surprised).some((n) => n > 0)) return false;
-  if (surprise.unit === 'segments') return true;
-  return procedure.planSurprise(encounter, surprise, {}, options) !== null;
-}
-
 /**
  * The condition a combatant enters the combat in: the one it is given
  * (Combatant.condition) where its hit points allow it, else the one the
@@ -131,44 +120,12 @@ function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Enc
  * or below it may be unconscious or dying rather than dead); with `byRules`
  * false (a combat started before the engine decided it), dead at 0 hp or below.
  */
-function enteringCondition(procedure: P, c: Combatant, options: ProcedureOptions, byRules: boolean): { ok: true; value: Condition } | { ok: false; problem: Problem } {
+export function enteringCondition(procedure: P, c: Combatant, options: ProcedureOptions, byRules: boolean): { ok: true; value: Condition } | { ok: false; problem: Problem } {
   const derived = asking(() => (byRules && procedure.startingCondition ? procedure.startingCondition(c, options) : plainStartingCondition(c)));
   if (!derived.ok) return derived;
   const problem = startingConditionProblem(c, derived.value);
   if (problem) return { ok: false, problem };
   return { ok: true, value: c.condition ?? derived.value };
-}
-
-/** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
-export function startCombat(
-  procedureOrId: unknown,
-  givenOptions: ProcedureOptions,
-  encounter: Encounter,
-  dice: Dice,
-): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
-  const found = asking(() => (isProcedure(procedureOrId) ? procedureOrId : getProcedure(procedureOrId)));
-  if (!found.ok) return found;
-  const procedure = found.value;
-  const { options, problems } = resolveOptions(procedure, givenOptions);
-  if (problems.length > 0) return { ok: false, problem: problems[0] };
-  const conditions: Record<string, Condition> = {};
-  for (const c of encounter.combatants) {
-    const malformed = combatantProblem(c);
-    if (malformed) return { ok: false, problem: malformed };
-    if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
-    const entering = enteringCondition(procedure, c, options, true);
-    if (!entering.ok) return entering;
-    if (entering.value !== 'ok') conditions[c.id] = entering.value;
-  }
-  const enc = copyJson(encounter);
-  const rolled = asking(() => ({
-    surprise: procedure.rollSurprise(enc, dice, options),
-    baseInitiative: procedure.rollCombatInitiative(enc, enc.combatants, dice, options),
-  }));
-  if (!rolled.ok) return rolled;
-  const { surprise, baseInitiative } = rolled.value;
-  const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
-  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions } };
 }
 
 /** The first state of a combat from its start. */
@@ -207,13 +164,6 @@ export function flowFrom(start: FlowStart): FlowState {
   };
   if (start.rules !== undefined) state.rules = start.rules;
   return state;
-}
-
-/** startCombat and flowFrom in one. */
-export function startFlow(procedureOrId: unknown, options: ProcedureOptions, encounter: Encounter, dice: Dice): FlowResult<FlowStart> {
-  const started = startCombat(procedureOrId, options, encounter, dice);
-  if (!started.ok) return started;
-  return { ok: true, state: flowFrom(started.start), detail: started.start };
 }
 
 /* ------------------------------------------------------------ declaring */

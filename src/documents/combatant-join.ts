@@ -1,0 +1,71 @@
+/**
+ * The active GM's side of combatants (combatant.ts has the document and the
+ * hooks): a side (CombatantGroup) created on first need, a combatant placed
+ * in its side and brought into the running flow, the combatants missing from
+ * a flow joining it. A chunk of its own (the writer's chunk imports it too),
+ * loaded when a GM first needs it.
+ */
+import type { TenSegmentsCombat } from './combat';
+import { groupIdOf } from './encounter';
+import { notifyProblem } from './problems';
+import { isActiveGM } from './permissions';
+import { groupData } from '../data/systems';
+import { roundJoinedOf } from './compat';
+import { sideKeyOf } from './combatant';
+
+/** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */
+export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation | null> {
+  const existing = combat.groups.find((g) => groupData(g)?.side === key);
+  if (existing) return existing;
+  const created = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } }]);
+  return created?.[0] ?? null;
+}
+
+/** Place a combatant in its side if it has none, then bring it into the running flow; true when it joined. The caller holds the queue. */
+export async function placeAndJoin(combat: TenSegmentsCombat, combatant: Combatant.Implementation): Promise<boolean> {
+  if (!groupIdOf(combatant)) {
+    const group = await ensureSide(combat, sideKeyOf(combatant));
+    if (group) await combatant.update({ group: group.id });
+  }
+  if (!combat.flowState) return false;
+  const problem = await combat.joinFlow(combatant);
+  if (problem) notifyProblem(problem);
+  return !problem;
+}
+
+/**
+ * The combatants of a running combat that are not in its flow and may join
+ * it now, in the tracker's order. Not one the flow knows under its id (it
+ * was in the fight and left). v14: not one that came in a later round than
+ * the combat's (`roundJoined`; core's round, 1 in the surprise segments):
+ * Previous took that round back, and it joins when the round comes again.
+ * v13 does not record the round: each joins now.
+ */
+export function missingFromFlow(combat: TenSegmentsCombat): Combatant.Implementation[] {
+  const state = combat.flowState;
+  if (!state) return [];
+  const round = Math.max(1, state.round);
+  const known = new Set(state.encounter.combatants.map((e) => e.id));
+  return combat.orderedCombatants(state).filter((c) => {
+    const id = c.id as string;
+    if (known.has(id) || state.states[id]) return false;
+    const joined = roundJoinedOf(c);
+    return joined === null || joined <= round;
+  });
+}
+
+/**
+ * Active GM only: the combatants missing from a running combat's flow
+ * (missingFromFlow) join it, each as the procedure rules at this point (a
+ * late joiner while the round is played, planned with the others in the
+ * declarations), and the GM is told. The caller holds the queue.
+ */
+export async function joinMissing(combat: TenSegmentsCombat): Promise<void> {
+  if (!isActiveGM()) return;
+  for (const combatant of missingFromFlow(combat)) {
+    if (!combat.combatants.has(combatant.id as string)) continue;
+    if (!(await placeAndJoin(combat, combatant))) continue;
+    const text = game.i18n?.format('TENSEG.Combatant.JoinsNow', { name: combatant.name ?? '', round: String(combat.round) });
+    if (text) ui.notifications?.info(text);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * A combat's start (the procedure and options frozen, surprise rolled once,
+ * per-combat initiative): what the active GM's client runs when it starts a
+ * combat, in the GM's chunk. Every client replays a start from its log entry
+ * (flowFrom, transitions.ts) without it. Re-exported by the flow's index.
+ */
+import type { Dice } from '../dice';
+import type { Condition, Problem } from '../model';
+import type { Encounter, Procedure, ProcedureOptions } from '../procedure';
+import { resolveOptions } from '../procedure';
+import { getProcedure } from '../registry';
+import { copyJson } from '../journal';
+import { combatantProblem } from '../round';
+import { refuse, RULES_REVISION, type FlowResult, type FlowStart } from './state';
+import { asking, enteringCondition, flowFrom } from './transitions';
+
+type P = Procedure<ProcedureOptions>;
+
+function isProcedure(v: unknown): v is P {
+  return typeof v === 'object' && v !== null && typeof (v as P).planRound === 'function';
+}
+
+/** Does this surprise give a surprise phase (round 0) before round 1? */
+function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Encounter, surprise: FlowStart['surprise'], options: ProcedureOptions): boolean {
+  if (!Object.values(surprise.surprised).some((n) => n > 0)) return false;
+  if (surprise.unit === 'segments') return true;
+  return procedure.planSurprise(encounter, surprise, {}, options) !== null;
+}
+
+/** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
+export function startCombat(
+  procedureOrId: unknown,
+  givenOptions: ProcedureOptions,
+  encounter: Encounter,
+  dice: Dice,
+): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+  const found = asking(() => (isProcedure(procedureOrId) ? procedureOrId : getProcedure(procedureOrId)));
+  if (!found.ok) return found;
+  const procedure = found.value;
+  const { options, problems } = resolveOptions(procedure, givenOptions);
+  if (problems.length > 0) return { ok: false, problem: problems[0] };
+  const conditions: Record<string, Condition> = {};
+  for (const c of encounter.combatants) {
+    const malformed = combatantProblem(c);
+    if (malformed) return { ok: false, problem: malformed };
+    if (!encounter.sides.some((s) => s.id === c.side)) return refuse('UnknownSide', { name: c.name, side: c.side });
+    const entering = enteringCondition(procedure, c, options, true);
+    if (!entering.ok) return entering;
+    if (entering.value !== 'ok') conditions[c.id] = entering.value;
+  }
+  const enc = copyJson(encounter);
+  const rolled = asking(() => ({
+    surprise: procedure.rollSurprise(enc, dice, options),
+    baseInitiative: procedure.rollCombatInitiative(enc, enc.combatants, dice, options),
+  }));
+  if (!rolled.ok) return rolled;
+  const { surprise, baseInitiative } = rolled.value;
+  const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions } };
+}
+
+/** startCombat and flowFrom in one. */
+export function startFlow(procedureOrId: unknown, options: ProcedureOptions, encounter: Encounter, dice: Dice): FlowResult<FlowStart> {
+  const started = startCombat(procedureOrId, options, encounter, dice);
+  if (!started.ok) return started;
+  return { ok: true, state: flowFrom(started.start), detail: started.start };
+}
