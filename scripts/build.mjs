@@ -5,6 +5,7 @@ import { build } from 'vite';
 import { minify } from 'terser';
 import { compilePack } from '@foundryvtt/foundryvtt-cli';
 import JSZip from 'jszip';
+import { parse as parseYaml } from 'yaml';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildCli } from './build-cli.mjs';
@@ -67,10 +68,10 @@ for (const pack of manifest.packs ?? []) {
   const sources = (await files(src)).filter((f) => /\.ya?ml$/.test(f));
   const documents = [];
   for (const f of sources) {
-    const text = await readFile(f, 'utf8');
+    const key = parseYaml(await readFile(f, 'utf8'))?._key;
     // compilePack skips a file without `_key`: refuse it here instead of shipping a pack without it.
-    if (!/^_key:/m.test(text)) throw new Error(`pack ${name}: ${relative(root, f)} has no _key (compilePack would skip it)`);
-    if (!/^_key:\s*["']?!folders!/m.test(text)) documents.push(f);
+    if (typeof key !== 'string') throw new Error(`pack ${name}: ${relative(root, f)} has no _key (compilePack would skip it)`);
+    if (!key.startsWith('!folders!')) documents.push(f);
   }
   await compilePack(src, join(dist, pack.path), { yaml: true, recursive: true, log: false });
   packCounts.push(`${name} ${documents.length}${documents.length === 0 ? ' (no sources yet: compiled empty)' : ''}`);
