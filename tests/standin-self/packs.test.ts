@@ -7,7 +7,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { g, makeWorld } from '../foundry/world';
 import { usePackRoot } from '../standin/packs';
@@ -20,8 +20,10 @@ const dagger = WEAPONS.find((s) => s.doc.name === 'Dagger')!.doc;
 function fixtureRoot(): string {
   const root = mkdtempSync(join(tmpdir(), 'standin-packs-'));
   writeFileSync(join(root, 'system.json'), readFileSync('system.json'));
-  mkdirSync(join(root, 'packs/_source/weapons'), { recursive: true });
-  for (const { file } of WEAPONS) writeFileSync(join(root, 'packs/_source/weapons', file), readFileSync(join('packs/_source/weapons', file)));
+  for (const { file } of readSources('packs/_source/weapons')) {
+    mkdirSync(dirname(join(root, 'packs/_source/weapons', file)), { recursive: true });
+    writeFileSync(join(root, 'packs/_source/weapons', file), readFileSync(join('packs/_source/weapons', file)));
+  }
   mkdirSync(join(root, 'packs/_source/monsters/humanoids'), { recursive: true });
   writeFileSync(join(root, 'packs/_source/monsters/humanoids/_folder.yml'), "_id: HumanoidFolder1\n_key: '!folders!HumanoidFolder1'\nname: Humanoids\ntype: Actor\nsorting: a\nfolder: null\n");
   const orc = {
