@@ -95,13 +95,13 @@ const M = [
   { name: 'Ghast', folder: 'undead', hd: '4', ac: 4, mv: 15, attacks: '2 claws (1d4/1d4) and bite (1d8) plus paralysis', na: '1d4', ml: 10, size: 'medium', notes: 'A stronger ghoul wrapped in a sickening stench; even elves are not safe from its touch.' },
   { name: 'Wight', folder: 'undead', hd: '4+3', ac: 5, mv: 12, attacks: 'claw (1d4) plus energy drain', na: '1d6', ml: 12, size: 'medium', notes: 'A barrow-dweller whose touch drains life levels. Only silver or magic weapons harm it.' },
   { name: 'Wraith', folder: 'undead', hd: '5+3', ac: 4, mv: 12, attacks: 'touch (1d6) plus energy drain', na: '1d6', ml: 12, size: 'medium', notes: 'A shadowy, flying spirit (24") whose chill touch drains life levels. Only silver or magic weapons harm it.' },
-  { name: 'Shadow', folder: 'undead', hd: '3+3', ac: 7, mv: 12, attacks: 'touch (1d4) plus strength drain', na: '2d10', ml: 12, size: 'medium', sOn: 5, notes: 'A living darkness, nearly invisible, whose touch saps strength. Only magic weapons harm it.' },
+  { name: 'Shadow', folder: 'undead', hd: '3+3', ac: 7, mv: 12, attacks: 'touch (1d4+1) plus strength drain', na: '2d10', ml: 12, size: 'medium', sOn: 5, notes: 'A living darkness, nearly invisible, whose touch saps strength. Only magic weapons harm it.' },
   { name: 'Mummy', folder: 'undead', hd: '6+3', ac: 3, mv: 6, attacks: 'fist (1d12) plus rotting disease', na: '1d4', ml: 12, size: 'medium', notes: 'A wrapped corpse whose blow spreads a rotting disease; the sight of it can freeze the brave with fear.' },
   { name: 'Spectre', folder: 'undead', hd: '7+3', ac: 2, mv: 15, attacks: 'touch (1d8) plus double energy drain', na: '1d6', ml: 11, size: 'medium', notes: 'A hateful, flying ghost (30") whose touch drains two life levels. Sunlight leaves it powerless.' },
   { name: 'Vampire', folder: 'undead', hd: '8+3', ac: 1, mv: 12, attacks: 'fist (1d6+4) plus energy drain', na: '1d4', ml: 11, size: 'medium', notes: 'A proud undead noble who drains life and regenerates 3 hp a round. Garlic, mirrors and holy symbols hold it off.' },
 
   // Beasts and vermin
-  { name: 'Wolf', folder: 'beasts', hd: '2+2', ac: 7, mv: 18, attacks: 'bite (2d4)', na: '2d6', ml: 8, size: 'medium', notes: 'Pack hunters that circle and harry their prey; a pack often breaks once its leader falls.' },
+  { name: 'Wolf', folder: 'beasts', hd: '2+2', ac: 7, mv: 18, attacks: 'bite (1d4+1)', na: '2d6', ml: 8, size: 'medium', notes: 'Pack hunters that circle and harry their prey; a pack often breaks once its leader falls.' },
   { name: 'Dire wolf', folder: 'beasts', hd: '3+3', ac: 6, mv: 18, attacks: 'bite (2d4)', na: '1d4', ml: 8, size: 'large', notes: 'A huge, savage wolf of the wild places, sometimes ridden by goblins.' },
   { name: 'War dog', folder: 'beasts', hd: '2+2', ac: 6, mv: 12, attacks: 'bite (2d4)', na: '1d6', ml: 9, size: 'medium', notes: 'A big hound trained to fight beside its handler, often wearing a spiked collar.' },
   { name: 'Jackal', folder: 'beasts', hd: '½', ac: 7, mv: 12, attacks: 'bite (1d2)', na: '3d4', ml: 7, size: 'small', notes: 'Cowardly scavengers that attack only in numbers.' },
@@ -122,7 +122,7 @@ const M = [
   { name: 'Crocodile', folder: 'beasts', hd: '3', ac: 5, mv: 6, attacks: 'bite (2d4) and tail (1d12)', na: '3d8', ml: 7, size: 'large', sOn: 3, notes: 'A river ambusher that waits under the surface; it swims at 12".' },
   { name: 'Giant lizard', folder: 'beasts', hd: '3+1', ac: 5, mv: 15, attacks: 'bite (1d8)', na: '1d6', ml: 7, size: 'large', notes: 'A long-bodied lizard that drags prey into its burrow.' },
   { name: 'Lion', folder: 'beasts', hd: '5+2', ac: 5, mv: 12, attacks: '2 claws (1d4/1d4) and bite (1d10)', na: '1d8', ml: 9, size: 'large', sdOn: 1, notes: 'A great cat of the grasslands that hunts in prides. Rear claws rake for 2d6 when both forepaws hit.' },
-  { name: 'Tiger', folder: 'beasts', hd: '5+5', ac: 6, mv: 12, attacks: '2 claws (2d4/2d4) and bite (1d10)', na: '1d4', ml: 9, size: 'large', sOn: 3, notes: 'A striped stalker that strikes from cover. Rear claws rake for 2d4 when both forepaws hit.' },
+  { name: 'Tiger', folder: 'beasts', hd: '5+5', ac: 6, mv: 12, attacks: '2 claws (1d4+1/1d4+1) and bite (1d10)', na: '1d4', ml: 9, size: 'large', sdOn: 1, notes: 'A striped stalker, rarely caught off guard. Rear claws rake for 2d4 when both forepaws hit.' },
   { name: 'Carnivorous ape', folder: 'beasts', hd: '5', ac: 6, mv: 12, attacks: '2 claws (1d4/1d4) and bite (1d8)', na: '1d4', ml: 7, size: 'large', sdOn: 1, notes: 'A large, unusually clever ape that hunts men.' },
   { name: 'Giant scorpion', folder: 'beasts', hd: '5+5', ac: 3, mv: 15, attacks: '2 pincers (1d10/1d10) and sting (1d4 [poison])', na: '1d6', ml: 11, size: 'large', notes: 'A desert scorpion as big as a horse; its sting is deadly poison.' },
 
