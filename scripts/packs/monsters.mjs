@@ -24,6 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { packId } from './ids.mjs';
+import { CARRIED } from './carried.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = join(ROOT, 'packs', '_source', 'monsters');
@@ -258,6 +259,7 @@ function findFile(dir, file) {
   return null;
 }
 
+
 function embedded(actorId, pack, slug, source) {
   const id = packId(pack, slug);
   return {
@@ -266,7 +268,7 @@ function embedded(actorId, pack, slug, source) {
     name: source.name,
     type: source.type,
     img: source.img,
-    system: source.system,
+    system: { ...source.system, ...(CARRIED[source.type] ?? {}) },
     effects: [],
     flags: {},
     _stats: { compendiumSource: `Compendium.ten-segments.${pack}.Item.${id}` },
@@ -360,7 +362,6 @@ function build() {
           width: grid,
           height: grid,
           texture: { src: folder.img },
-          bar1: { attribute: 'hp' },
         },
       },
     });
