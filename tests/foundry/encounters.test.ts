@@ -47,7 +47,7 @@ describe.each([13, 14] as const)('ready encounters, generation %i', (generation)
   it('a GM drops an encounter: one unlinked hostile token per creature on free squares, all in the hostile group, identical ones sharing an initiativeGroup', async () => {
     const { encounter, monsters } = await raiders();
     const before = w.scene.tokens.contents.map(squareOf);
-    const hostile = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
+    const hostile: any = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
     w.foundry.writes.clear();
     // Dropped on Orc 1's square (300,0): the creatures go around it, never on a taken square.
     const result = await dropOnCanvas({ type: 'Actor', uuid: encounter.uuid, x: 350, y: 50 });
@@ -161,9 +161,9 @@ describe.each([13, 14] as const)('ready encounters, generation %i', (generation)
     const [troll] = await g.Actor.create([{ ...monsterData('Troll'), system: { ...monsterData('Troll').system, attacks: 'MELEE: 2 claws (1d4+4/1d4+4) and bite (2d6)' } }]);
     const token = await dropOnCanvas({ type: 'Actor', uuid: troll.uuid, x: 1050, y: 1050 });
     expect(token).toMatchObject({ x: 1000, y: 1000, actorLink: false, disposition: -1 });
-    const [combatant] = await w.combat.createEmbeddedDocuments('Combatant', [{ tokenId: token.id, sceneId: w.scene.id, actorId: troll.id }] as never);
+    const [combatant] = (await w.combat.createEmbeddedDocuments('Combatant', [{ tokenId: token.id, sceneId: w.scene.id, actorId: troll.id }] as never)) as any[];
     await idle(w);
-    const hostile = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
+    const hostile: any = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
     expect(combatant._source.group).toBe(hostile.id);
     const context = prepareDeclarationContext(w.combat, combatant.id, 'declare');
     expect(context.routines.map((r) => r.label)).toEqual(['MELEE: 2 claws (1d4+4/1d4+4) and bite (2d6)']);
