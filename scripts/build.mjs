@@ -5,6 +5,7 @@ import { build } from 'vite';
 import { minify } from 'terser';
 import { compilePack } from '@foundryvtt/foundryvtt-cli';
 import JSZip from 'jszip';
+import { parse as parseYaml } from 'yaml';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { buildCli } from './build-cli.mjs';
@@ -55,14 +56,26 @@ for (const lang of manifest.languages ?? []) {
   await cp(join(root, lang.path), join(dist, lang.path));
 }
 
-// 3. Compendium packs: packs/_source/<name>/*.yml → dist/packs/<name> (LevelDB).
+// 3. Compendium packs: packs/_source/<name>/**.yml (documents, folders from `_folder.yml`, embedded documents
+// keyed `!actors.items!<actor>.<item>`) → dist/packs/<name> (LevelDB), one per pack the manifest declares.
+// A pack whose sources are not written yet compiles empty (Foundry opens it with no entries), so the build
+// passes at every step; the count is printed so an empty pack is seen.
+const packCounts = [];
 for (const pack of manifest.packs ?? []) {
   const name = pack.path.replace(/^packs\//, '');
   const src = join(root, 'packs', '_source', name);
-  if (!(await exists(src))) throw new Error(`pack source missing: packs/_source/${name}`);
-  await compilePack(src, join(dist, pack.path), { yaml: true, log: false });
+  if (!(await exists(src))) await mkdir(src, { recursive: true });
+  const sources = (await files(src)).filter((f) => /\.ya?ml$/.test(f));
+  const documents = [];
+  for (const f of sources) {
+    const key = parseYaml(await readFile(f, 'utf8'))?._key;
+    // compilePack skips a file without `_key`: refuse it here instead of shipping a pack without it.
+    if (typeof key !== 'string') throw new Error(`pack ${name}: ${relative(root, f)} has no _key (compilePack would skip it)`);
+    if (!key.startsWith('!folders!')) documents.push(f);
+  }
+  await compilePack(src, join(dist, pack.path), { yaml: true, recursive: true, log: false });
+  packCounts.push(`${name} ${documents.length}${documents.length === 0 ? ' (no sources yet: compiled empty)' : ''}`);
 }
-
 // 4. Release zip of dist/ (installable by unzipping into Data/systems/ten-segments).
 await rm(release, { recursive: true, force: true });
 await mkdir(release, { recursive: true });
@@ -81,3 +94,4 @@ await buildCli({ force: true });
 let bytes = 0;
 for (const file of scripts) bytes += (await stat(file)).size;
 console.log(`built dist/ (${scripts.length} script files, ${bytes} bytes) and release/ten-segments.zip (${buffer.length} bytes)`);
+console.log(`packs: ${packCounts.join(', ')}`);

@@ -174,8 +174,9 @@ describe('the installable build', () => {
       cpSync(join('dist', pack.path), copy, { recursive: true });
       const out = mkdtempSync(join(tmpdir(), 'pack-'));
       await extractPack(copy, out, { yaml: true, log: false });
-      const sources = readdirSync(join('packs', '_source', pack.name)).filter((f) => f.endsWith('.yml'));
-      expect(readdirSync(out).filter((f) => f.endsWith('.yml')).length).toBe(sources.length);
+      // Sources sit in folders (recursive); every one (documents and `_folder.yml`) is one primary entry.
+      const sources = files(join('packs', '_source', pack.name)).filter((f) => f.endsWith('.yml'));
+      expect(files(out).filter((f) => f.endsWith('.yml')).length).toBe(sources.length);
     }
   });
 

@@ -30,6 +30,7 @@ const SAME_IN_GERMAN = new Set([
   'AAC0', // the system's name for the attack score and its attack mode: a term of the rules, not prose
   'Maximum', // the same word in German
   'Stress', // the game term, kept as German tables use it
+  'Illusionist', // the same word in German (a spell class)
   '2d6', // an option value (moraleDie choice 2d6), shown as the code it is
   'Segment', // the same word in German
   'Segment {}',

@@ -1,7 +1,7 @@
 /**
  * Item system data: `weapon`, `spell`, `armor`, `gear`.
  */
-import { castingSegments, LIMITS } from './shapes';
+import { castingSegments, LIMITS, SPELL_CLASSES } from './shapes';
 import { boolField, checkedBy, fields, localizedProblem, htmlField, intField, numField, textField } from './fields';
 import { CRITICAL_MULTIPLIERS, DEFAULT_CRITICAL_MULTIPLIER } from '../rules/armor-class';
 import { DAMAGE_TYPES } from '../rules/model';
@@ -52,6 +52,7 @@ function weaponSchema() {
     }),
     equipped: boolField(false),
     weight: numField(LIMITS.weight, 0),
+    cost: numField(LIMITS.cost, 0),
     description: htmlField(),
   };
 }
@@ -79,7 +80,7 @@ export class WeaponData extends foundry.abstract.TypeDataModel<WeaponSchema, Ite
 }
 
 function spellSchema() {
-  const { SchemaField, StringField } = fields();
+  const { ArrayField, SchemaField, StringField } = fields();
   return {
     level: intField(LIMITS.spellLevel, 1),
     castingTime: new SchemaField({
@@ -94,6 +95,11 @@ function spellSchema() {
     save: textField(''),
     memorized: intField(LIMITS.memorized, 0),
     expended: intField(LIMITS.memorized, 0),
+    // Whose spell list the spell is on (a spell may be on several); each class once: validateJoint.
+    classes: new ArrayField(new StringField({ required: true, blank: false, choices: Object.fromEntries(SPELL_CLASSES.map((c) => [c, `TENSEG.Item.SpellClass.${c}`])) }), {
+      required: true,
+      initial: [],
+    }),
     description: htmlField(),
   };
 }
@@ -108,6 +114,8 @@ export class SpellData extends foundry.abstract.TypeDataModel<SpellSchema, Item.
   }
 
   static override validateJoint(data: SpellData['_source']): void {
+    const classes = data.classes;
+    if (Array.isArray(classes) && new Set(classes).size !== classes.length) throw new Error(localizedProblem({ key: 'SpellClassesRepeated' }));
     const ct = data.castingTime;
     if (ct && typeof ct.value === 'number' && (ct.unit === 'rounds' || ct.unit === 'segments')) {
       if (castingSegments({ value: ct.value, unit: ct.unit }) > LIMITS.castingSegments.max) {
@@ -142,6 +150,7 @@ function armorSchema() {
     movement: numField(LIMITS.movement, 0),
     equipped: boolField(false),
     weight: numField(LIMITS.weight, 0),
+    cost: numField(LIMITS.cost, 0),
     description: htmlField(),
   };
 }
@@ -160,6 +169,7 @@ function gearSchema() {
   return {
     weight: numField(LIMITS.weight, 0),
     quantity: intField({ min: 0, max: 100000 }, 1),
+    cost: numField(LIMITS.cost, 0),
     description: htmlField(),
   };
 }

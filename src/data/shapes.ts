@@ -46,6 +46,8 @@ export const LIMITS = {
   stressWounds: { min: -100, max: 9999 },
   strength: { min: 0, max: 30 },
   weight: { min: 0, max: 100000 },
+  /** An item's price in gold pieces (fractions for silver and copper). */
+  cost: { min: 0, max: 1000000 },
   /** individual-speed: Defense and attack bonuses, Armour bonuses. */
   defenseBonus: { min: -10, max: 30 },
   attackBonus: { min: -10, max: 30 },
@@ -158,8 +160,14 @@ export interface WeaponSystem {
   damageTypes: DamageType[];
   equipped: boolean;
   weight: number;
+  /** Price in gold pieces. */
+  cost?: number;
   description: string;
 }
+
+/** The casting classes whose spell lists a spell may be on (a spell item's `classes`). */
+export const SPELL_CLASSES = ['magic-user', 'cleric', 'druid', 'illusionist'] as const;
+export type SpellClass = (typeof SPELL_CLASSES)[number];
 
 export type CastingUnit = 'segments' | 'rounds';
 
@@ -172,6 +180,8 @@ export interface SpellSystem {
   duration: string;
   memorized: number;
   expended: number;
+  /** Whose spell lists the spell is on: 'magic-user', 'cleric', 'druid', 'illusionist'. */
+  classes?: string[];
   description: string;
 }
 
@@ -188,12 +198,14 @@ export interface ArmorSystem {
   movement: number;
   equipped: boolean;
   weight: number;
+  cost?: number;
   description: string;
 }
 
 export interface GearSystem {
   weight: number;
   quantity: number;
+  cost?: number;
   description: string;
 }
 

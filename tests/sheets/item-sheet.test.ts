@@ -56,6 +56,7 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
       'system.critical',
       ...['blunt', 'piercing', 'slashing', 'chopping', 'fire', 'cold', 'electric', 'sonic', 'acid', 'holy', 'unholy'].map((t) => `damageType.${t}`),
       'system.weight',
+      'system.cost',
       'system.description',
     ]);
     expect(valueOf(sheet, 'name')).toBe('Long sword');
@@ -110,6 +111,7 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
     const sheet = await sheetOf(w.spell);
     expect(names(sheet)).toEqual([
       'name',
+      ...['magic-user', 'cleric', 'druid', 'illusionist'].map((c) => `spellClass.${c}`),
       'system.level',
       'system.castingTime.value',
       'system.castingTime.unit',
@@ -124,9 +126,9 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
     ]);
     expect(text(sheet)).toContain('Casting time in segments 2 segments');
     expect(text(sheet)).toContain('Copies left 1');
-    await w.foundry.submitSheet(sheet, { 'system.castingTime.value': '1', 'system.castingTime.unit': 'rounds', 'system.area': '30-ft radius', 'system.save': 'none', 'system.memorized': '3', 'system.expended': '1' });
+    await w.foundry.submitSheet(sheet, { 'system.castingTime.value': '1', 'system.castingTime.unit': 'rounds', 'system.area': '30-ft radius', 'system.save': 'none', 'system.memorized': '3', 'system.expended': '1', 'spellClass.illusionist': true, 'spellClass.magic-user': true, 'spellClass.cleric': false });
     const spell = g.game.actors.get(w.actors.halvaine.id).items.get(w.spell.id);
-    expect(spell.system).toMatchObject({ castingTime: { value: 1, unit: 'rounds' }, area: '30-ft radius', save: 'none', memorized: 3, expended: 1 });
+    expect(spell.system).toMatchObject({ castingTime: { value: 1, unit: 'rounds' }, area: '30-ft radius', save: 'none', memorized: 3, expended: 1, classes: ['magic-user', 'illusionist'] });
     await sheet.render({ force: true });
     expect(text(sheet)).toContain('Casting time in segments 10 segments');
     expect(text(sheet)).toContain('Copies left 2');
@@ -140,13 +142,13 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
     ]);
     const armour = await sheetOf(mail);
     expect(armour.options.classes).toContain('armor');
-    expect(names(armour)).toEqual(['name', 'system.ac', 'system.bonus', 'system.defense', 'system.armour', 'system.equipped', 'system.bulk', 'system.movement', 'system.weight', 'system.description']);
+    expect(names(armour)).toEqual(['name', 'system.ac', 'system.bonus', 'system.defense', 'system.armour', 'system.equipped', 'system.bulk', 'system.movement', 'system.weight', 'system.cost', 'system.description']);
     expect([valueOf(armour, 'system.ac'), selected(armour, 'system.bulk'), valueOf(armour, 'system.movement')]).toEqual(['5', 'fairly', '90']);
     expect(text(armour)).toContain('Armor Class');
     await w.foundry.submitSheet(armour, { 'system.equipped': true, 'system.bonus': '1' });
     expect(mail.system).toMatchObject({ equipped: true, bonus: 1 });
     const gear = await sheetOf(rope);
-    expect(names(gear)).toEqual(['name', 'system.quantity', 'system.weight', 'system.description']);
+    expect(names(gear)).toEqual(['name', 'system.quantity', 'system.weight', 'system.cost', 'system.description']);
     await w.foundry.submitSheet(gear, { 'system.quantity': '5' });
     expect(rope.system.quantity).toBe(5);
     await w.foundry.submitSheet(gear, { 'system.quantity': '-1' });

@@ -19,6 +19,7 @@ import { recordError, runIn, state, track, type Endpoint, type ErrorRecord, type
 import { CombatTracker, Notifications } from './ui';
 import { registerCoreSheets } from './sheets';
 import { manifestTokenAttributes } from './manifest';
+import { CompendiumPacks } from './packs';
 import type { ClientPort, ModifyRequest, Server } from './server';
 import { decode, encode } from './wire';
 import type { MessageMode, ModeSettingV13, ModeSettingV14, QueryHandler, RollMode, SocketApi, SocketListener } from './shapes';
@@ -133,6 +134,7 @@ export class Client implements Endpoint, ClientPort {
   readonly #requests = new Map<number, Waiting>();
   readonly #queries = new Map<number, Waiting>();
   readonly #server: Server;
+  #packs: CompendiumPacks | undefined;
 
   constructor(
     readonly id: string,
@@ -189,6 +191,10 @@ export class Client implements Endpoint, ClientPort {
       combats: collections.Combat,
       messages: collections.ChatMessage,
       collections: new Collection(Object.entries(collections)),
+      // The system's compendium packs (tests/standin/packs.ts), loaded at the first use.
+      get packs() {
+        return (client.#packs ??= new CompendiumPacks());
+      },
       data: {},
       get combat() {
         return (collections.Combat as CombatEncounters).viewed;

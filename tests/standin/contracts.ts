@@ -37,6 +37,8 @@ import type { ClientKeybindings as StandinKeybindings, KeyboardManager as Standi
 import type { ApplicationV2 as StandinApplication, CombatTracker as StandinTracker, TabsConfig } from './ui';
 import type { DocumentSheetV2 as StandinDocumentSheet, SheetRegistrationOptions } from './sheets';
 import type { DataFieldOperator, ForcedDeletion, ForcedReplacement } from './utils';
+import type { CompendiumCollection as StandinPack } from './packs';
+import type { DocumentCollection as StandinDocumentCollection, WorldCollection as StandinWorldCollection } from './documents';
 
 /* ============================================================== helpers */
 
@@ -603,3 +605,25 @@ type ModifierKeysContract<Offered> = All<[Equals<keyof Offered, keyof CoreModifi
 export type ModifierKeys = Assert<ModifierKeysContract<(typeof StandinKeyboardManager)['MODIFIER_KEYS']>>;
 // @ts-expect-error: a modifier core does not have
 export type ModifierKeysDrift = Assert<ModifierKeysContract<{ CONTROL: 'Control'; SHIFT: 'Shift'; ALT: 'Alt'; META: 'Meta' }>>;
+
+/* ============================================================ compendium packs */
+
+/**
+ * The stand-in's compendiums (packs.ts) offer only members core's
+ * CompendiumCollection declares, but `getDocumentSync` (its own: the
+ * synchronous build behind getDocument and fromUuidSync); a compendium
+ * document's `pack`, `compendium` and `inCompendium`, and a world
+ * collection's `fromCompendium` / `importFromCompendium`, are core's.
+ */
+type PackOwn = 'getDocumentSync';
+type PacksContract<Pack, Doc, World> = All<
+  [
+    Within<Exclude<Pack, PackOwn>, KnownKeys<foundry.documents.collections.CompendiumCollection<'Item'>>>,
+    Disjoint<PackOwn, KnownKeys<foundry.documents.collections.CompendiumCollection<'Item'>>>,
+    Within<Doc, KnownKeys<foundry.documents.Item>>,
+    Within<World, KnownKeys<foundry.documents.collections.Items>>,
+  ]
+>;
+export type Packs = Assert<PacksContract<OwnMembers<StandinPack, StandinDocumentCollection>, 'pack' | 'compendium' | 'inCompendium', OwnMembers<StandinWorldCollection, StandinDocumentCollection>>>;
+// @ts-expect-error: a pack offering a member core's CompendiumCollection lacks (a system calling it would pass here and fail in Foundry)
+export type PacksDrift = Assert<PacksContract<OwnMembers<StandinPack, StandinDocumentCollection> | 'documents', 'pack', OwnMembers<StandinWorldCollection, StandinDocumentCollection>>>;

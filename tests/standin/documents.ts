@@ -97,11 +97,40 @@ export class DocumentCollection extends Collection<any> {
   }
 }
 
+/** A write to a compendium (a document of a pack, or `{pack}` in the operation): core refuses it when the pack is locked; the stand-in always does. */
+export function refuseCompendiumWrite(pack: string | null | undefined, action: string): void {
+  if (!pack) return;
+  const locked = (globalThis as any).game?.packs?.get(pack)?.locked ?? true;
+  throw new Error(locked ? `You may not ${action} documents in the locked compendium ${pack}.` : `The stand-in does not write to compendium packs (${pack}): import the document into the world first.`);
+}
+
 /** A world collection belongs to the endpoint (client or server) it was made on. */
 export class WorldCollection extends DocumentCollection {
   constructor(documentName: string) {
     super(documentName);
     setOwner(this, currentEndpoint());
+  }
+  /**
+   * Core's fromCompendium: the data of a compendium document for a world document: no id (unless keepId),
+   * no sort (clearSort), the running user its owner (clearOwnership), folder kept unless clearFolder, and
+   * `_stats.compendiumSource` its uuid (`duplicateSource` cleared).
+   */
+  fromCompendium(document: any, { clearFolder = false, clearSort = true, clearOwnership = true, keepId = false }: { clearFolder?: boolean; clearSort?: boolean; clearOwnership?: boolean; keepId?: boolean } = {}): any {
+    const data = document instanceof DataModel ? document.toObject() : deepClone(document);
+    if (!keepId) delete data._id;
+    if (clearFolder) delete data.folder;
+    if (clearSort) delete data.sort;
+    if (clearOwnership && 'ownership' in data) data.ownership = { default: LEVELS.NONE, [state.user?.id]: LEVELS.OWNER };
+    if (document?.pack) data._stats = { ...(data._stats ?? {}), compendiumSource: document.uuid, duplicateSource: null };
+    return data;
+  }
+  /** Core's importFromCompendium: the pack's document through fromCompendium, updateData merged, created in the world. */
+  async importFromCompendium(pack: any, id: string, updateData: any = {}, options: any = {}): Promise<any> {
+    if (pack.documentName !== this.documentName) throw new Error(`The ${pack.documentName} Document type provided by Compendium ${pack.collection} is incorrect for this Collection`);
+    const document = await pack.getDocument(id);
+    const data = mergeObject(this.fromCompendium(document, options), updateData);
+    const { clearFolder: _f, clearSort: _s, clearOwnership: _o, ...rest } = options;
+    return this.documentClass.create(data, { ...rest, fromCompendium: true });
   }
 }
 
@@ -172,6 +201,8 @@ export class Document extends DataModel {
 
   constructor(data: any = {}, context: any = {}) {
     super(data, { parent: context.parent ?? null, strict: context.strict });
+    // A compendium document (tests/standin/packs.ts) knows its pack.
+    Object.defineProperty(this, '_packId', { value: context.pack ?? null, enumerable: false });
     if (!this.parent) setOwner(this, currentEndpoint());
     Object.defineProperty(this, 'apps', { value: {}, enumerable: false });
     Object.defineProperty(this, 'collections', { value: {}, enumerable: false });
@@ -203,13 +234,19 @@ export class Document extends DataModel {
   }
   get uuid(): string {
     const own = `${this.documentName}.${this.id}`;
-    return this.parent ? `${this.parent.uuid}.${own}` : own;
+    if (this.parent) return `${this.parent.uuid}.${own}`;
+    return this.pack ? `Compendium.${this.pack}.${own}` : own;
   }
   get inCompendium(): boolean {
-    return false;
+    return !!this.pack;
   }
-  get pack(): null {
-    return null;
+  /** The collection id of the compendium holding this document (an embedded document: its parent's), or null. */
+  get pack(): string | null {
+    return (this as any)._packId ?? this.parent?.pack ?? null;
+  }
+  /** The CompendiumCollection holding this document, or null. */
+  get compendium(): any {
+    return this.pack ? ((globalThis as any).game?.packs?.get(this.pack) ?? null) : null;
   }
 
   getEmbeddedCollection(name: string): EmbeddedCollection {
@@ -251,10 +288,12 @@ export class Document extends DataModel {
     return deleteDocuments(this.implementation, ids, operation);
   }
   async update(data: any = {}, operation: any = {}): Promise<any> {
+    refuseCompendiumWrite(this.pack, 'update');
     const updates = await (this.constructor as typeof Document).updateDocuments([{ ...data, _id: this.id }], { ...operation, parent: this.parent });
     return updates.shift();
   }
   async delete(operation: any = {}): Promise<any> {
+    refuseCompendiumWrite(this.pack, 'delete');
     const deleted = await (this.constructor as typeof Document).deleteDocuments([this.id as string], { ...operation, parent: this.parent });
     return deleted.shift();
   }
@@ -366,6 +405,8 @@ export class Document extends DataModel {
     else if (data?.uuid) document = await (globalThis as any).fromUuid(data.uuid);
     if (!document) throw new Error('Failed to resolve Document from provided DragData. Either data or a UUID must be provided.');
     if (document.documentName !== this.documentName) throw new Error(`Invalid Document type '${document.documentName}' provided to ${this.name}.fromDropData.`);
+    // Core flags the source of a document dropped from a compendium, so its copy (item.toObject()) carries it.
+    if (document.pack && document.id && !document._source._stats?.compendiumSource) document.updateSource({ '_stats.compendiumSource': document.uuid });
     return document;
   }
   protected override _labelFor(source: any): string {
@@ -388,6 +429,7 @@ export class Document extends DataModel {
   getUserLevel(user: any = state.user): number {
     if (!user) return LEVELS.NONE;
     if (user.isGM) return LEVELS.OWNER;
+    if (this.pack) return this.compendium?.getUserLevel(user) ?? LEVELS.NONE;
     if (this.isEmbedded) return this.parent.getUserLevel(user);
     const ownership = this._source.ownership;
     if (!ownership) return LEVELS.NONE;
@@ -468,6 +510,7 @@ function collectionFor(cls: any, parent: any): DocumentCollection {
 
 /** A document by uuid in an endpoint's world (an unlinked token's actor included). */
 export function fromUuidIn(endpoint: Endpoint, uuid: string): any {
+  if (String(uuid).startsWith('Compendium.')) return (endpoint as any).game?.packs?.fromUuid(uuid) ?? null;
   const parts = String(uuid).split('.');
   let doc: any = endpoint.collections.get(parts[0])?.get(parts[1]) ?? null;
   for (let i = 2; doc && i + 1 < parts.length; i += 2) {
@@ -506,6 +549,7 @@ export async function createDocuments(cls: any, data: any[], operation: any = {}
   const client = currentClient();
   const user = client.user;
   const { parent: given = null, noHook = false, pack, ...options }: ClientOnlyOperation & Record<string, any> = operation;
+  refuseCompendiumWrite(pack ?? given?.pack, 'create');
   const parent = localCopy(given);
   const type = cls.documentName;
   const candidates: any[] = [];
@@ -536,6 +580,7 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
   const client = currentClient();
   const user = client.user;
   const { parent: given = null, noHook = false, pack, updates: _u, ...rest }: UpdateClientOnlyOperation & Record<string, any> = operation;
+  refuseCompendiumWrite(pack ?? given?.pack, 'update');
   const parent = localCopy(given);
   const options: UpdateDefaults & Record<string, any> = { diff: true, recursive: true, render: true, ...rest };
   const type = cls.documentName;
@@ -579,6 +624,7 @@ export async function deleteDocuments(cls: any, ids: string[], operation: any = 
   const client = currentClient();
   const user = client.user;
   const { parent: given = null, noHook = false, pack, deleteAll, ids: _i, ...options }: DeleteClientOnlyOperation & Record<string, any> = operation;
+  refuseCompendiumWrite(pack ?? given?.pack, 'delete');
   const parent = localCopy(given);
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
@@ -862,6 +908,7 @@ export class Actor extends Document {
   override getUserLevel(user: any = state.user): number {
     if (!user) return LEVELS.NONE;
     if (user.isGM) return LEVELS.OWNER;
+    if (this.pack) return this.compendium?.getUserLevel(user) ?? LEVELS.NONE;
     const ownership = this._source.ownership ?? {};
     return ownership[user.id] ?? ownership.default ?? LEVELS.NONE;
   }

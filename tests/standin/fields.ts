@@ -551,6 +551,9 @@ export class DocumentStatsField extends SchemaField {
         createdTime: new NumberField(),
         modifiedTime: new NumberField(),
         lastModifiedBy: new StringField({ nullable: true, blank: false, initial: null }),
+        // Where a copy came from: a compendium entry's uuid, or a world document's (core's, since v12).
+        compendiumSource: new StringField({ nullable: true, blank: false, initial: null }),
+        duplicateSource: new StringField({ nullable: true, blank: false, initial: null }),
       },
       options,
       context,

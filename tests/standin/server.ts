@@ -84,11 +84,12 @@ function refuse(user: any, action: string, doc: any): never {
   throw new Error(`User ${user.name} lacks permission to ${action} ${doc.documentName} [${doc.id ?? 'new'}]`);
 }
 
-function assignIds(data: any, cls: any, keepId: boolean): void {
+/** New ids unless keepId; embedded documents keep theirs unless keepEmbeddedIds is false (core's default: kept). */
+function assignIds(data: any, cls: any, keepId: boolean, keepEmbeddedIds = true): void {
   if (!keepId || !data._id) data._id = randomID();
   for (const [docName, collName] of Object.entries(cls.hierarchy ?? {})) {
     const childCls = BASE_CLASSES[docName as string];
-    for (const child of data[collName as string] ?? []) assignIds(child, childCls, keepId);
+    for (const child of data[collName as string] ?? []) assignIds(child, childCls, keepEmbeddedIds, keepEmbeddedIds);
   }
 }
 
@@ -210,7 +211,7 @@ export class Server implements Endpoint {
     const now = Date.now();
     const options: ServerAddedOptions & Record<string, unknown> = { ...sent, action, modifiedTime: now };
     const base = { action, documentName, parentUuid, options, userId: user.id };
-    if (action === 'create') return { ...base, result: this.#create(cls, parent, collection, request.data ?? [], user, !!(sent as Partial<CreateOptions>).keepId, now) };
+    if (action === 'create') return { ...base, result: this.#create(cls, parent, collection, request.data ?? [], user, !!(sent as Partial<CreateOptions>).keepId, now, (sent as { keepEmbeddedIds?: boolean }).keepEmbeddedIds !== false) };
     if (action === 'update') {
       const result = this.#update(parent, collection, request.updates ?? [], user, now);
       const delta = (sent as Partial<TurnChangeOptions>).worldTime?.delta;
@@ -224,7 +225,7 @@ export class Server implements Endpoint {
     throw new Error(`Unknown database action ${String(action)}`);
   }
 
-  #create(cls: any, parent: any, collection: any, data: any[], user: any, keepId: boolean, now: number): any[] {
+  #create(cls: any, parent: any, collection: any, data: any[], user: any, keepId: boolean, now: number, keepEmbeddedIds = true): any[] {
     if (!Array.isArray(data)) throw new Error('The create request needs an Array of data');
     const docs = data.map((d) => {
       const doc = new cls(deepClone(d), { parent, _nested: !!parent });
@@ -234,7 +235,7 @@ export class Server implements Endpoint {
     for (const doc of docs) if (!doc.canUserModify(user, 'create', doc._source)) refuse(user, 'create', doc);
     const result = docs.map((doc) => {
       const src = doc.toObject();
-      assignIds(src, cls, keepId);
+      assignIds(src, cls, keepId, keepEmbeddedIds);
       if ('_stats' in src) Object.assign(src._stats, { createdTime: now, modifiedTime: now, lastModifiedBy: user.id, systemId: configRef.systemId });
       return src;
     });

@@ -8,7 +8,7 @@
  * through the document's update, which the model validates.
  */
 import { SYSTEM_ID } from '../../settings';
-import { LIMITS, castingSegments } from '../../data/shapes';
+import { LIMITS, SPELL_CLASSES, castingSegments } from '../../data/shapes';
 import { CRITICAL_MULTIPLIERS } from '../../rules/armor-class';
 import { DAMAGE_TYPES } from '../../rules/model';
 
@@ -54,6 +54,8 @@ export interface ItemSheetContext {
 
 /** The prefix of a damage type's checkbox name: the checkboxes become the weapon's list when submitted (gatherDamageTypes). */
 const DAMAGE_TYPE_INPUT = 'damageType.';
+/** The same for a spell's classes (`spellClass.<class>` → `system.classes`). */
+const SPELL_CLASS_INPUT = 'spellClass.';
 
 const i18n = () => game.i18n!;
 const loc = (key: string): string => i18n().localize(key);
@@ -142,7 +144,7 @@ function weaponSections(source: Record<string, unknown>, speedRules: boolean): S
       ],
     },
     { legend: loc('TENSEG.Sheet.Item.Section.Critical'), note: loc('TENSEG.Sheet.Item.IndividualSpeedNote'), rows: [critical, damageTypes] },
-    { legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('weight', LIMITS.weight, 'any')] },
+    { legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('weight', LIMITS.weight, 'any'), f.number('cost', LIMITS.cost, 'any')] },
   ];
 }
 
@@ -154,10 +156,18 @@ function spellSections(source: Record<string, unknown>, speedRules: boolean): Se
   const expended = Number(read(source, 'expended')) || 0;
   const tn = f.number('castingTN', LIMITS.castingTN);
   tn.unused = !speedRules;
+  const chosen = new Set((read(source, 'classes') as string[] | undefined) ?? []);
+  const classes: Control = {
+    kind: 'checks',
+    ...fieldText('Spell', 'classes'),
+    checks: SPELL_CLASSES.map((c) => ({ name: `${SPELL_CLASS_INPUT}${c}`, label: loc(`TENSEG.Item.SpellClass.${c}`), checked: chosen.has(c) })),
+    cssClass: 'wide',
+  };
   return [
     {
       legend: loc('TENSEG.Sheet.Item.Section.Casting'),
       rows: [
+        classes,
         f.number('level', LIMITS.spellLevel),
         f.number('castingTime.value', LIMITS.castingValue),
         f.select('castingTime.unit', { segments: 'TENSEG.Item.CastingUnit.segments', rounds: 'TENSEG.Item.CastingUnit.rounds' }),
@@ -201,6 +211,7 @@ function armorSections(source: Record<string, unknown>, speedRules: boolean): Se
         f.select('bulk', { none: 'TENSEG.Item.Bulk.none', fairly: 'TENSEG.Item.Bulk.fairly', bulky: 'TENSEG.Item.Bulk.bulky' }),
         f.number('movement', LIMITS.movement),
         f.number('weight', LIMITS.weight, 'any'),
+        f.number('cost', LIMITS.cost, 'any'),
       ],
     },
   ];
@@ -208,7 +219,7 @@ function armorSections(source: Record<string, unknown>, speedRules: boolean): Se
 
 function gearSections(source: Record<string, unknown>): Section[] {
   const f = builder('Gear', source);
-  return [{ legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('quantity', { min: 0, max: 100000 }), f.number('weight', LIMITS.weight, 'any')] }];
+  return [{ legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('quantity', { min: 0, max: 100000 }), f.number('weight', LIMITS.weight, 'any'), f.number('cost', LIMITS.cost, 'any')] }];
 }
 
 /** The description as shown (enriched where core's TextEditor is there). */
@@ -235,16 +246,23 @@ export async function itemContext(item: Item.Implementation, editable: boolean):
   };
 }
 
+/** The checkboxes named `<prefix><choice>` as a list in the choices' order, written into the form data as `field` (each once). */
+function gatherList(formData: Record<string, unknown>, prefix: string, choices: readonly string[], field: string): void {
+  const keys = Object.keys(formData).filter((k) => k.startsWith(prefix));
+  if (keys.length === 0) return;
+  const chosen = new Set(keys.filter((k) => formData[k] === true || formData[k] === 'on').map((k) => k.slice(prefix.length)));
+  for (const k of keys) delete formData[k];
+  formData[field] = choices.filter((t) => chosen.has(t));
+}
+
 /**
  * The damage types' checkboxes (`damageType.<type>`, checked or not) as the
  * weapon's list, in the rules' order, written into the submitted form data
- * as `system.damageTypes` (each type once, as the model requires).
+ * as `system.damageTypes` (each type once, as the model requires); a
+ * spell's class checkboxes (`spellClass.<class>`) likewise as `system.classes`.
  */
 export function gatherDamageTypes(formData: Record<string, unknown> | undefined): void {
   if (!formData) return;
-  const keys = Object.keys(formData).filter((k) => k.startsWith(DAMAGE_TYPE_INPUT));
-  if (keys.length === 0) return;
-  const chosen = new Set(keys.filter((k) => formData[k] === true || formData[k] === 'on').map((k) => k.slice(DAMAGE_TYPE_INPUT.length)));
-  for (const k of keys) delete formData[k];
-  formData['system.damageTypes'] = DAMAGE_TYPES.filter((t) => chosen.has(t));
+  gatherList(formData, DAMAGE_TYPE_INPUT, DAMAGE_TYPES, 'system.damageTypes');
+  gatherList(formData, SPELL_CLASS_INPUT, SPELL_CLASSES, 'system.classes');
 }
