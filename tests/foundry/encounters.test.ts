@@ -16,6 +16,16 @@ import { prepareDeclarationContext, legalChoices } from '../../src/apps/declarat
 import { groupData } from '../../src/data/systems';
 import { takeFreeBlock } from '../../src/documents/encounter-place';
 import { clickSheetAction } from '../standin/sheets';
+// @ts-expect-error: a plain ES module of the build scripts, no typings
+import { packId } from '../../scripts/packs/ids.mjs';
+
+const packUuid = (pack: string, slug: string) => `Compendium.ten-segments.${pack}.Actor.${packId(pack, slug)}`;
+/** Every square a token covers, as "col,row". */
+const footprint = (t: any) => {
+  const out: string[] = [];
+  for (let c = 0; c < t.width; c++) for (let r = 0; r < t.height; r++) out.push(`${t.x / 100 + c},${t.y / 100 + r}`);
+  return out;
+};
 
 const hobgoblin = { ...monsterData('Hobgoblin'), system: { ...monsterData('Hobgoblin').system, attacks: 'MELEE: weapon (1d8)' } };
 const witch = { ...monsterData('Hobgoblin witch'), system: { ...monsterData('Hobgoblin witch').system, attacks: 'MELEE: dagger (1d4)' } };
@@ -168,6 +178,79 @@ describe.each([13, 14] as const)('ready encounters, generation %i', (generation)
     const context = prepareDeclarationContext(w.combat, combatant.id, 'declare');
     expect(context.routines.map((r) => r.label)).toEqual(['MELEE: 2 claws (1d4+4/1d4+4) and bite (2d6)']);
     expect(legalChoices(w.combat, combatant, 'declare').map((c) => c.action)).toContain('melee');
+  });
+});
+
+describe.each([13, 14] as const)('ready encounters from the compendium, generation %i', (generation) => {
+  let w: World;
+  beforeEach(async () => {
+    w = await makeWorld(generation, 'individual-speed');
+  });
+  const imported = (slug: string) => g.game.actors.filter((a: any) => a._source._stats?.compendiumSource === packUuid('monsters', slug));
+
+  it('the pack\'s hobgoblin raiders dropped by a GM: the monsters imported once, seven hostile tokens and combatants, their routines usable', async () => {
+    const actors = g.game.actors.size;
+    expect(await dropOnCanvas({ type: 'Actor', uuid: packUuid('encounters', 'hobgoblin-raiders'), x: 1050, y: 1050 })).toBe(false);
+    await idle(w);
+    // Hobgoblin, hobgoblin witch and wolf imported into the world, each naming its pack entry; the encounter itself is not.
+    expect(g.game.actors.size).toBe(actors + 3);
+    for (const slug of ['hobgoblin', 'hobgoblin-witch', 'wolf']) expect(imported(slug), slug).toHaveLength(1);
+    const [hob, wolf] = [imported('hobgoblin')[0], imported('wolf')[0]];
+    expect(hob.items.size).toBeGreaterThan(0); // its weapons came with it
+    const placed = w.scene.tokens.filter((t: any) => t.x >= 800);
+    expect(placed).toHaveLength(7);
+    expect(new Set(placed.flatMap(footprint)).size).toBe(7);
+    const joined = w.combat.combatants.filter((c: any) => placed.some((t: any) => t.id === c.tokenId));
+    const hostile: any = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
+    expect(joined.map((c: any) => c._source.group)).toEqual(Array(7).fill(hostile.id));
+    expect(joined.filter((c: any) => c.actorId === hob.id).map((c: any) => c.system.initiativeGroup)).toEqual(Array(4).fill('hobgoblin'));
+    expect(joined.filter((c: any) => c.actorId === wolf.id).map((c: any) => c.system.initiativeGroup)).toEqual(['wolf', 'wolf']);
+    // A hobgoblin's routines are offered in its declaration, and melee is legal.
+    const one: any = joined.find((c: any) => c.actorId === hob.id);
+    const context = prepareDeclarationContext(w.combat, one.id, 'declare');
+    expect(context.routines.map((r) => r.label)).toEqual(['morning star (2d4)', 'MISSILE: 2 short bow arrows (1d6/1d6)']);
+    expect(legalChoices(w.combat, one, 'declare').map((c) => c.action)).toContain('melee');
+    // A second encounter with wolves uses the world's wolf again: only its goblins are imported.
+    await dropOnCanvas({ type: 'Actor', uuid: packUuid('encounters', 'goblin-war-band'), x: 2050, y: 2050 });
+    await idle(w);
+    expect(g.game.actors.size).toBe(actors + 4);
+    expect(imported('wolf')).toHaveLength(1);
+    expect(w.scene.tokens.filter((t: any) => t.actorId === wolf.id)).toHaveLength(4);
+    expect(w.foundry.errors).toEqual([]);
+  });
+
+  it('an encounter with a large monster keeps every footprint on free squares (the ogre takes 2×2)', async () => {
+    await dropOnCanvas({ type: 'Actor', uuid: packUuid('encounters', 'ogre-and-goblins'), x: 350, y: 150 });
+    await idle(w);
+    const all = w.scene.tokens.contents;
+    expect(all).toHaveLength(4 + 5);
+    const squares = all.flatMap(footprint);
+    expect(new Set(squares).size).toBe(squares.length);
+    const ogre = all.find((t: any) => t.name === 'Ogre');
+    expect([ogre.width, ogre.height]).toEqual([2, 2]);
+  });
+
+  it('a troll dragged from the monsters pack onto the map and added to the combat is hostile, its routines offered', async () => {
+    const token = await dropOnCanvas({ type: 'Actor', uuid: packUuid('monsters', 'troll'), x: 1100, y: 1100 });
+    expect(token).toMatchObject({ x: 1000, y: 1000, actorLink: false, disposition: -1, width: 2 });
+    const [combatant] = (await w.combat.createEmbeddedDocuments('Combatant', [{ tokenId: token.id, sceneId: w.scene.id, actorId: token.actorId }] as never)) as any[];
+    await idle(w);
+    const hostile: any = w.combat.groups.find((gr: any) => groupData(gr)?.side === 'hostile');
+    expect(combatant._source.group).toBe(hostile.id);
+    const context = prepareDeclarationContext(w.combat, combatant.id, 'declare');
+    expect(context.routines.map((r) => r.label)).toEqual(['2 claws (1d4+4/1d4+4) and bite (2d6)']);
+    expect(legalChoices(w.combat, combatant, 'declare').map((c) => c.action)).toContain('melee');
+  });
+
+  it('a player cannot place the pack\'s encounter either', async () => {
+    const player = w.foundry.users.player;
+    w.foundry.writes.clear();
+    const uuid = packUuid('encounters', 'troll');
+    expect(await w.foundry.asUser(player, () => dropOnCanvas({ type: 'Actor', uuid, x: 1050, y: 1050 }))).toBe(false);
+    await idle(w);
+    expect(w.foundry.client(player).notifications).toEqual([{ type: 'warn', message: 'Only a GM can place an encounter on a scene.' }]);
+    expect(w.foundry.writes.all()).toEqual([]);
+    expect(w.foundry.errors).toEqual([]);
   });
 });
 
