@@ -18,6 +18,7 @@ import { registerDeclarationCalls } from './apps/tracker/declaration-call';
 import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { registerSheets } from './apps/sheets/register';
+import { registerEncounterDrop } from './documents/encounter-drop';
 import { TenSegmentsCombatTracker } from './apps/tracker/combat-tracker';
 import { SYSTEM_ID } from './settings';
 import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
@@ -49,6 +50,8 @@ export function initSystem(): void {
   registerKeybindings();
   registerStatusEffects();
   registerTokenStatusHooks();
+  // An encounter actor dropped on the map places its creatures (the placing is loaded then).
+  registerEncounterDrop();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));

@@ -95,6 +95,10 @@ describe('the installable build', () => {
         'chunks/stored.js',
         // The AAC0's attack table, shared by the rolls' stored actor data and the actor sheet's body (not start-up).
         'chunks/attack-table.js',
+        // Ready encounters: the placing (loaded when a GM drops an encounter on the map or presses "Place on scene") and the
+        // encounter sheet's body (loaded when it is first drawn); start-up has the data model, the sheet's shell and the drop hook.
+        'chunks/encounter-place.js',
+        'chunks/encounter-sheet-body.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -136,7 +140,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './combatant-join.js', './undo-card.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
@@ -156,6 +160,10 @@ describe('the installable build', () => {
     expect(core).not.toContain('CannotHold');
     // The API's bodies are a chunk loaded at the first call (core has only the names).
     expect(readFileSync('dist/chunks/api-calls.js', 'utf8')).toContain('UnknownCombat');
+    // Placing an encounter (free squares, the import of a compendium's monsters) is a chunk; core has the drop hook only.
+    expect(readFileSync('dist/chunks/encounter-place.js', 'utf8')).toContain('TENSEG.Encounter.NoRoom');
+    expect(core).not.toContain('TENSEG.Encounter.NoRoom');
+    expect(core).toContain('dropCanvasData');
   });
 
   it('every pack compiles with every source document in it', async () => {

@@ -3,14 +3,15 @@
  * system's entry point.
  */
 import { CharacterData, MonsterData } from './actor-models';
+import { EncounterData } from './encounter-model';
 import { ArmorData, GearData, SpellData, WeaponData } from './item-models';
 import { CombatData, CombatantData, CombatantGroupData } from './combat-models';
 
-export { CharacterData, MonsterData, ArmorData, GearData, SpellData, WeaponData, CombatData, CombatantData, CombatantGroupData };
+export { CharacterData, MonsterData, EncounterData, ArmorData, GearData, SpellData, WeaponData, CombatData, CombatantData, CombatantGroupData };
 
 /** The model classes by document name and type, as they go into CONFIG. */
 export const DATA_MODELS = {
-  Actor: { character: CharacterData, monster: MonsterData },
+  Actor: { character: CharacterData, monster: MonsterData, encounter: EncounterData },
   Item: { weapon: WeaponData, spell: SpellData, armor: ArmorData, gear: GearData },
   Combat: { base: CombatData },
   Combatant: { base: CombatantData },
@@ -21,6 +22,7 @@ export const DATA_MODELS = {
 const TRACKABLE_ATTRIBUTES = {
   character: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base'] },
   monster: { bar: ['hp', 'individual.stress', 'individual.wounds'], value: ['ac', 'movement.base', 'morale'] },
+  encounter: { bar: [], value: [] },
 } satisfies TrackableAttributesByType;
 
 export function registerDataModels(): void {

@@ -52,6 +52,8 @@ export const LIMITS = {
   defenseBonus: { min: -10, max: 30 },
   attackBonus: { min: -10, max: 30 },
   armour: { min: 0, max: 30 },
+  /** How many of one monster an encounter places. */
+  encounterCount: { min: 1, max: 50 },
 } as const;
 
 /** Seed 002: 12" of movement; this system stores feet per round (1" = 10 ft). */

@@ -4,6 +4,7 @@
  * a type the system does not define (a module's sub-type) has none: null.
  */
 import { CharacterData, MonsterData } from './actor-models';
+import { EncounterData } from './encounter-model';
 import { SIZES, type Size } from './shapes';
 import { SpellData } from './item-models';
 import { CombatData, CombatantData, CombatantGroupData } from './combat-models';
@@ -11,6 +12,12 @@ import { CombatData, CombatantData, CombatantGroupData } from './combat-models';
 export function actorData(actor: Actor.Implementation | null | undefined): CharacterData | MonsterData | null {
   const system = actor?.system;
   return system instanceof CharacterData || system instanceof MonsterData ? system : null;
+}
+
+/** An encounter actor's system data (its members, side and notes); null for any other actor. */
+export function encounterData(actor: Actor.Implementation | null | undefined): EncounterData | null {
+  const system = actor?.system;
+  return system instanceof EncounterData ? system : null;
 }
 
 /** An actor's size as the damage column reads it; an actor of no system type counts as medium. */

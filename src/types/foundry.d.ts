@@ -14,6 +14,7 @@
  *    update option the system adds (`tensegSync`, below).
  */
 import type { CharacterData, MonsterData } from '../data/actor-models';
+import type { EncounterData } from '../data/encounter-model';
 import type { ArmorData, GearData, SpellData, WeaponData } from '../data/item-models';
 import type { CombatData, CombatantData, CombatantGroupData } from '../data/combat-models';
 import type { TenSegmentsCombat } from '../documents/combat';
@@ -67,6 +68,7 @@ declare module 'fvtt-types/configuration' {
     Actor: {
       character: typeof CharacterData;
       monster: typeof MonsterData;
+      encounter: typeof EncounterData;
     };
     Item: {
       weapon: typeof WeaponData;

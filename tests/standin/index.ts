@@ -42,6 +42,8 @@ import { FormDataExtended } from './html';
 import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './utils';
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
+import { installCanvas } from './canvas';
+export { dropOnCanvas } from './canvas';
 import type { ModifyRequest } from './server';
 import type { KeyContext } from './shapes';
 import type { ChatCreateOptionsV13, ChatCreateOptionsV14, ChatModeMethodsV13, ChatModeMethodsV14, ChatModeStaticsV13, ChatModeStaticsV14, MessageMode, RollMode } from './shapes';
@@ -543,6 +545,7 @@ export function installFoundry(opts: InstallOptions): FoundryHandle {
   options = { ...opts };
   state.generation = opts.generation;
   installGlobals();
+  installCanvas();
   installGeneration();
   resetWorld();
   return handle;

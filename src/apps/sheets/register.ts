@@ -8,6 +8,7 @@
 import { SYSTEM_ID } from '../../settings';
 import { TenSegmentsCharacterSheet, TenSegmentsMonsterSheet } from './actor-sheet';
 import { TenSegmentsItemSheet } from './item-sheet';
+import { TenSegmentsEncounterSheet } from './encounter-sheet';
 
 type SheetConfig = {
   registerSheet(documentClass: unknown, scope: string, sheetClass: unknown, options?: object): void;
@@ -28,6 +29,11 @@ export function registerSheets(): void {
     types: ['monster'],
     makeDefault: true,
     label: 'TENSEG.Sheet.Label.monster',
+  });
+  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsEncounterSheet, {
+    types: ['encounter'],
+    makeDefault: true,
+    label: 'TENSEG.Sheet.Label.encounter',
   });
   config.registerSheet(Item, SYSTEM_ID, TenSegmentsItemSheet, {
     types: ['weapon', 'spell', 'armor', 'gear'],
