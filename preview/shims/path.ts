@@ -17,3 +17,8 @@ export function resolve(...paths: string[]): string {
   for (const p of paths) parts = p.startsWith('/') ? p.split('/') : [...parts, ...p.split('/')];
   return normalize(parts);
 }
+export function join(...paths: string[]): string {
+  const joined = paths.filter((p) => p !== '').join('/');
+  const out = normalize(joined.split('/'));
+  return joined.startsWith('/') ? out : out.slice(1);
+}
