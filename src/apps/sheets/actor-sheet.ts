@@ -12,10 +12,7 @@
  * shown in words (core's submit path: ui.notifications.error) and nothing
  * is written.
  */
-import { SYSTEM_ID } from '../../settings';
-
-const { HandlebarsApplicationMixin } = foundry.applications.api;
-const { ActorSheetV2 } = foundry.applications.sheets;
+import { ActorSheetBase, TAB_NAVIGATION, part, primaryTabs, sheetOptions } from './shell';
 
 /**
  * What this sheet uses of core's ActorSheetV2 (v13 and v14 alike). The two
@@ -37,9 +34,7 @@ export interface CoreActorSheet {
   _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown>;
 }
 type CoreActorSheetClass = (new (options?: object) => CoreActorSheet) & { DEFAULT_OPTIONS: object; PARTS: object; TABS: object };
-const Base = HandlebarsApplicationMixin(ActorSheetV2) as unknown as CoreActorSheetClass;
-
-const template = (name: string) => `systems/${SYSTEM_ID}/templates/actor/${name}.hbs`;
+const Base = ActorSheetBase as CoreActorSheetClass;
 
 type Body = typeof import('./actor-sheet-body');
 const body = (): Promise<Body> => import('./actor-sheet-body');
@@ -60,23 +55,15 @@ export const ACTOR_SHEET_ACTIONS = [
 ] as const;
 export type ActorSheetAction = (typeof ACTOR_SHEET_ACTIONS)[number];
 
-/** An action as core calls it (`this` = the sheet, (event, target)); its body is loaded then. */
-function lazyAction(name: ActorSheetAction) {
-  return async function (this: TenSegmentsActorSheet, event: Event, target: HTMLElement): Promise<void> {
-    await (await body()).onSheetAction(this, name, event, target);
-  };
-}
-
-const tabPart = (name: string) => ({ template: template(name), scrollable: [''] });
+/** A tab's part (templates/actor/<name>.hbs, scrolling). */
+const tabPart = (name: string) => part(`actor/${name}`, true);
+const header = part('actor/header');
 
 export abstract class TenSegmentsActorSheet extends Base {
-  static override DEFAULT_OPTIONS = {
-    classes: ['ten-segments', 'sheet', 'actor'],
-    form: { submitOnChange: true, closeOnSubmit: false },
-    window: { resizable: true },
-    position: { width: 600, height: 720 },
-    actions: Object.fromEntries(ACTOR_SHEET_ACTIONS.map((name) => [name, lazyAction(name)])),
-  };
+  /** Each button's body is loaded when it is first pressed. */
+  static override DEFAULT_OPTIONS = sheetOptions<CoreActorSheet, ActorSheetAction>(['actor'], { width: 600, height: 720 }, ACTOR_SHEET_ACTIONS, async (sheet, name, event, target) =>
+    (await body()).onSheetAction(sheet, name, event, target),
+  );
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);
@@ -102,39 +89,27 @@ export class TenSegmentsCharacterSheet extends TenSegmentsActorSheet {
   static override DEFAULT_OPTIONS = { classes: ['character'] } as never;
 
   static override PARTS = {
-    header: { template: template('header') },
-    tabs: { template: 'templates/generic/tab-navigation.hbs' },
+    header,
+    tabs: TAB_NAVIGATION,
     combat: tabPart('combat-character'),
     items: tabPart('items'),
     abilities: tabPart('abilities'),
     biography: tabPart('biography'),
   };
 
-  static override TABS = {
-    primary: {
-      tabs: [{ id: 'combat' }, { id: 'items' }, { id: 'abilities' }, { id: 'biography' }],
-      initial: 'combat',
-      labelPrefix: 'TENSEG.Sheet.Tab',
-    },
-  };
+  static override TABS = primaryTabs('combat', 'items', 'abilities', 'biography');
 }
 
 export class TenSegmentsMonsterSheet extends TenSegmentsActorSheet {
   static override DEFAULT_OPTIONS = { classes: ['monster'] } as never;
 
   static override PARTS = {
-    header: { template: template('header') },
-    tabs: { template: 'templates/generic/tab-navigation.hbs' },
+    header,
+    tabs: TAB_NAVIGATION,
     combat: tabPart('combat-monster'),
     items: tabPart('items'),
     notes: tabPart('biography'),
   };
 
-  static override TABS = {
-    primary: {
-      tabs: [{ id: 'combat' }, { id: 'items' }, { id: 'notes' }],
-      initial: 'combat',
-      labelPrefix: 'TENSEG.Sheet.Tab',
-    },
-  };
+  static override TABS = primaryTabs('combat', 'items', 'notes');
 }

@@ -6,11 +6,8 @@
  * the drop are in encounter-sheet-body.ts, a chunk loaded when the sheet is
  * first drawn; placing is encounter-place.ts, loaded at the first press.
  */
-import { SYSTEM_ID } from '../../settings';
 import type { CoreActorSheet } from './actor-sheet';
-
-const { HandlebarsApplicationMixin } = foundry.applications.api;
-const { ActorSheetV2 } = foundry.applications.sheets;
+import { ActorSheetBase, part, sheetOptions } from './shell';
 
 /** What this sheet uses of core's ActorSheetV2 beyond the actor sheets' (v13 and v14 alike). */
 export interface CoreEncounterSheet extends CoreActorSheet {
@@ -18,33 +15,25 @@ export interface CoreEncounterSheet extends CoreActorSheet {
   _onDropActor(event: DragEvent, actor: Actor.Implementation): Promise<unknown>;
 }
 type CoreSheetClass = (new (options?: object) => CoreEncounterSheet) & { DEFAULT_OPTIONS: object; PARTS: object };
-const Base = HandlebarsApplicationMixin(ActorSheetV2) as unknown as CoreSheetClass;
-
-const template = (name: string) => `systems/${SYSTEM_ID}/templates/${name}.hbs`;
+const Base = ActorSheetBase as CoreSheetClass;
 const body = () => import('./encounter-sheet-body');
 
 /** The sheet's buttons (`data-action` in templates/encounter). */
 export const ENCOUNTER_SHEET_ACTIONS = ['placeEncounter', 'memberMore', 'memberFewer', 'memberRemove', 'memberOpen'] as const;
 export type EncounterSheetAction = (typeof ENCOUNTER_SHEET_ACTIONS)[number];
 
-function lazyAction(name: EncounterSheetAction) {
-  return async function (this: TenSegmentsEncounterSheet, event: Event, target: HTMLElement): Promise<void> {
-    await (await body()).onEncounterAction(this, name, event, target);
-  };
-}
-
 export class TenSegmentsEncounterSheet extends Base {
-  static override DEFAULT_OPTIONS = {
-    classes: ['ten-segments', 'sheet', 'actor', 'encounter'],
-    form: { submitOnChange: true, closeOnSubmit: false },
-    window: { resizable: true },
-    position: { width: 520, height: 600 },
-    actions: Object.fromEntries(ENCOUNTER_SHEET_ACTIONS.map((name) => [name, lazyAction(name)])),
-  };
+  /** Each button's body is loaded when it is first pressed. */
+  static override DEFAULT_OPTIONS = sheetOptions<CoreEncounterSheet, EncounterSheetAction>(
+    ['actor', 'encounter'],
+    { width: 520, height: 600 },
+    ENCOUNTER_SHEET_ACTIONS,
+    async (sheet, name, event, target) => (await body()).onEncounterAction(sheet, name, event, target),
+  );
 
   static override PARTS = {
-    header: { template: template('actor/header') },
-    members: { template: template('encounter/members'), scrollable: [''] },
+    header: part('actor/header'),
+    members: part('encounter/members', true),
   };
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {

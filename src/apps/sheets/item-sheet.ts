@@ -7,10 +7,7 @@
  * the item's data model checks them: a bad value is refused with its
  * localized message and nothing is written.
  */
-import { SYSTEM_ID } from '../../settings';
-
-const { HandlebarsApplicationMixin } = foundry.applications.api;
-const { ItemSheetV2 } = foundry.applications.sheets;
+import { ItemSheetBase, part, sheetOptions } from './shell';
 
 /**
  * What this sheet uses of core's ItemSheetV2 (v13 and v14 alike; typed by
@@ -27,9 +24,7 @@ interface CoreItemSheet {
   _prepareSubmitData(event: Event, form: HTMLFormElement, formData: { object: Record<string, unknown> }, updateData?: object): Record<string, unknown>;
 }
 type CoreItemSheetClass = (new (options?: object) => CoreItemSheet) & { DEFAULT_OPTIONS: object; PARTS: object };
-const Base = HandlebarsApplicationMixin(ItemSheetV2) as unknown as CoreItemSheetClass;
-
-const template = (name: string) => `systems/${SYSTEM_ID}/templates/item/${name}.hbs`;
+const Base = ItemSheetBase as CoreItemSheetClass;
 
 type Body = typeof import('./item-sheet-body');
 
@@ -40,17 +35,12 @@ async function body(): Promise<Body> {
 }
 
 export class TenSegmentsItemSheet extends Base {
-  static override DEFAULT_OPTIONS = {
-    classes: ['ten-segments', 'sheet', 'item'],
-    position: { width: 520 },
-    window: { resizable: true },
-    form: { submitOnChange: true, closeOnSubmit: false },
-  } as never;
+  static override DEFAULT_OPTIONS = sheetOptions(['item'], { width: 520 }) as never;
 
   static override PARTS = {
-    header: { template: template('header') },
-    details: { template: template('details'), scrollable: [''] },
-    description: { template: template('description') },
+    header: part('item/header'),
+    details: part('item/details', true),
+    description: part('item/description'),
   } as never;
 
   constructor(options?: object) {

@@ -20,24 +20,14 @@ export function registerSheets(): void {
   const { ActorSheet, ItemSheet } = foundry.appv1.sheets;
   config.unregisterSheet(Actor, 'core', ActorSheet);
   config.unregisterSheet(Item, 'core', ItemSheet);
-  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsCharacterSheet, {
-    types: ['character'],
-    makeDefault: true,
-    label: 'TENSEG.Sheet.Label.character',
-  });
-  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsMonsterSheet, {
-    types: ['monster'],
-    makeDefault: true,
-    label: 'TENSEG.Sheet.Label.monster',
-  });
-  config.registerSheet(Actor, SYSTEM_ID, TenSegmentsEncounterSheet, {
-    types: ['encounter'],
-    makeDefault: true,
-    label: 'TENSEG.Sheet.Label.encounter',
-  });
-  config.registerSheet(Item, SYSTEM_ID, TenSegmentsItemSheet, {
-    types: ['weapon', 'spell', 'armor', 'gear'],
-    makeDefault: true,
-    label: 'TENSEG.Sheet.Label.item',
-  });
+  // [document class, sheet, its types, label key TENSEG.Sheet.Label.<label>]
+  const sheets: [unknown, unknown, string[], string][] = [
+    [Actor, TenSegmentsCharacterSheet, ['character'], 'character'],
+    [Actor, TenSegmentsMonsterSheet, ['monster'], 'monster'],
+    [Actor, TenSegmentsEncounterSheet, ['encounter'], 'encounter'],
+    [Item, TenSegmentsItemSheet, ['weapon', 'spell', 'armor', 'gear'], 'item'],
+  ];
+  for (const [documentClass, sheet, types, label] of sheets) {
+    config.registerSheet(documentClass, SYSTEM_ID, sheet, { types, makeDefault: true, label: `TENSEG.Sheet.Label.${label}` });
+  }
 }

@@ -1,0 +1,57 @@
+/**
+ * What the sheets' shells share (actor-sheet.ts, encounter-sheet.ts,
+ * item-sheet.ts): the mixed core bases, a part's template, the options every
+ * sheet of the system takes, and lazy actions (each a function core calls
+ * with `this` = the sheet and (event, target), whose body is awaited then).
+ * Built once, so start-up carries one copy of each (issue 11's budget).
+ */
+import { SYSTEM_ID } from '../../settings';
+
+const { HandlebarsApplicationMixin } = foundry.applications.api;
+const { ActorSheetV2, ItemSheetV2 } = foundry.applications.sheets;
+
+/** HandlebarsApplicationMixin(ActorSheetV2), typed by each shell (the two generations' typings differ). */
+export const ActorSheetBase: unknown = HandlebarsApplicationMixin(ActorSheetV2);
+/** HandlebarsApplicationMixin(ItemSheetV2). */
+export const ItemSheetBase: unknown = HandlebarsApplicationMixin(ItemSheetV2);
+
+/** A part drawn from the system's templates/<path>.hbs; `scroll` keeps its scroll position (core's `scrollable`). */
+export const part = (path: string, scroll?: boolean) => ({
+  template: `systems/${SYSTEM_ID}/templates/${path}.hbs`,
+  ...(scroll ? { scrollable: [''] } : {}),
+});
+
+/** Core's tab navigation part (the tabs from static TABS). */
+export const TAB_NAVIGATION = { template: 'templates/generic/tab-navigation.hbs' };
+
+/** Static TABS of one `primary` group, opening on its first tab, labels `TENSEG.Sheet.Tab.<id>`. */
+export const primaryTabs = (...ids: string[]) => ({
+  primary: { tabs: ids.map((id) => ({ id })), initial: ids[0], labelPrefix: 'TENSEG.Sheet.Tab' },
+});
+
+/**
+ * A sheet's DEFAULT_OPTIONS: the system's classes and `classes`, submit on
+ * change (the data model validates), resizable, `position`, and `actions`
+ * (the `data-action` names) each running `run` when pressed.
+ */
+export function sheetOptions<S, A extends string>(
+  classes: string[],
+  position: { width: number; height?: number },
+  actions: readonly A[] = [],
+  run?: (sheet: S, action: A, event: Event, target: HTMLElement) => Promise<void>,
+) {
+  return {
+    classes: ['ten-segments', 'sheet', ...classes],
+    form: { submitOnChange: true, closeOnSubmit: false },
+    window: { resizable: true },
+    position,
+    actions: Object.fromEntries(
+      actions.map((name) => [
+        name,
+        async function (this: S, event: Event, target: HTMLElement): Promise<void> {
+          await run?.(this, name, event, target);
+        },
+      ]),
+    ),
+  };
+}
