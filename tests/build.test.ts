@@ -99,6 +99,8 @@ describe('the installable build', () => {
         // encounter sheet's body (loaded when it is first drawn); start-up has the data model, the sheet's shell and the drop hook.
         'chunks/encounter-place.js',
         'chunks/encounter-sheet-body.js',
+        // A client's side of its requests to another client's GM (sending, retries, answers), loaded at its first such request.
+        'chunks/requests-client.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -140,7 +142,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
@@ -164,6 +166,9 @@ describe('the installable build', () => {
     expect(readFileSync('dist/chunks/encounter-place.js', 'utf8')).toContain('TENSEG.Encounter.NoRoom');
     expect(core).not.toContain('TENSEG.Encounter.NoRoom');
     expect(core).toContain('dropCanvasData');
+    // A request's retries and the refusal when the GM leaves are in the client side's chunk; core sends nothing itself.
+    expect(readFileSync('dist/chunks/requests-client.js', 'utf8')).toContain('GMLeft');
+    expect(core).not.toContain('GMLeft');
   });
 
   it('every pack compiles with every source document in it', async () => {

@@ -54,7 +54,7 @@ export const REQUEST_TIMEOUT = 10_000;
 export const ANSWERS_KEPT = 500;
 
 export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
-type Refusal = { ok: false; key: string; message: string };
+export type Refusal = { ok: false; key: string; message: string };
 
 /** The body of each kind of request, once its schema (request-schema.ts) has passed it. */
 export interface RequestBodies {
@@ -153,7 +153,7 @@ export function loadedGMSide(): GMSide | null {
 }
 
 /** Check a request's body, then hand it to its handler (handlers/serve.ts, in the GM's chunk). */
-async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
+export async function run<K extends RequestKind>(kind: K, body: unknown, sender: User.Implementation, q: string): Promise<unknown> {
   let gm = loadedGMSide();
   if (!gm) {
     try {
@@ -196,69 +196,9 @@ async function serve(message: Record<string, unknown>, senderId: string): Promis
 
 /* -------------------------------------------------------- client side */
 
-interface Open {
-  kind: RequestKind;
-  body: object;
-  resolve: (answer: unknown) => void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  tries: number;
-  /** The client that asked (a timer may fire outside its code): its open requests, socket and users. */
-  client: { open: Map<string, Open>; socket: unknown; users: typeof game.users };
-}
-
-const openOf = () => clientState('open', () => new Map<string, Open>());
-
-function newId(): string {
-  return foundry.utils.randomID(16);
-}
-
-function send(id: string, o: Open): void {
-  o.tries++;
-  if (o.timer !== undefined) clearTimeout(o.timer);
-  o.timer = setTimeout(() => expire(id, o), REQUEST_TIMEOUT);
-  (o.client.socket as { emit(event: string, data: unknown): void } | null)?.emit(CHANNEL, { k: 'req', id, kind: o.kind, body: o.body });
-}
-
-function settle(id: string, value: unknown, open: Map<string, Open> = openOf()): void {
-  const o = open.get(id);
-  if (!o) return;
-  open.delete(id);
-  if (o.timer !== undefined) clearTimeout(o.timer);
-  o.resolve(value);
-}
-
-/** No answer in time: once more with the same id (the GM answers a retry without doing it twice), then give up. */
-function expire(id: string, o: Open): void {
-  if (o.client.open.get(id) !== o) return;
-  if (o.tries < 2 && o.client.users?.activeGM) return send(id, o);
-  settle(id, refusal({ key: 'RequestTimedOut' }), o.client.open);
-}
-
-/** An answer for this client, from a GM. */
-function receive(message: Record<string, unknown>, senderId: string): void {
-  if (message.to !== game.user?.id || typeof message.id !== 'string') return;
-  if (!game.users?.get(senderId)?.isGM) return;
-  settle(message.id, message.answer);
-}
-
-/** The active GM changed (a GM connected or left): open requests go to the new one, or are refused in words when none is left. */
-function onGMChange(): void {
-  const open = openOf();
-  if (open.size === 0) return;
-  if (isActiveGM()) {
-    // This client became the writer: it answers its own open requests itself.
-    for (const [id, o] of [...open]) void run(o.kind, o.body, game.user as User.Implementation, `${game.user?.id}:${id}`).then((a) => settle(id, a));
-    return;
-  }
-  if (!game.users?.activeGM) {
-    for (const id of [...open.keys()]) settle(id, refusal({ key: 'GMLeft' }));
-    return;
-  }
-  for (const [id, o] of open) {
-    o.tries = 0;
-    send(id, o);
-  }
-}
+/** The client side of requests (requests-client.ts: sending, retries, answers), a chunk loaded at a client's first request. */
+type ClientSide = typeof import('./requests-client');
+let clientSide: ClientSide | null = null;
 
 /**
  * Send a request to the active GM and return the answer; the active GM
@@ -268,15 +208,11 @@ function onGMChange(): void {
 export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: object, noGM: Problem): Promise<A | Refusal> {
   const user = game.user as User.Implementation | null;
   if (!user) return refusal({ key: 'UnknownUser' });
-  const id = newId();
+  const id = foundry.utils.randomID(16);
   if (isActiveGM()) return (await run(kind, body, user, `${user.id}:${id}`)) as A | Refusal;
   if (!game.users?.activeGM) return refusal(noGM);
-  return new Promise<A | Refusal>((resolve) => {
-    const client = { open: openOf(), socket: game.socket, users: game.users };
-    const o: Open = { kind, body, resolve: resolve as (a: unknown) => void, timer: undefined, tries: 0, client };
-    client.open.set(id, o);
-    send(id, o);
-  });
+  clientSide ??= await import('./requests-client');
+  return clientSide.ask<A>(kind, body, id);
 }
 
 /** Listen on the system's socket (every client) and follow changes of the active GM. */
@@ -285,7 +221,8 @@ export function registerRequests(): void {
     if (typeof data !== 'object' || data === null || Array.isArray(data) || typeof senderId !== 'string') return;
     const message = data as Record<string, unknown>;
     if (message.k === 'req') void serve(message, senderId);
-    else if (message.k === 'ans') receive(message, senderId);
+    // Answers and GM changes concern only open requests: none before the client side is loaded.
+    else if (message.k === 'ans') clientSide?.receive(message, senderId);
   });
-  Hooks.on('userConnected', () => onGMChange());
+  Hooks.on('userConnected', () => clientSide?.onGMChange());
 }

@@ -91,8 +91,10 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     // Player 2 pretends to answer player 1's open request: player 1 keeps waiting for the GM's.
     w.foundry.network.hold();
     const asked = w.foundry.asUser(p1, () => requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: w.spell.id }));
-    await Promise.resolve();
-    const pending = w.foundry.network.pending.find((m: any) => m.type === 'socket' && payload(m)?.k === 'req');
+    // The request leaves once the client side of requests is loaded (a chunk, at a client's first request).
+    const request = () => w.foundry.network.pending.find((m: any) => m.type === 'socket' && payload(m)?.k === 'req');
+    for (let i = 0; i < 100 && !request(); i++) await new Promise((resolve) => setImmediate(resolve));
+    const pending = request();
     expect(pending).toBeTruthy();
     const id = payload(pending).id;
     expect(typeof id).toBe('string');
