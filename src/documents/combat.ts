@@ -41,15 +41,17 @@ import { isLoaded, loadProcedure } from '../rules/registry';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
-import { notifyProblem } from './problems';
 import { authorize, isActiveGM, type CombatAction } from './permissions';
-import { requestCombatAction, type CombatActionRequest, type SideSurprise, type StepAction } from './queries';
+import type { CombatActionRequest, SideSurprise, StepAction } from './queries';
 import { loadedGMSide, loadGMSide, serialize } from './requests';
 import { combatData } from '../data/systems';
 
 export type { MoraleRequest } from '../rules/flow/state';
 
 /** What only the active GM runs (combat-writer.ts): in the GM's chunk, loaded on first use. */
+/** A control's and a morale call's bodies (combat-command.ts), once loaded. */
+let commands: typeof import('./combat-command') | null = null;
+
 async function writer(): Promise<typeof import('./combat-writer')> {
   return (loadedGMSide() ?? (await loadGMSide())).writer;
 }
@@ -292,15 +294,9 @@ export class TenSegmentsCombat extends Combat {
    * the active GM when this client is not it, else carried out in the
    * combat's queue.
    */
-  private async command(action: StepAction, right: CombatAction, extra: Omit<CombatActionRequest, 'combatId' | 'action'> = {}): Promise<Problem | null> {
-    const denied = authorize(right, game.user);
-    if (denied) return this.report(denied);
-    if (!isActiveGM()) {
-      const done = await requestCombatAction(this, action, extra);
-      if (!done.ok) ui.notifications?.error(done.message);
-      return done.ok ? null : { key: done.key };
-    }
-    return this.report(await this.exclusive(async () => (await writer()).run(this, action, extra)));
+  private command(action: StepAction, right: CombatAction, extra: Omit<CombatActionRequest, 'combatId' | 'action'> = {}): Promise<Problem | null> {
+    // The commands' bodies are a chunk (combat-command.ts), loaded at the first; once loaded, called in the same task.
+    return commands ? commands.command(this, action, right, extra) : import('./combat-command').then((m) => (commands = m).command(this, action, right, extra));
   }
 
   /** The active GM's side of a control another GM pressed (handlers/queries.ts): in the combat's queue; a retry is not done again. */
@@ -444,24 +440,6 @@ export class TenSegmentsCombat extends Combat {
    * a chat card; otherwise it is rolled with the end of the round.
    */
   async requestMorale(request: MoraleRequest | MoraleRequest[]): Promise<Problem | null> {
-    const denied = authorize('manage', game.user);
-    if (denied) return this.report(denied);
-    const requests = Array.isArray(request) ? request : [request];
-    if (!isActiveGM()) {
-      // Another GM: each check is a request to the active GM.
-      for (const m of requests) {
-        const { combatant, trigger, ...rest } = m;
-        const problem = await this.command('morale', 'manage', { combatantId: combatant, trigger, ...rest });
-        if (problem) return problem;
-      }
-      return null;
-    }
-    return this.exclusive(async () => this.report(await this.transition({ t: 'morale', requests })));
-  }
-
-  /** Show a problem (if any) to the user and hand it back. */
-  private report(problem: Problem | null): Problem | null {
-    if (problem) notifyProblem(problem);
-    return problem;
+    return (commands ??= await import('./combat-command')).requestMorale(this, request, (a, r, e) => this.command(a, r, e));
   }
 }

@@ -93,7 +93,7 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     const asked = w.foundry.asUser(p1, () => requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: w.spell.id }));
     // The request leaves once the client side of requests is loaded (a chunk, at a client's first request).
     const request = () => w.foundry.network.pending.find((m: any) => m.type === 'socket' && payload(m)?.k === 'req');
-    for (let i = 0; i < 100 && !request(); i++) await new Promise((resolve) => setImmediate(resolve));
+    await vi.waitFor(() => expect(request()).toBeTruthy(), { timeout: 5000, interval: 1 });
     const pending = request();
     expect(pending).toBeTruthy();
     const id = payload(pending).id;
