@@ -10,7 +10,7 @@
  * Nothing here decides a rule. Strings reach the templates localized, or as
  * keys the templates pass to `{{localize}}`.
  */
-import type { ActorSheetAction, CoreActorSheet } from './actor-sheet';
+import type { CoreActorSheet } from './actor-sheet';
 import { SYSTEM_ID } from '../../settings';
 import { localizedProblem } from '../../data/fields';
 import { FEET_PER_INCH, LIMITS, SIZES, castingSegments, ABILITY_KEYS, type ItemType } from '../../data/shapes';
@@ -299,8 +299,26 @@ async function openSheet(item: Item.Implementation | null | undefined): Promise<
   await sheet?.render({ force: true });
 }
 
-/** What a sheet's button does (`this` = the sheet in core's call, passed here as `sheet`). */
-export async function onSheetAction(sheet: CoreActorSheet, action: ActorSheetAction, event: Event, target: HTMLElement): Promise<void> {
+/** The buttons of the sheets (`data-action` in templates/actor). */
+export const ACTOR_SHEET_ACTIONS = [
+  'itemCreate',
+  'itemEdit',
+  'itemDelete',
+  'itemEquip',
+  'spellMemorize',
+  'spellForget',
+  'spellExpend',
+  'spellRestore',
+  'rollAttack',
+  'rollDamage',
+  'rollMorale',
+] as const;
+export type ActorSheetAction = (typeof ACTOR_SHEET_ACTIONS)[number];
+
+/** What a sheet's button does (`this` = the sheet in core's call, passed here as `sheet`); any other `data-action` does nothing, as in core. */
+export async function onSheetAction(sheet: CoreActorSheet, name: string, event: Event, target: HTMLElement): Promise<void> {
+  if (!(ACTOR_SHEET_ACTIONS as readonly string[]).includes(name)) return;
+  const action = name as ActorSheetAction;
   const actor = sheet.actor;
   const id = itemIdOf(target);
   const item = id ? (actor.items.get(id) ?? null) : null;

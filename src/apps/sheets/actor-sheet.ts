@@ -30,6 +30,8 @@ export interface CoreActorSheet {
   _preparePartContext(partId: string, context: Record<string, unknown>, options: object): Promise<Record<string, unknown>>;
   /** Core (v13 and v14): the tabs of a group from static TABS and tabGroups. */
   _prepareTabs(group: string): Record<string, unknown>;
+  /** Core (v13 and v14): a `data-action` click with no handler in options.actions (core's own actions have theirs). */
+  _onClickAction(event: Event, target: HTMLElement): unknown;
   /** Core (v13 and v14): creates a dropped item on the actor, or sorts it when it is already there. */
   _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown>;
 }
@@ -39,31 +41,17 @@ const Base = ActorSheetBase as CoreActorSheetClass;
 type Body = typeof import('./actor-sheet-body');
 const body = (): Promise<Body> => import('./actor-sheet-body');
 
-/** The buttons of the sheets (`data-action` in templates/actor). */
-export const ACTOR_SHEET_ACTIONS = [
-  'itemCreate',
-  'itemEdit',
-  'itemDelete',
-  'itemEquip',
-  'spellMemorize',
-  'spellForget',
-  'spellExpend',
-  'spellRestore',
-  'rollAttack',
-  'rollDamage',
-  'rollMorale',
-] as const;
-export type ActorSheetAction = (typeof ACTOR_SHEET_ACTIONS)[number];
-
 /** A tab's part (templates/actor/<name>.hbs, scrolling). */
 const tabPart = (name: string) => part(`actor/${name}`, true);
 const header = part('actor/header');
 
 export abstract class TenSegmentsActorSheet extends Base {
-  /** Each button's body is loaded when it is first pressed. */
-  static override DEFAULT_OPTIONS = sheetOptions<CoreActorSheet, ActorSheetAction>(['actor'], { width: 600, height: 720 }, ACTOR_SHEET_ACTIONS, async (sheet, name, event, target) =>
-    (await body()).onSheetAction(sheet, name, event, target),
-  );
+  static override DEFAULT_OPTIONS = sheetOptions(['actor'], { width: 600, height: 720 });
+
+  /** The sheet's buttons (`data-action` in templates/actor, ACTOR_SHEET_ACTIONS in the body): loaded at the first press. */
+  override async _onClickAction(event: Event, target: HTMLElement): Promise<void> {
+    await (await body()).onSheetAction(this, target.dataset.action ?? '', event, target);
+  }
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);

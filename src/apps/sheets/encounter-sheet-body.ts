@@ -3,7 +3,7 @@
  * its context (each member's name, picture and count, the side, the notes),
  * what its buttons do, and a monster dropped on it becoming a member.
  */
-import type { CoreEncounterSheet, EncounterSheetAction } from './encounter-sheet';
+import type { CoreEncounterSheet } from './encounter-sheet';
 import { encounterData } from '../../data/systems';
 import { ACTOR_UUID_PATTERN } from '../../data/encounter-model';
 import { LIMITS } from '../../data/shapes';
@@ -61,7 +61,14 @@ function membersOf(sheet: CoreEncounterSheet): Member[] {
 
 const indexOf = (target: HTMLElement) => Number(target.closest<HTMLElement>('[data-member]')?.dataset.member ?? -1);
 
-export async function onEncounterAction(sheet: CoreEncounterSheet, action: EncounterSheetAction, _event: Event, target: HTMLElement): Promise<void> {
+/** The sheet's buttons (`data-action` in templates/encounter). */
+export const ENCOUNTER_SHEET_ACTIONS = ['placeEncounter', 'memberMore', 'memberFewer', 'memberRemove', 'memberOpen'] as const;
+export type EncounterSheetAction = (typeof ENCOUNTER_SHEET_ACTIONS)[number];
+
+/** What a button does; any other `data-action` does nothing, as in core. */
+export async function onEncounterAction(sheet: CoreEncounterSheet, name: string, _event: Event, target: HTMLElement): Promise<void> {
+  if (!(ENCOUNTER_SHEET_ACTIONS as readonly string[]).includes(name)) return;
+  const action = name as EncounterSheetAction;
   if (action === 'placeEncounter') {
     await (await import('../../documents/encounter-place')).placeOnViewedScene(sheet.actor);
     return;

@@ -18,23 +18,18 @@ type CoreSheetClass = (new (options?: object) => CoreEncounterSheet) & { DEFAULT
 const Base = ActorSheetBase as CoreSheetClass;
 const body = () => import('./encounter-sheet-body');
 
-/** The sheet's buttons (`data-action` in templates/encounter). */
-export const ENCOUNTER_SHEET_ACTIONS = ['placeEncounter', 'memberMore', 'memberFewer', 'memberRemove', 'memberOpen'] as const;
-export type EncounterSheetAction = (typeof ENCOUNTER_SHEET_ACTIONS)[number];
-
 export class TenSegmentsEncounterSheet extends Base {
-  /** Each button's body is loaded when it is first pressed. */
-  static override DEFAULT_OPTIONS = sheetOptions<CoreEncounterSheet, EncounterSheetAction>(
-    ['actor', 'encounter'],
-    { width: 520, height: 600 },
-    ENCOUNTER_SHEET_ACTIONS,
-    async (sheet, name, event, target) => (await body()).onEncounterAction(sheet, name, event, target),
-  );
+  static override DEFAULT_OPTIONS = sheetOptions(['actor', 'encounter'], { width: 520, height: 600 });
 
   static override PARTS = {
     header: part('actor/header'),
     members: part('encounter/members', true),
   };
+
+  /** The sheet's buttons (`data-action` in templates/encounter, ENCOUNTER_SHEET_ACTIONS in the body): loaded at the first press. */
+  override async _onClickAction(event: Event, target: HTMLElement): Promise<void> {
+    await (await body()).onEncounterAction(this, target.dataset.action ?? '', event, target);
+  }
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);

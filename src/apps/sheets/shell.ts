@@ -1,8 +1,7 @@
 /**
  * What the sheets' shells share (actor-sheet.ts, encounter-sheet.ts,
  * item-sheet.ts): the mixed core bases, a part's template, the options every
- * sheet of the system takes, and lazy actions (each a function core calls
- * with `this` = the sheet and (event, target), whose body is awaited then).
+ * sheet of the system takes.
  * Built once, so start-up carries one copy of each (issue 11's budget).
  */
 import { SYSTEM_ID } from '../../settings';
@@ -31,27 +30,13 @@ export const primaryTabs = (...ids: string[]) => ({
 
 /**
  * A sheet's DEFAULT_OPTIONS: the system's classes and `classes`, submit on
- * change (the data model validates), resizable, `position`, and `actions`
- * (the `data-action` names) each running `run` when pressed.
+ * change (the data model validates), resizable, `position`. A sheet's own
+ * buttons reach its `_onClickAction` (core's way for a `data-action` with no
+ * handler in options.actions), which loads its body.
  */
-export function sheetOptions<S, A extends string>(
-  classes: string[],
-  position: { width: number; height?: number },
-  actions: readonly A[] = [],
-  run?: (sheet: S, action: A, event: Event, target: HTMLElement) => Promise<void>,
-) {
-  return {
-    classes: ['ten-segments', 'sheet', ...classes],
-    form: { submitOnChange: true, closeOnSubmit: false },
-    window: { resizable: true },
-    position,
-    actions: Object.fromEntries(
-      actions.map((name) => [
-        name,
-        async function (this: S, event: Event, target: HTMLElement): Promise<void> {
-          await run?.(this, name, event, target);
-        },
-      ]),
-    ),
-  };
-}
+export const sheetOptions = (classes: string[], position: { width: number; height?: number }) => ({
+  classes: ['ten-segments', 'sheet', ...classes],
+  form: { submitOnChange: true, closeOnSubmit: false },
+  window: { resizable: true },
+  position,
+});
