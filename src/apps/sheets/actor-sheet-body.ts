@@ -299,6 +299,13 @@ async function openSheet(item: Item.Implementation | null | undefined): Promise<
   await sheet?.render({ force: true });
 }
 
+/** A part's context: a tab's part gets its tab (core's convention: the part's root carries the tab's class and data-tab). */
+export function partContext(partId: string, prepared: Record<string, unknown>): Record<string, unknown> {
+  const tabs = prepared.tabs as Record<string, unknown> | undefined;
+  if (tabs && partId in tabs) prepared.tab = tabs[partId];
+  return prepared;
+}
+
 /** The buttons of the sheets (`data-action` in templates/actor). */
 export const ACTOR_SHEET_ACTIONS = [
   'itemCreate',

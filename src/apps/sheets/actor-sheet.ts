@@ -60,10 +60,7 @@ export abstract class TenSegmentsActorSheet extends Base {
 
   /** Each tab's part gets its tab (core's convention: the part's root carries the tab's class and data-tab). */
   override async _preparePartContext(partId: string, context: Record<string, unknown>, options: object): Promise<Record<string, unknown>> {
-    const prepared = await super._preparePartContext(partId, context, options);
-    const tabs = prepared.tabs as Record<string, unknown> | undefined;
-    if (tabs && partId in tabs) prepared.tab = tabs[partId];
-    return prepared;
+    return (await body()).partContext(partId, await super._preparePartContext(partId, context, options));
   }
 
   /** An item of a type this actor cannot hold is refused in words; anything else goes core's way (created, or sorted). */
