@@ -36,6 +36,18 @@ export interface AttackModifier {
   value: number;
 }
 
+/**
+ * A missile attack's own modifiers: the Dexterity missile bonus (seed 001's
+ * "missile attack bonus"), except under individual-speed, which reads the
+ * attack bonus instead; and the weapon's own bonus, under every procedure.
+ */
+export function missileModifiers(dexterityBonus: number, weaponBonus: number, individualSpeed: boolean): AttackModifier[] {
+  const out: AttackModifier[] = [];
+  if (dexterityBonus && !individualSpeed) out.push({ source: 'missile', value: dexterityBonus });
+  if (weaponBonus) out.push({ source: 'weapon', value: weaponBonus });
+  return out;
+}
+
 export function totalModifier(mods: readonly AttackModifier[]): number {
   let total = 0;
   for (const m of mods) if (Number.isFinite(m.value)) total += m.value;

@@ -19,8 +19,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { afterEach, describe, expect, it } from 'vitest';
 import { g, makeWorld, idle } from './world';
-import { draw, press, submitDeclaration, undeclared, flow, refusals, text } from './tracker-driver';
-import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
+import { draw, press, startWithSidesAlerted, submitDeclaration, undeclared, flow, refusals, text } from './tracker-driver';
 import { closeDeclarationDialogs } from '../../src/apps/declaration-dialog';
 import { setClock } from '../../src/documents/declaring-in-turn';
 import { forms } from '../../src/apps/tracker/gm-prompts';
@@ -54,17 +53,7 @@ describe.each([13, 14] as const)('a whole combat from the tracker and the dialog
     expect(before.buttons.map((b) => b.action)).toContain('rollSurprise');
     expect(before.buttons.map((b) => b.action)).not.toContain('startCombat');
     expect((await draw(w, player)).buttons.filter((b) => b.action === 'rollSurprise')).toEqual([]);
-    await press(w, gm, 'rollSurprise');
-    await w.foundry.client(gm).run(async () => {
-      const dialog = surpriseDialogFor(g.game.combats.get(w.combat.id));
-      expect(dialog).toBeDefined();
-      // Both sides alerted where the procedure has it (one click a side), else rolled.
-      if (procedure !== 'individual-speed') {
-        for (const side of dialog!.settings.keys()) await SurpriseDialog.onStance.call(dialog!, {} as Event, { dataset: { side, stance: 'alerted' } } as unknown as HTMLElement);
-      }
-      await SurpriseDialog.onSubmit.call(dialog!, {} as Event, {} as HTMLFormElement, { object: {} });
-    });
-    await idle(w);
+    await startWithSidesAlerted(w, gm, procedure);
     expect(flow(w)).not.toBeNull();
     expect(refusals(w)).toEqual([]);
 

@@ -22,8 +22,7 @@ import '../standin/global';
 import { installFoundry } from '../standin';
 import { initSystem } from '../../src/system';
 import { g, idle } from './world';
-import { draw, press, submitDeclaration, undeclared, flow, refusals, text, type Table } from './tracker-driver';
-import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
+import { draw, press, startWithSidesAlerted, submitDeclaration, undeclared, flow, refusals, text, type Table } from './tracker-driver';
 import { closeDeclarationDialogs, openDialogFor } from '../../src/apps/declaration-dialog';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 import type { ProcedureId } from '../../src/rules/model';
@@ -188,16 +187,7 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
     expect(sides).toEqual(expect.arrayContaining([['Fighter', 'Magic-user'], ['Ogre']]));
 
     /* ---------------- surprise */
-    await press(w, gm, 'rollSurprise');
-    await foundry.client(gm).run(async () => {
-      const dialog = surpriseDialogFor(g.game.combats.get(combat.id));
-      expect(dialog).toBeDefined();
-      if (procedure !== 'individual-speed') {
-        for (const side of dialog!.settings.keys()) await SurpriseDialog.onStance.call(dialog!, {} as Event, { dataset: { side, stance: 'alerted' } } as unknown as HTMLElement);
-      }
-      await SurpriseDialog.onSubmit.call(dialog!, {} as Event, {} as HTMLFormElement, { object: {} });
-    });
-    await idle(w);
+    await startWithSidesAlerted(w, gm, procedure);
     expect(flow(w)).not.toBeNull();
     expect(refusals(w)).toEqual([]);
 

@@ -10,6 +10,7 @@ import { g, idle } from './world';
 import type { FoundryHandle } from '../standin';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 import { DeclarationDialog, openDialogFor } from '../../src/apps/declaration-dialog';
+import { surpriseDialogFor, SurpriseDialog } from '../../src/apps/surprise-dialog';
 import type { TrackerContext } from '../../src/apps/tracker/tracker-view';
 import type { FlowState } from '../../src/rules/flow';
 
@@ -84,6 +85,24 @@ export async function press(w: Table, user: any, action: string, combatantId?: s
 
 export const flow = (w: Table): FlowState => w.combat.flowState as FlowState;
 export const refusals = (w: Table) => w.foundry.notifications.filter((n: any) => n.type === 'error');
+
+/**
+ * The GM starts the combat from the tracker: Roll surprise opens the surprise
+ * dialog, both sides alerted where the procedure has it (one click a side),
+ * else rolled, then its submit, as its buttons call them.
+ */
+export async function startWithSidesAlerted(w: Table, gm: any, procedure: string): Promise<void> {
+  await press(w, gm, 'rollSurprise');
+  await w.foundry.client(gm).run(async () => {
+    const dialog = surpriseDialogFor(g.game.combats.get(w.combat.id));
+    expect(dialog).toBeDefined();
+    if (procedure !== 'individual-speed') {
+      for (const side of dialog!.settings.keys()) await SurpriseDialog.onStance.call(dialog!, {} as Event, { dataset: { side, stance: 'alerted' } } as unknown as HTMLElement);
+    }
+    await SurpriseDialog.onSubmit.call(dialog!, {} as Event, {} as HTMLFormElement, { object: {} });
+  });
+  await idle(w);
+}
 
 /** Submit a declaration dialog open on the user's client (its form's handler, as its Submit button calls it). */
 export async function submitDeclaration(w: Table, user: any, combatantId: string, values: Record<string, unknown>): Promise<void> {

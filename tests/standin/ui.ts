@@ -562,45 +562,6 @@ export class ContextMenu {
   }
 }
 
-/** Document sheets (DocumentSheetV2 / ActorSheetV2 / ItemSheetV2): an ApplicationV2 with its document. */
-export class DocumentSheetV2 extends ApplicationV2 {
-  static override DEFAULT_OPTIONS = { document: null };
-  get document(): any {
-    return this.options.document;
-  }
-  override async render(options: any = {}, legacy?: any): Promise<this> {
-    this.document.apps[this.id] = this;
-    return super.render(options, legacy);
-  }
-  override async close(options: any = {}): Promise<this> {
-    delete this.document.apps[this.id];
-    return super.close(options);
-  }
-}
-export class ActorSheetV2 extends DocumentSheetV2 {
-  get actor(): any {
-    return this.document;
-  }
-}
-export class ItemSheetV2 extends DocumentSheetV2 {
-  get item(): any {
-    return this.document;
-  }
-}
-
-/** Sheet registration (init code): recorded, nothing rendered. */
-export const sheetRegistry = {
-  registered: [] as { documentName: string; scope: string; sheetClass: unknown; options: any }[],
-  registerSheet(documentClass: any, scope: string, sheetClass: unknown, options: any = {}): void {
-    sheetRegistry.registered.push({ documentName: documentClass?.documentName ?? String(documentClass), scope, sheetClass, options });
-  },
-  unregisterSheet(documentClass: any, scope: string, sheetClass: unknown): void {
-    sheetRegistry.registered = sheetRegistry.registered.filter(
-      (r) => !(r.documentName === (documentClass?.documentName ?? String(documentClass)) && r.scope === scope && r.sheetClass === sheetClass),
-    );
-  },
-};
-
 /**
  * Handlebars templates. loadTemplates records paths; renderTemplate renders the
  * system's real template file (`systems/<id>/<path>` is read from the repo)

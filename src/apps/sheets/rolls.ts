@@ -27,7 +27,7 @@ import { requestCombatAction } from '../../documents/queries';
 import { applyMessageMode, currentMessageMode, gmMode, publicMode } from '../../documents/compat-writes';
 import { actorData, actorSize } from '../../data/systems';
 import { actorToEngine, weaponOf } from '../../data/engine-view';
-import { damageColumn, defenseScore, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
+import { damageColumn, defenseScore, missileModifiers, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
 import { parseAttackRoutines } from '../../rules/attack-routines';
 import { damageFormula } from '../../rules/dice';
 import type { Problem } from '../../rules/model';
@@ -232,14 +232,10 @@ async function attackOutside(actor: Actor.Implementation, target: Targeted, what
   if (isDown(actor, speed)) return refuse(t('Down', { name: actor.name ?? '' }));
   const strike = strikeOf(actor, what, defender);
   if ('key' in strike) return refuse(localizeProblem(strike));
-  // The same modifiers the GM's attack counts (handlers/attack.ts): a missile weapon's own bonus, and the Dexterity missile bonus but under individual speed.
-  const modifiers: AttackModifier[] = [];
+  // The same modifiers the GM's attack counts (handlers/attack.ts).
   const sys = actorData(actor);
-  if (strike.weapon?.kind === 'missile') {
-    const missileBonus = sys && 'combat' in sys ? sys.combat.missileBonus : 0;
-    if (missileBonus && !speed) modifiers.push({ source: 'missile', value: missileBonus });
-    if (strike.weapon.missileBonus) modifiers.push({ source: 'weapon', value: strike.weapon.missileBonus });
-  }
+  const modifiers: AttackModifier[] =
+    strike.weapon?.kind === 'missile' ? missileModifiers(sys && 'combat' in sys ? sys.combat.missileBonus : 0, strike.weapon.missileBonus, speed) : [];
   const stats = (a: Actor.Implementation) => actorToEngine(a.type, a.system, a.items.contents.map((i) => ({ id: i.id as string, name: i.name ?? '', type: i.type, system: i.system })));
   const aac0 = parseAac0(sys && 'attack' in sys ? sys.attack.aac0 : sys?.aac0);
   if (!speed && !aac0.ok) return refuse(localizeProblem(aac0.problem));

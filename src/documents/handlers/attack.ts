@@ -24,7 +24,7 @@
  *
  * The user's side (the request and its answer) is ../attack.ts.
  */
-import { criticalMultiplier, damageColumn, damageTaken, defenseScore, fullDefenseIn, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
+import { criticalMultiplier, damageColumn, damageTaken, defenseScore, fullDefenseIn, missileModifiers, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
 import { injuryText } from '../../rules/injury-text';
 import { damageFormula } from '../../rules/dice';
 import { isDamageType, type DamageType } from '../../rules/model';
@@ -125,11 +125,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     input.weapon = label;
     multiplier = criticalMultiplier(weapon.critical);
     types = Array.isArray(weapon.damageTypes) ? weapon.damageTypes.filter(isDamageType) : [];
-    const sys = actorData(attackerActor);
-    const missileBonus = sys && 'combat' in sys ? sys.combat.missileBonus : 0;
-    // individual-speed reads the attack bonus instead of the (dexterity) missile bonus; the weapon's own bonus counts in both.
-    if (weapon.kind === 'missile' && missileBonus && !speed) modifiers.push({ source: 'missile', value: missileBonus });
-    if (weapon.kind === 'missile' && weapon.missileBonus) modifiers.push({ source: 'weapon', value: weapon.missileBonus });
+    if (weapon.kind === 'missile') {
+      const sys = actorData(attackerActor);
+      modifiers.push(...missileModifiers(sys && 'combat' in sys ? sys.combat.missileBonus : 0, weapon.missileBonus ?? 0, speed));
+    }
   } else {
     const sys = actorData(attackerActor);
     const routines = parseAttackRoutines(sys && 'attacks' in sys ? sys.attacks : '');
