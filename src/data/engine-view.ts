@@ -225,6 +225,10 @@ function characterCombatant(actor: ActorView, sys: CharacterSystem, items: ItemV
   }
   applyIndividual(c, sys.individual, items);
   if (sys.abilities && finite(sys.abilities.str)) c.strength = sys.abilities.str;
+  // Seed 002's encumbrance: its items and the other load noted on the sheet.
+  const carried = carriedWeight(items) + (finite(sys.encumbrance?.carried) && sys.encumbrance.carried > 0 ? sys.encumbrance.carried : 0);
+  if (carried > 0) c.carried = carried;
+  if (sys.size === 'small') c.small = true;
   if (sys.movement && finite(sys.movement.base)) {
     c.movement = effectiveMovement(sys.movement.base, items);
     if (finite(sys.movement.charge) && sys.movement.charge > 0) c.chargeMovement = sys.movement.charge;

@@ -236,6 +236,10 @@ export interface Combatant {
   /** Movement in feet per round, and when charging. */
   movement?: number;
   chargeMovement?: number;
+  /** Pounds carried: its items' weight and any other load (seed 002's encumbrance table). */
+  carried?: number;
+  /** A small creature (seed 002's halfling column). */
+  small?: boolean;
   /** The weapon in hand when no declaration says otherwise. */
   weapon?: WeaponStats;
   /** Spells memorized (names); a spell cast is expended. */

@@ -30,6 +30,7 @@ const NUMBERS = [
   'morale',
   'movement',
   'chargeMovement',
+  'carried',
   'defenseBonus',
   'armour',
   'attackBonus',
@@ -53,6 +54,7 @@ export function combatantProblem(value: unknown): Problem | null {
   for (const f of NUMBERS) if (value[f] !== undefined && !isNumber(value[f])) return bad(f);
   for (const f of TEXTS) if (value[f] !== undefined && !isText(value[f])) return bad(f);
   if (value.neverSurprised !== undefined && typeof value.neverSurprised !== 'boolean') return bad('neverSurprised');
+  if (value.small !== undefined && typeof value.small !== 'boolean') return bad('small');
   if (value.spells !== undefined && !(Array.isArray(value.spells) && value.spells.every(isText))) return bad('spells');
   if (value.condition !== undefined && !CONDITIONS.some((x) => x === value.condition)) return bad('condition');
   if (value.weapon !== undefined) {
