@@ -66,12 +66,18 @@ export function provokedBy(state: FlowState, target: string, by: string): Provok
   return out;
 }
 
-/** One of its entries acted (or began a casting) in a step played so far this round. */
+/**
+ * Has it taken its action yet this round: an entry of an earlier step acted (or began or completed a casting), a
+ * casting of its began or went off in the step being played, or it made an attack this round. An attack entry of the
+ * step being played has not acted until its attack is made.
+ */
 function actedThisRound(state: FlowState, id: string): boolean {
   const steps = state.schedule?.steps ?? [];
+  if (state.attacks?.some((a) => a.c === id)) return true;
   for (let k = 0; k <= state.step && k < steps.length; k++) {
     const outcomes = state.outcomes[k] ?? [];
-    if (steps[k].entries.some((e, i) => e.combatant === id && (outcomes[i] === 'acts' || outcomes[i] === 'begins' || outcomes[i] === 'goes-off'))) return true;
+    const done = (o: string | undefined) => o === 'begins' || o === 'goes-off' || (k < state.step && o === 'acts');
+    if (steps[k].entries.some((e, i) => e.combatant === id && done(outcomes[i]))) return true;
   }
   return false;
 }
