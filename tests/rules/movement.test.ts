@@ -10,12 +10,13 @@ import { d12AscendingProcedure, d12StandardRateFeet, D12_DEFAULTS } from '../../
 import { highLowProcedure, highLowRateFeet } from '../../src/rules/procedures/high-low';
 import { CRAWL_FEET, individualSpeedProcedure, speedFeet } from '../../src/rules/procedures/individual-speed';
 import { PROCEDURES } from '../../src/rules/procedures/all';
+import type { ProcedureOptions } from '../../src/rules/procedure';
 
 const who = (extra: Partial<Combatant> = {}): Combatant => ({ id: 'a', name: 'A', side: 'party', hp: 10, movement: 120, ...extra });
 const ok: CombatantState = { hp: 10, condition: 'ok', expended: [] };
 const orc: Combatant = { id: 'orc', name: 'Orc', side: 'foes', hp: 10 };
 
-function query<O extends Record<string, unknown>>(options: O, extra: Partial<MovementQuery> = {}): MovementQuery<O> {
+function query<O extends ProcedureOptions>(options: O, extra: Partial<MovementQuery> = {}): MovementQuery<O> {
   return { combatant: who(), state: ok, move: { feet: 0 }, earlier: [], acted: false, casting: false, opponents: new Map([['orc', orc]]), options, ...extra } as MovementQuery<O>;
 }
 
