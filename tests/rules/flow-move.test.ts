@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RecordingDice } from '../../src/rules/flow/log-write';
-import { replay, startFlow, FLOW_VERSION, type FlowInput, type FlowState, type LogEntry } from '../../src/rules/flow';
+import { applyInput, replay, startFlow, FLOW_VERSION, type FlowInput, type FlowState, type LogEntry } from '../../src/rules/flow';
 import type { Combatant } from '../../src/rules/model';
 import { ScriptedDice } from '../../src/rules/dice';
-import { d, encounter, expectRefused, give, init, melee, playTo, start, stepOf, surprise } from './flow-helpers';
+import { d, encounter, expectRefused, give, init, melee, NO_DICE, playTo, start, stepOf, surprise } from './flow-helpers';
 
 const pc = (id: string, extra: Partial<Combatant> = {}): Combatant => ({ id, name: id[0].toUpperCase() + id.slice(1), side: 'party', hp: 10, movement: 120, ...extra });
 const foe = (id: string, extra: Partial<Combatant> = {}): Combatant => ({ id, name: id[0].toUpperCase() + id.slice(1), side: 'foes', hp: 10, movement: 120, ...extra });
@@ -62,11 +62,10 @@ describe('d12-ascending (seed 002): the standard rate, the 5\' step, attacks of 
     expect(give(state, attack('fighter', 'orc')).attack?.as).toBe('schedule');
   });
 
-  it('MoveBeyondAllowance names the mover, the feet this round, the allowance and why', async () => {
+  it('MoveBeyondAllowance names the mover, the feet this round, the allowance and why', () => {
     const { state, dice } = d12();
     give(state, { t: 'declare', d: melee('fighter', 'orc') });
     give(state, { t: 'begin', d: { orc: melee('orc', 'fighter') } }, dice);
-    const { applyInput } = await import('../../src/rules/flow');
     const done = applyInput(state, moved('fighter', 35), dice);
     expect(done).toEqual({ ok: false, problem: { key: 'MoveBeyondAllowance', data: { name: 'Fighter', feet: 35, allowance: 30, why: 'standardRate' } } });
   });
@@ -181,6 +180,10 @@ describe('high-low (seed 001): movement as the major action, positioning, concen
     give(state, { t: 'begin', d: { orc: melee('orc', 'fighter') } }, dice);
     playTo(state, stepOf(state, 'fighter'));
     expectRefused(state, moved('fighter', 5), 'MoveBeyondAllowance');
+    expect(applyInput(structuredClone(state), moved('fighter', 5), NO_DICE)).toEqual({
+      ok: false,
+      problem: { key: 'MoveBeyondAllowance', data: { name: 'Fighter', feet: 5, allowance: 0, why: 'positioningBeforeAction' } },
+    });
     give(state, attack('fighter', 'orc'));
     expectRefused(state, moved('fighter', 5, { reach: [near('orc', 5, true, false)] }), 'MoveBeyondAllowance');
     expect(give(state, moved('fighter', 10)).moved).toEqual({ c: 'fighter', feet: 10, total: 10, allowance: 10, provoked: [] });

@@ -850,8 +850,9 @@ const movement: MovementRules<HighLowOptions> = {
     } else {
       allowance = POSITIONING_FEET;
       if (feetOf(move.feet) > 0) {
-        if (!q.acted) beyond = 'positioningBeforeAction';
-        else if ((move.reach ?? []).some((r) => r.startIn && q.opponents.has(r.c))) beyond = 'positioningInMelee';
+        // Before its major action or from within melee no positioning is allowed at all: allowance 0.
+        if (!q.acted) [allowance, beyond] = [0, 'positioningBeforeAction'];
+        else if ((move.reach ?? []).some((r) => r.startIn && q.opponents.has(r.c))) [allowance, beyond] = [0, 'positioningInMelee'];
         else if (total > POSITIONING_FEET) beyond = 'positioning';
       }
     }

@@ -675,7 +675,11 @@ const movement: MovementRules<IndividualSpeedOptions> = {
       if (q.acted) {
         allowance = 0;
         beyond = 'dyingActed';
-      } else if (action !== undefined && action !== 'move' && action !== 'flee' && action !== 'none') beyond ??= 'dyingMoveOrAct';
+      } else if (beyond === undefined && action !== undefined && action !== 'move' && action !== 'flee' && action !== 'none') {
+        // Moving instead of its action: nothing is allowed beside the action it declared.
+        allowance = 0;
+        beyond = 'dyingMoveOrAct';
+      }
     }
     const verdict: MovementVerdict = { provoked: [] };
     if (allowance !== undefined) verdict.allowance = allowance;
