@@ -3,7 +3,8 @@
  * (tests/browser/harness.ts): the viewed scene drawn beside the tracker, its
  * grid at the scene's grid size, every token a box at its x/y covering its
  * width × height squares (the orcs 1×1, the ogre 2×2) with its name and
- * side, and a token moved on the GM's client drawn again where it now is.
+ * side, a token moved on the GM's client drawn again where it now is, and
+ * one created and deleted appearing and going.
  * The boxes are measured on screen (getBoundingClientRect), so "to scale"
  * means what the eye sees: a square's width in pixels × the token's squares.
  * No check waits on time: each waits for the page to be idle or for the
@@ -124,6 +125,29 @@ describe('the preview map in Chromium', () => {
     }
     expect(p.errors).toEqual([]);
     await p.screenshot('map-moved');
+  }, LONG);
+
+  it('a token created and deleted (createToken, deleteToken) appears and goes; the light theme reads', async () => {
+    const id = await p.page.evaluate(async () => {
+      const api = (globalThis as unknown as { tenPreview: Api }).tenPreview as any;
+      const scene = api.foundry.client(api.foundry.users.gm).game.scenes.viewed;
+      const [t] = await scene.createEmbeddedDocuments('Token', [{ name: 'Guard', x: 0, y: 900, width: 3, height: 1, disposition: 0 }]);
+      return t.id as string;
+    });
+    await p.page.waitForSelector(`#preview-map g[data-token-id="${id}"]`);
+    const box = (await drawn()).boxes.find((b) => b.id === id)!;
+    expect(box).toMatchObject({ name: 'Guard', side: 'neutral' });
+    for (const [k, v] of [['column', 0], ['row', 9], ['width', 3], ['height', 1]] as const) expect(close(box[k], v), `${k}: ${box[k]}`).toBe(true);
+    await p.page.selectOption('#preview-theme', 'light');
+    await p.screenshot('map-light');
+    await p.page.evaluate(async (tokenId) => {
+      const api = (globalThis as unknown as { tenPreview: Api }).tenPreview as any;
+      await api.foundry.client(api.foundry.users.gm).game.scenes.viewed.deleteEmbeddedDocuments('Token', [tokenId]);
+    }, id);
+    await p.page.waitForSelector(`#preview-map g[data-token-id="${id}"]`, { state: 'detached' });
+    expect((await tokens()).map((t) => t.name)).not.toContain('Guard');
+    await p.page.selectOption('#preview-theme', 'dark');
+    expect(p.errors).toEqual([]);
   }, LONG);
 
   it('the page\'s Next still draws the map (the tracker and the map from the same documents)', async () => {
