@@ -393,6 +393,39 @@ export function chargeArrivalSegment(distance: number, chargeMovement: number, w
 }
 
 /**
+ * The reason of the entry a charge that does not arrive this round gets in
+ * the round's last segment (footnote 19: it "must end the segment at a
+ * distance equal to or less than their weapon length in order to attack"; it
+ * never does this round). It does not attack (flow/attack.ts); rules revision
+ * 3 on (flow/state.ts).
+ */
+export const CHARGE_FALLS_SHORT = 'addictChargeFallsShort';
+
+/**
+ * Where a charger starts moving this round (footnote 19: "moves 1/10th of
+ * their charge MV every segment"): the segment its action is placed from,
+ * as planRound / planSurprise place it (its side's segment and its
+ * hesitation, or its first surprise segment; not before a casting carried in
+ * goes off). Undefined when there is no round planned.
+ */
+export function addictChargeStart(
+  q: { round: number; initiative: InitiativeResult | null; surprise: SurpriseResult; encounter: Encounter; schedule: Schedule | null },
+  decl: Declaration,
+  c: Combatant,
+): number | undefined {
+  const h = hesitationOf(decl);
+  if (q.round === 0) return (q.surprise.surprised[c.id] ?? 0) + 1 + h;
+  const ini = q.schedule?.initiative ?? q.initiative;
+  if (!ini) return undefined;
+  let free = 0;
+  for (const k of q.schedule?.castings ?? []) {
+    if (k.caster !== c.id || k.beganRound >= q.round || k.completeStep === null) continue;
+    free = Math.max(free, q.schedule?.steps[k.completeStep]?.segment ?? 0);
+  }
+  return placementOf(sideTimings(ini.sides).of(c.side), h, free).first;
+}
+
+/**
  * The time key [segment, group, rank, letter, sub]. Group −1 is the empty step
  * of a segment where only a casting begins or goes off; sub runs from −512
  * (−weapon length of a charge) to 511 (speed factor) and may be fractional
@@ -460,6 +493,8 @@ class Plan {
   private readonly charges: Charge[] = [];
   private readonly sets: { c: Combatant; decl: Declaration; p: Placement }[] = [];
   private castingCount = 0;
+  /** Rules revision 3: a charge still closing at the end of the round has an entry in the last segment (CHARGE_FALLS_SHORT). */
+  fallsShort = false;
 
   constructor(
     private readonly phase: string,
@@ -531,7 +566,11 @@ class Plan {
         const length = weaponNumber(decl, c, 'length') ?? 1; // no weapon length: 1 ft
         const distance = decl.distance ?? this.encounterDistance ?? 0;
         const arrival = chargeArrivalSegment(distance, chargeMovementOf(c, options) ?? 0, length, p.first);
-        if (arrival > this.last) return; // still closing when the round ends: the GM moves it
+        if (arrival > this.last) {
+          // Footnote 19: still closing when the round ends. From rules revision 3 the last segment says so (it does not attack).
+          if (this.fallsShort && !p.repeat) this.add(this.last, 0, p.rank, letter, 0, stepEntry(id, 'action', action, target, CHARGE_FALLS_SHORT), side);
+          return;
+        }
         const sub = p.tied ? -length : 0;
         const entry = stepEntry(id, 'action', action, target, 'addictChargeArrives');
         const lane = this.add(arrival, 0, p.rank, letter, sub, entry, side);
@@ -780,6 +819,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
     if (!isActive(states[c.caster]) || !(c.remaining >= 0)) continue;
     busy.set(c.caster, Math.max(busy.get(c.caster) ?? 0, plan.carryIn(c)));
   }
+  plan.fallsShort = (input.rules ?? 0) >= 3;
   const plain = new Map<string, Placement>(); // by side: a member who neither hesitates nor is busy casting
   // In the encounter's order, whatever order the declarations were made in.
   for (const c of encounter.combatants) {
