@@ -1,7 +1,7 @@
 import type { Declaration } from './model';
 import type { FlowState } from './flow/state';
 import { SEGMENTS_PER_ROUND } from './model';
-import { addictChargeStart, chargeMovementOf, encounterDistanceOf, CHARGE_FALLS_SHORT, type AddictOptions } from './procedures/addict';
+import { addictChargeStart, chargeMovementOf, encounterDistanceOf, CHARGE_FALLS_SHORT } from './procedures/addict-charge';
 
 /* charges */
 
@@ -75,7 +75,7 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
     const p: ChargeProgress = { c: c.id, path, moved: 0, arrived: arrive >= 0 && arrive <= last, short: false };
     if (decl.target !== undefined) p.target = decl.target;
     if (addict) {
-      const perSegment = (chargeMovementOf(c, state.options as AddictOptions) ?? 0) / SEGMENTS_PER_ROUND;
+      const perSegment = (chargeMovementOf(c, { chargeOutdoors: state.options.chargeOutdoors === true }) ?? 0) / SEGMENTS_PER_ROUND;
       const length = feet((decl.weapon ?? c.weapon)?.length) ?? 1;
       const stop = Math.max(0, path - length);
       const start = addictChargeStart(state, decl, c);

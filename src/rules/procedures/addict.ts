@@ -42,7 +42,7 @@
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
-import { ACTION_KINDS, RulesError, SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../model';
+import { ACTION_KINDS, RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, EntryKind, InitiativeResult } from '../procedure';
 import type { LateJoinInput, LateJoinResult, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
@@ -51,6 +51,8 @@ import type { Key, Placed, SideTiming } from '../round';
 import { applyGmPhase } from '../flow/gm-phases';
 import { release } from '../flow/held';
 import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
+import { addictChargeStart, CHARGE_FALLS_SHORT, chargeFirstSegment, chargeMovementOf, encounterDistanceOf, hesitationOf } from './addict-charge';
+export { addictChargeStart, CHARGE_FALLS_SHORT, chargeMovementOf, encounterDistanceOf, hesitationOf };
 
 /* ============================================================ action list */
 
@@ -209,11 +211,6 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: AddictOptions):
 // declared without a distance of its own closes (footnote 19, below); the GM
 // records it again when the sides have closed.
 
-/** The encounter distance (phase 3) when the GM has recorded one: feet, a finite number of 0 or more. */
-export function encounterDistanceOf(encounter: Encounter | undefined): number | undefined {
-  const d = encounter?.distance;
-  return typeof d === 'number' && Number.isFinite(d) && d >= 0 ? d : undefined;
-}
 
 /* ============================================== phase 4: opening morale check */
 
@@ -284,25 +281,7 @@ function planSurprise(
 
 /* ============================================== phase 6: action declarations */
 
-/**
- * "For every full 6 seconds of real-life delay, the DM notes that the
- * character will delay 1 segment": segments as the GM noted them
- * (`hesitation`), or the seconds the table timed (`hesitationSeconds`),
- * floor(s / 6). Footnote 10 (asking the DM does not count) is the timer's.
- */
-export function hesitationOf(decl: Pick<Declaration, 'hesitation' | 'hesitationSeconds'>): number {
-  const h = decl.hesitation;
-  if (typeof h === 'number' && Number.isInteger(h) && h > 0) return h;
-  const s = decl.hesitationSeconds;
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? Math.floor(s / SECONDS_PER_SEGMENT) : 0;
-}
 
-/** Charge movement per round in feet: the combatant's own, else MV +100% indoors / +33.33% outdoors (footnote 9). */
-export function chargeMovementOf(c: Combatant, options: Pick<AddictOptions, 'chargeOutdoors'>): number | undefined {
-  if (typeof c.chargeMovement === 'number' && Number.isFinite(c.chargeMovement)) return c.chargeMovement;
-  if (typeof c.movement === 'number' && Number.isFinite(c.movement)) return c.movement * (options.chargeOutdoors ? 4 / 3 : 2);
-  return undefined;
-}
 
 function addictDeclarationProblem(decl: Declaration, c: Combatant, options: AddictOptions, letters: Letters, encounter: Encounter | undefined): Problem | null {
   const common = commonDeclarationProblem(decl, c, letters.actions);
@@ -392,38 +371,6 @@ export function chargeArrivalSegment(distance: number, chargeMovement: number, w
   return startSegment + segments - 1;
 }
 
-/**
- * The reason of the entry a charge that does not arrive this round gets in
- * the round's last segment (footnote 19: it "must end the segment at a
- * distance equal to or less than their weapon length in order to attack"; it
- * never does this round). It does not attack (flow/attack.ts); rules revision
- * 3 on (flow/state.ts).
- */
-export const CHARGE_FALLS_SHORT = 'addictChargeFallsShort';
-
-/**
- * Where a charger starts moving this round (footnote 19: "moves 1/10th of
- * their charge MV every segment"): the segment its action is placed from,
- * as planRound / planSurprise place it (its side's segment and its
- * hesitation, or its first surprise segment; not before a casting carried in
- * goes off). Undefined when there is no round planned.
- */
-export function addictChargeStart(
-  q: { round: number; initiative: InitiativeResult | null; surprise: SurpriseResult; encounter: Encounter; schedule: Schedule | null },
-  decl: Declaration,
-  c: Combatant,
-): number | undefined {
-  const h = hesitationOf(decl);
-  if (q.round === 0) return (q.surprise.surprised[c.id] ?? 0) + 1 + h;
-  const ini = q.schedule?.initiative ?? q.initiative;
-  if (!ini) return undefined;
-  let free = 0;
-  for (const k of q.schedule?.castings ?? []) {
-    if (k.caster !== c.id || k.beganRound >= q.round || k.completeStep === null) continue;
-    free = Math.max(free, q.schedule?.steps[k.completeStep]?.segment ?? 0);
-  }
-  return placementOf(sideTimings(ini.sides).of(c.side), h, free).first;
-}
 
 /**
  * The time key [segment, group, rank, letter, sub]. Group −1 is the empty step
@@ -448,7 +395,7 @@ type Placement = { first: number; ready: number; rank: number; tied: boolean; fu
 
 /** Where a member of a side acts, after `hesitation` segments and once free of a casting at segment `free`. */
 function placementOf(t: SideTiming, hesitation: number, free: number): Placement {
-  const first = Math.max(t.segment + hesitation, free);
+  const first = chargeFirstSegment(t, hesitation, free);
   // Spells and devices begin in segment 1 (footnote 18), later by hesitation (footnote 11).
   const ready = Math.max(1 + hesitation, free);
   const reason = free > t.segment + hesitation ? 'addictBusyCasting' : hesitation > 0 ? 'addictHesitation' : undefined;
