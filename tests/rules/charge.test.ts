@@ -142,3 +142,29 @@ describe('lang', () => {
     }
   });
 });
+
+describe('high-low: a charge is a fast action (seed 001 step 3: "Parley, Flee, Charge")', () => {
+  it('nothing before its step, all of its path from it', () => {
+    const { state, dice } = start('high-low', encounter(knight(), foe('orc')), [surprise('party', 5), surprise('foes', 5), init('party', 1, 5), init('foes', 1, 2)]);
+    give(state, { t: 'declare', d: d('knight', 'charge', { target: 'orc', distance: 40 }) });
+    give(state, { t: 'begin', d: { orc: melee('orc', 'knight') } }, dice);
+    const at = stepOf(state, 'knight', { action: 'charge' });
+    expect(at).toBeGreaterThanOrEqual(0);
+    playTo(state, at);
+    expect(chargeProgress(state)[0]).toMatchObject({ path: 40, moved: 40, arrived: true, short: false });
+    const view = timeline(state).steps.find((s) => s.index === at)!;
+    expect(view.charges?.[0]).toMatchObject({ key: 'TENSEG.Charge.Arrives', data: { name: 'Knight', moved: 40, path: 40, left: 0 } });
+  });
+});
+
+describe('the timeline view: a player sees another side\'s charge only as it is played', () => {
+  it('steps to come carry the charge for its own side only', () => {
+    const state = addictRound(60);
+    const arrive = stepOf(state, 'knight', { action: 'charge' });
+    const count = (viewer: Parameters<typeof timeline>[1]) => timeline(state, viewer).steps.filter((s) => s.index >= state.step && s.charges?.length).length;
+    expect(count({ gm: false, sides: ['party'] })).toBeGreaterThan(0);
+    expect(count({ gm: false, sides: ['foes'] })).toBeLessThanOrEqual(1);
+    playTo(state, arrive);
+    expect(timeline(state, { gm: false, sides: ['foes'] }).steps.find((s) => s.index === arrive)?.charges?.[0].key).toBe('TENSEG.Charge.Arrives');
+  });
+});
