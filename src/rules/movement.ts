@@ -72,7 +72,9 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
     });
     const addict = state.procedure === 'addict';
     const path = feet(decl.distance) ?? (addict ? encounterDistanceOf(state.encounter) : undefined) ?? 0;
-    const p: ChargeProgress = { c: c.id, path, moved: 0, arrived: arrive >= 0 && arrive <= last, short: false };
+    // A charger that could not act when its charge came (down before it) does not arrive.
+    const acted = arrive >= 0 && steps[arrive].entries.every((e, i) => e.combatant !== c.id || e.kind !== 'action' || state.outcomes[arrive]?.[i] !== 'cannot-act');
+    const p: ChargeProgress = { c: c.id, path, moved: 0, arrived: acted && arrive <= last, short: false };
     if (decl.target !== undefined) p.target = decl.target;
     if (addict) {
       const perSegment = (chargeMovementOf(c, { chargeOutdoors: state.options.chargeOutdoors === true }) ?? 0) / SEGMENTS_PER_ROUND;
@@ -80,7 +82,10 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
       const stop = Math.max(0, path - length);
       const start = addictChargeStart(state, decl, c);
       const lastSegment = steps[steps.length - 1]?.segment ?? SEGMENTS_PER_ROUND;
-      const segment = last < 0 ? 0 : (steps[last]?.segment ?? lastSegment);
+      // It stops where a blow that leaves it unable to act lands (the rest of that segment is simultaneous).
+      const down = state.hits.find((h) => h.target === c.id && h.after !== 'ok' && h.step <= last);
+      const at = down ? Math.min(last, down.step) : last;
+      const segment = at < 0 ? 0 : (steps[at]?.segment ?? lastSegment);
       if (start !== undefined && segment >= start && perSegment > 0) p.moved = Math.min(stop, perSegment * (segment - start + 1));
       if (p.arrived) p.moved = stop;
       // Falls short: its entry says so (rules revision 3), or, planned before, it never arrives this round.

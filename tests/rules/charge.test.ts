@@ -55,6 +55,20 @@ describe('addict: a charge closes 1/10 of its charge MV every segment (footnote 
     expect(attackProblem(state, { t: 'attack', c: 'knight', target: 'orc' })).toBeNull();
   });
 
+  it('a charger struck down before it arrives stops where the blow lands and does not arrive', () => {
+    const state = addictRound(60);
+    const from = addictChargeStart(state, state.declarations.knight, state.encounter.combatants[0])!;
+    const arrive = stepOf(state, 'knight', { action: 'charge' });
+    const k = state.schedule!.steps.findIndex((s) => s.segment! >= from + 1);
+    expect(k).toBeGreaterThanOrEqual(0);
+    expect(k).toBeLessThan(arrive);
+    playTo(state, k);
+    give(state, { t: 'hit', target: 'knight', amount: 20, by: 'orc' });
+    const moved = 12 * (segmentOf(state, k) - from + 1);
+    while (state.stage === 'resolve') give(state, { t: 'next' });
+    expect(chargeProgress(state)[0]).toMatchObject({ moved, arrived: false });
+  });
+
   it('footnote 9: outdoors the charge MV is MV + 33.33%, indoors + 100% (moved per segment follows it)', () => {
     const runner = pc('knight', { movement: 90, weapon: { length: 5 } });
     const indoors = addictRound(300, {}, runner);
