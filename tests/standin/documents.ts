@@ -545,6 +545,15 @@ export const databaseTransport: { request: (request: any) => Promise<any[]> } = 
   },
 };
 
+/**
+ * Token movement (set by movement.ts): `prepare` runs on the initiating client for each Token update after
+ * the dry run (false drops that token's update), `received` on every client after the update hooks.
+ */
+export const tokenMovement: {
+  prepare: (doc: any, changes: any, diff: any, options: any, user: any) => boolean;
+  received: (doc: any, diff: any, operation: any, author: any) => void;
+} = { prepare: () => true, received: () => {} };
+
 export async function createDocuments(cls: any, data: any[], operation: any = {}): Promise<any[]> {
   const client = currentClient();
   const user = client.user;
@@ -605,6 +614,7 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
       recordError('ClientDatabaseBackend##preUpdateDocumentArray', err);
       continue;
     }
+    if (type === 'Token' && !isEmpty(diff) && tokenMovement.prepare(doc, changes, diff, options, user) === false) continue;
     if (options.diff) {
       if (isEmpty(diff)) continue;
       diff._id = doc.id;
@@ -706,6 +716,7 @@ export async function receiveModify(msg: any): Promise<any[]> {
       return doc;
     });
     parent?._dispatchDescendantDocumentEvents('onUpdate', collection.name, [documents, applied.map(([, d]) => d), options, userId]);
+    if (type === 'Token') for (const [doc, diff] of applied) tokenMovement.received(doc, diff, operation, author);
     if (msg.worldTime) (globalThis as any).game.time._receive(msg.worldTime.time, options, userId);
   } else {
     parent?._dispatchDescendantDocumentEvents('preDelete', collection.name, [msg.result, options, userId]);
@@ -1075,6 +1086,8 @@ export class TokenDocument extends Document {
       bar1: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
       bar2: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
       flags: new ObjectField(),
+      // Core's recorded movement history (v13/v14): measured waypoints; written by the movement workflow (movement.ts).
+      _movementHistory: new ArrayField(new ObjectField()),
     };
   }
   declare _synthetic: { key: string; actor: any } | undefined;
