@@ -62,67 +62,73 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
     expect(user.id).toBe(foundry.users.gm.id);
     expect(operation.animate).toBe(false);
     expect(operation['ten-segments']).toEqual({ reason: 'test' });
-    expect(operation.movement[hero.id].id).toBe(movement.id);
+    expect('movement' in operation).toBe(false); // the instructions stay on the initiator
+    expect(operation._movement[hero.id]).toBe(movement);
     expect(movement.method).toBe('api');
     expect(movement.origin).toEqual({ x: 0, y: 0, elevation: 0, width: 1, height: 1 });
     expect(movement.destination).toEqual({ x: 200, y: 0, elevation: 0, width: 1, height: 1 });
     expect(movement.chain).toEqual([]);
-    expect(movement.recorded).toBe(false);
-    expect(movement.constrained).toBe(false);
+    expect(movement).toMatchObject({ recorded: false, constrained: false, autoRotate: false, showRuler: false, constrainOptions: {} });
     expect(movement.pending).toEqual({ waypoints: [], distance: 0, cost: 0, spaces: 0, diagonals: 0 });
     expect(movement.passed).toMatchObject({ distance: 10, cost: 10, spaces: 2, diagonals: 0 });
-    expect(movement.passed.waypoints).toHaveLength(1);
-    expect(movement.passed.waypoints[0]).toMatchObject({
-      x: 200,
-      y: 0,
-      width: 1,
-      height: 1,
-      elevation: 0,
-      action: 'walk',
-      cost: 10,
-      checkpoint: true,
-      explicit: false,
-      snapped: false,
-      intermediate: false,
-      terrain: null,
-      userId: foundry.users.gm.id,
-      movementId: movement.id,
-    });
+    // The passed path has the intermediate grid step (getCompleteMovementPath), then the destination.
+    expect(movement.passed.waypoints.map((w: any) => [w.x, w.y, w.intermediate, w.snapped, w.checkpoint, w.cost])).toEqual([
+      [100, 0, true, true, false, 5],
+      [200, 0, false, false, true, 5],
+    ]);
+    expect(movement.passed.waypoints[1]).toMatchObject({ width: 1, height: 1, elevation: 0, action: 'walk', explicit: false, terrain: null, userId: foundry.users.gm.id, movementId: movement.id });
+    // Not recorded: the origin is the unrecorded history.
+    expect(movement.history.recorded.waypoints).toEqual([]);
+    expect(movement.history.unrecorded.waypoints).toMatchObject([{ x: 0, y: 0, cost: 0, checkpoint: true, movementId: movement.id }]);
+    expect(movement.history).toMatchObject({ distance: 0, cost: 0, spaces: 0, diagonals: 0 });
     expect('user' in movement).toBe(false); // TokenMovementOperation omits user, state, updateOptions
     expect(Object.isFrozen(movement)).toBe(true);
     // TokenDocument#movement is the TokenMovementData (with user, state, updateOptions)
     expect(hero.movement).toMatchObject({ id: movement.id, state: 'completed', method: 'api' });
     expect(hero.movement.user.id).toBe(foundry.users.gm.id);
-    expect(hero.movement.updateOptions.animate).toBe(false);
+    expect(hero.movement.updateOptions).toMatchObject({ animate: false, diff: false });
     if (generation >= 14) {
-      expect(movement).toMatchObject({ split: false, subpathId: expect.any(String) });
-      expect(movement.passed.waypoints[0].subpathId).toBe(movement.subpathId);
+      expect(movement).toMatchObject({ split: false, subpathId: movement.id });
+      expect(movement.passed.waypoints[1].subpathId).toBe(movement.id);
     } else {
       expect('subpathId' in movement).toBe(false);
       expect('split' in movement).toBe(false);
     }
   });
 
-  it('preMoveToken returning false rejects the whole update: nothing written, no moveToken', async () => {
+  it('preMoveToken returning false rejects the movement: x/y dropped, the rest of the update goes, no moveToken', async () => {
     await listen();
     g.Hooks.on('preMoveToken', () => false);
     foundry.writes.clear();
     await hero.update({ x: 300, name: 'Renamed' });
     await foundry.settle();
-    expect(foundry.writes.count('Token', 'update')).toBe(0);
+    expect(foundry.writes.count('Token', 'update')).toBe(1);
     expect(hero.x).toBe(0);
-    expect(hero.name).toBe('Hero');
-    expect(log.filter((l) => l.includes(':moveToken') || l.includes(':updateToken'))).toEqual([]);
+    expect(hero.name).toBe('Renamed');
+    expect(log.filter((l) => l.includes(':moveToken'))).toEqual([]);
+    expect(await hero.move({ x: 300 })).toBe(false);
+    expect(hero.x).toBe(0);
+  });
+
+  it('preMoveToken runs before preUpdateToken, which sees the destination; noHook skips it', async () => {
+    const order: string[] = [];
+    g.Hooks.on('preMoveToken', () => void order.push('preMoveToken'));
+    g.Hooks.on('preUpdateToken', (_d: any, changes: any) => void order.push(`preUpdateToken ${changes.x},${changes.y}`));
+    await hero.move([{ x: 100 }, { y: 100 }]);
+    expect(order).toEqual(['preMoveToken', 'preUpdateToken 100,100']);
+    await hero.update({ x: 0 }, { noHook: true });
+    expect(order).toHaveLength(2);
+    expect(hero.x).toBe(0);
   });
 
   it('an update that does not move the token is no movement', async () => {
     await listen();
     await hero.update({ name: 'Renamed' });
     await foundry.settle();
-    expect(log.some((l) => l.includes('MoveToken') || l.includes('moveToken'))).toBe(false);
+    expect(log.some((l) => /moveToken/i.test(l))).toBe(false);
   });
 
-  it('the movement in preMoveToken: v13 nothing writable, v14 only autoRotate and showRuler', async () => {
+  it('in preMoveToken only autoRotate and showRuler of the movement are writable', async () => {
     let seen: any;
     g.Hooks.on('preMoveToken', (_doc: any, movement: any, operation: any) => {
       expect(operation.animate).toBe(false);
@@ -132,51 +138,66 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
       expect(() => {
         movement.passed.distance = 0;
       }).toThrow();
-      if (generation >= 14) movement.showRuler = true;
-      else
-        expect(() => {
-          movement.showRuler = true;
-        }).toThrow();
+      movement.showRuler = true;
     });
     g.Hooks.on('moveToken', (_d: any, movement: any) => (seen = movement));
     await hero.update({ x: 100 }, { animate: false });
     await foundry.settle();
     expect(seen.method).toBe('api');
-    expect(seen.showRuler).toBe(generation >= 14);
+    expect(seen.showRuler).toBe(true);
   });
 
   it('a player moving their own token: preMoveToken on their client, moveToken everywhere with them as user', async () => {
     await listen();
-    const users: Record<string, string> = {};
+    const seen: Record<string, any> = {};
     for (const u of [foundry.users.gm, foundry.users.player]) {
-      await foundry.asUser(u, () => g.Hooks.on('moveToken', (_d: any, _m: any, _o: any, user: any) => (users[u.name] = user.id)));
+      await foundry.asUser(u, () => g.Hooks.on('moveToken', (_d: any, m: any, _o: any, user: any) => (seen[u.name] = { user: user.id, method: m.method, showRuler: m.showRuler })));
     }
-    await foundry.asUser(foundry.users.player, () => g.game.scenes.get(scene.id).tokens.get(hero.id).move({ x: 100, y: 100 }, { method: 'keyboard' }));
+    const mine = () => g.game.scenes.get(scene.id).tokens.get(hero.id);
+    expect(await foundry.asUser(foundry.users.player, () => mine().move({ x: 100, y: 100 }, { method: 'keyboard' }))).toBe(true);
     await foundry.settle();
     expect(log.filter((l) => l.includes('preMoveToken'))).toEqual([`${foundry.users.player.name}:preMoveToken:Hero`]);
-    expect(users).toEqual({ [foundry.users.gm.name]: foundry.users.player.id, [foundry.users.player.name]: foundry.users.player.id });
+    const expected = { user: foundry.users.player.id, method: 'keyboard', showRuler: false };
+    expect(seen).toEqual({ [foundry.users.gm.name]: expected, [foundry.users.player.name]: expected });
     const other = foundry.asUser(foundry.users.player, () => g.game.scenes.get(scene.id).tokens.get(ogre.id).move({ x: 100 }));
     await expect(other).rejects.toThrow(/lacks permission to update Token/);
   });
 
-  it('TokenDocument#move: waypoints in one update, method and options carried, true when moved', async () => {
+  it('TokenDocument#move: waypoints in one update, method and options carried, teleporting actions without steps', async () => {
     let seen: any;
     let operation: any;
     g.Hooks.on('moveToken', (_d: any, m: any, o: any) => ((seen = m), (operation = o)));
     const moved = await hero.move([{ x: 100, y: 100 }, { x: 200, y: 100, action: 'displace' }, { x: 300, y: 200, explicit: true }], { method: 'dragging', animate: false });
     await foundry.settle();
     expect(moved).toBe(true);
-    expect(hero.x).toBe(300);
-    expect(hero.y).toBe(200);
-    expect(seen.method).toBe('dragging');
+    expect([hero.x, hero.y]).toEqual([300, 200]);
+    expect(seen).toMatchObject({ method: 'dragging', showRuler: true });
     expect(operation.animate).toBe(false);
-    expect(seen.passed.waypoints.map((w: any) => [w.x, w.y, w.action, w.explicit, w.checkpoint])).toEqual([
-      [100, 100, 'walk', false, false],
-      [200, 100, 'displace', false, false],
-      [300, 200, 'displace', true, true],
+    // The third waypoint takes the previous one's action (displace): no intermediate steps, no cost.
+    expect(seen.passed.waypoints.map((w: any) => [w.x, w.y, w.action, w.explicit, w.checkpoint, w.cost])).toEqual([
+      [100, 100, 'walk', false, false, 5],
+      [200, 100, 'displace', false, false, 0],
+      [300, 200, 'displace', true, true, 0],
     ]);
-    expect(seen.passed).toMatchObject({ distance: 15, spaces: 3, diagonals: 2 });
-    expect(await hero.move({ x: 300, y: 200 })).toBe(false);
+    expect(seen.passed).toMatchObject({ distance: 15, cost: 5, spaces: 3, diagonals: 2 });
+    expect(await hero.move([])).toBe(false);
+  });
+
+  it('waypoints are validated as core does', async () => {
+    await expect(hero.move({ x: 100, action: 'teleport-ish' })).rejects.toThrow(/action is invalid/);
+    await expect(hero.move({ x: 'far' })).rejects.toThrow(/x must be a number/);
+    await expect(hero.move({ x: 100 }, { method: 'undo' })).rejects.toThrow(/Invalid movement method/);
+    await expect(hero.move({ x: 100 }, { method: 'flying' })).rejects.toThrow(/Invalid movement method/);
+    expect(hero.x).toBe(0);
+  });
+
+  it('a token whose scene this client does not view has its costs at 0 (core: not rendered); distances are measured', async () => {
+    const other = await g.Scene.create({ name: 'Elsewhere' });
+    foundry.view(other);
+    let seen: any;
+    g.Hooks.on('moveToken', (_d: any, m: any) => (seen = m));
+    await hero.update({ x: 200 });
+    expect(seen.passed).toMatchObject({ distance: 10, cost: 0, spaces: 2 });
   });
 
   describe('a 2×2 token measured by the scene grid, as core measures each diagonal rule', () => {
@@ -188,8 +209,13 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
       await foundry.settle();
       return seen;
     };
+    const diagonal3 = [
+      { x: 100, y: 600 },
+      { x: 200, y: 700 },
+      { x: 300, y: 800 },
+    ];
     it('equidistant (5/5/5): three diagonals are 15 ft', async () => {
-      const m = await run('EQUIDISTANT', [{ x: 100, y: 600 }, { x: 200, y: 700 }, { x: 300, y: 800 }]);
+      const m = await run('EQUIDISTANT', diagonal3);
       expect(m.passed).toMatchObject({ distance: 15, cost: 15, spaces: 3, diagonals: 3 });
       expect(m.passed.waypoints.map((w: any) => [w.width, w.height, w.cost])).toEqual([
         [2, 2, 5],
@@ -197,67 +223,105 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
         [2, 2, 5],
       ]);
     });
-    it('alternating (5/10/5): three diagonals are 20 ft, the second costing 10', async () => {
-      const m = await run('ALTERNATING_1', [{ x: 100, y: 600 }, { x: 200, y: 700 }, { x: 300, y: 800 }]);
-      expect(m.passed).toMatchObject({ distance: 20, cost: 20, spaces: 4, diagonals: 3 });
+    it('alternating (5/10/5): three diagonals are 20 ft over 3 spaces, the second costing 10', async () => {
+      const m = await run('ALTERNATING_1', diagonal3);
+      expect(m.passed).toMatchObject({ distance: 20, cost: 20, spaces: 3, diagonals: 3 });
       expect(m.passed.waypoints.map((w: any) => w.cost)).toEqual([5, 10, 5]);
     });
-    it('alternating counts the diagonals of the whole path: two in one leg then one', async () => {
-      const m = await run('ALTERNATING_1', [{ x: 200, y: 700 }, { x: 500, y: 700 }, { x: 600, y: 800 }]);
-      expect(m.passed).toMatchObject({ distance: 35, spaces: 7, diagonals: 3 });
-      expect(m.passed.waypoints.map((w: any) => w.cost)).toEqual([15, 15, 5]);
+    it('alternating counts the diagonals of the whole path, intermediate steps included', async () => {
+      const m = await run('ALTERNATING_1', [
+        { x: 200, y: 700 },
+        { x: 500, y: 700 },
+        { x: 600, y: 800 },
+      ]);
+      expect(m.passed).toMatchObject({ distance: 35, cost: 35, spaces: 6, diagonals: 3 });
+      expect(m.passed.waypoints.map((w: any) => [w.x, w.y, w.intermediate, w.cost])).toEqual([
+        [100, 600, true, 5],
+        [200, 700, false, 10],
+        [300, 700, true, 5],
+        [400, 700, true, 5],
+        [500, 700, false, 5],
+        [600, 800, false, 5],
+      ]);
     });
     it('measureMovementPath measures the same without moving', async () => {
       await g.game.settings.set('core', 'gridDiagonals', g.CONST.GRID_DIAGONALS.ALTERNATING_1);
-      const r = ogre.measureMovementPath([{ x: 0, y: 500 }, { x: 100, y: 600 }, { x: 200, y: 700 }]);
-      expect(r).toMatchObject({ distance: 15, spaces: 3, diagonals: 2 });
+      const r = ogre.measureMovementPath([
+        { x: 0, y: 500 },
+        { x: 100, y: 600 },
+        { x: 200, y: 700 },
+      ]);
+      expect(r).toMatchObject({ distance: 15, cost: 15, spaces: 2, diagonals: 2 });
       expect(r.waypoints.map((w: any) => w.cost)).toEqual([0, 5, 15]);
+      expect(r.waypoints[2].backward).toMatchObject({ distance: 10, cost: 10, spaces: 1, diagonals: 1 });
       expect(ogre.x).toBe(0);
     });
   });
 
-  it('in combat the movement is recorded; the history grows; revertRecordedMovement undoes the last; clearMovementHistory empties it', async () => {
-    const combat = await g.Combat.create({ scene: scene.id, active: true });
-    await combat.createEmbeddedDocuments('Combatant', [{ tokenId: hero.id, sceneId: scene.id, actorId: hero.actorId }]);
-    const moves: any[] = [];
-    let records = 0;
-    await foundry.asUser(foundry.users.player, () => g.Hooks.on('recordToken', () => records++));
-    g.Hooks.on('moveToken', (_d: any, m: any) => moves.push(m));
-    await hero.update({ x: 200 });
-    await hero.move({ x: 200, y: 100 });
-    await foundry.settle();
-    expect(moves.map((m) => m.recorded)).toEqual([true, true]);
-    expect(moves[1].history.recorded).toMatchObject({ distance: 10, spaces: 2 });
-    expect(moves[1].history).toMatchObject({ distance: 10, cost: 10, spaces: 2, diagonals: 0 });
-    expect(moves[1].history.unrecorded.waypoints).toEqual([]);
-    expect(hero.movementHistory.map((w: any) => [w.x, w.y, w.movementId])).toEqual([
-      [0, 0, moves[0].id],
-      [200, 0, moves[0].id],
-      [200, 100, moves[1].id],
-    ]);
-    expect(records).toBe(2);
-    expect(await hero.revertRecordedMovement(moves[0].id)).toBe(false); // not the last
-    expect(await hero.revertRecordedMovement()).toBe(true);
-    await foundry.settle();
-    expect([hero.x, hero.y]).toEqual([200, 0]);
-    expect(moves[2]).toMatchObject({ method: 'undo', recorded: false });
-    expect(hero.movementHistory.map((w: any) => w.movementId)).toEqual([moves[0].id, moves[0].id]);
-    expect(await hero.revertRecordedMovement()).toBe(true);
-    expect([hero.x, hero.y]).toEqual([0, 0]);
-    expect(hero.movementHistory).toEqual([]);
-    expect(await hero.revertRecordedMovement()).toBe(false);
-    await hero.update({ x: 100 });
-    await hero.clearMovementHistory();
-    await foundry.settle();
-    expect(hero.movementHistory).toEqual([]);
-    expect(records).toBe(6);
-  });
+  describe('movement history', () => {
+    let combat: any;
+    beforeEach(async () => {
+      combat = await g.Combat.create({ scene: scene.id, active: true });
+      await combat.createEmbeddedDocuments('Combatant', [{ tokenId: hero.id, sceneId: scene.id, actorId: hero.actorId }]);
+    });
 
-  it('out of combat nothing is recorded', async () => {
-    let seen: any;
-    g.Hooks.on('moveToken', (_d: any, m: any) => (seen = m));
-    await hero.update({ x: 100 });
-    expect(seen.recorded).toBe(false);
-    expect(hero.movementHistory).toEqual([]);
+    it('is not recorded before the combat has started', async () => {
+      let seen: any;
+      g.Hooks.on('moveToken', (_d: any, m: any) => (seen = m));
+      await hero.update({ x: 100 });
+      expect(seen.recorded).toBe(false);
+      expect(hero.movementHistory).toEqual([]);
+    });
+
+    it('is recorded in a started combat; alternating diagonals continue across movements; undo and clear', async () => {
+      await combat.startCombat();
+      await g.game.settings.set('core', 'gridDiagonals', g.CONST.GRID_DIAGONALS.ALTERNATING_1);
+      const moves: any[] = [];
+      let records = 0;
+      await foundry.asUser(foundry.users.player, () => g.Hooks.on('recordToken', () => records++));
+      g.Hooks.on('moveToken', (_d: any, m: any) => moves.push(m));
+      await hero.update({ x: 100, y: 100 });
+      await hero.move({ x: 200, y: 200 });
+      await foundry.settle();
+      expect(moves.map((m) => m.recorded)).toEqual([true, true]);
+      expect(moves[0].passed).toMatchObject({ distance: 5, cost: 5 });
+      expect(moves[1].passed).toMatchObject({ distance: 10, cost: 10, spaces: 1, diagonals: 1 });
+      expect(moves[1].history.recorded).toMatchObject({ distance: 5, cost: 5, spaces: 1, diagonals: 1 });
+      expect(moves[1].history.unrecorded.waypoints).toEqual([]);
+      expect(hero.movementHistory.map((w: any) => [w.x, w.y, w.movementId, w.cost])).toEqual([
+        [0, 0, moves[0].id, 0],
+        [100, 100, moves[0].id, 5],
+        [200, 200, moves[1].id, 10],
+      ]);
+      expect(records).toBe(2);
+      // Undo the second: back to where it started, history cut there.
+      expect(await hero.revertRecordedMovement(moves[1].id)).toBe(true);
+      await foundry.settle();
+      expect([hero.x, hero.y]).toEqual([100, 100]);
+      expect(moves[2]).toMatchObject({ method: 'undo', recorded: false, autoRotate: false, showRuler: false });
+      expect(hero.movement.updateOptions).toMatchObject({ isUndo: true, animate: false });
+      expect(hero.movementHistory.map((w: any) => w.movementId)).toEqual([moves[0].id, moves[0].id]);
+      // Undo all: back to the first recorded position.
+      expect(await hero.revertRecordedMovement()).toBe(true);
+      expect([hero.x, hero.y]).toEqual([0, 0]);
+      expect(hero.movementHistory).toEqual([]);
+      expect(await hero.revertRecordedMovement()).toBe(false);
+      expect(await hero.revertRecordedMovement('nothing')).toBe(false);
+      await hero.update({ x: 100 });
+      expect(hero.movementHistory).toHaveLength(2);
+      const preUpdates: any[] = [];
+      g.Hooks.on('preUpdateToken', (...a: any[]) => preUpdates.push(a));
+      await hero.clearMovementHistory();
+      await foundry.settle();
+      expect(preUpdates).toEqual([]); // noHook
+      expect(hero.movementHistory).toEqual([]);
+      expect(records).toBe(6);
+      // A direct write of the history is ignored (only undo and clear write it).
+      await hero.update({ x: 200, _movementHistory: [] });
+      expect(hero.movementHistory.map((w: any) => [w.x, w.y])).toEqual([
+        [100, 0],
+        [200, 0],
+      ]);
+    });
   });
 });

@@ -1,253 +1,393 @@
 /**
- * Token movement as core v13/v14 documents it (issue 13). See README "Token movement".
+ * Token movement as core v13/v14 does it (issue 13; README "Token movement"), after core's
+ * client/documents/token.mjs (TokenDocument#_preUpdate → #preUpdateMovement, _onUpdate → #onUpdateMovement,
+ * _onUpdateOperation → #onUpdateOperationMovement, move, revertRecordedMovement, clearMovementHistory,
+ * measureMovementPath, getCompleteMovementPath, _shouldRecordMovementHistory):
  *
- * - An update of a Token's x, y, elevation, width or height is a movement. On the initiating client, after the
- *   dry run, the movement is built (origin, the waypoints measured by the scene's grid, history, method …) and
- *   `preMoveToken(document, movement, operation)` is called; `false` drops that token's update. The movement
- *   travels in `operation.movement[tokenId]`; a recorded movement adds its waypoints to `_movementHistory` in the
- *   same update.
- * - Every client, after `updateToken` for the token, calls `moveToken(document, movement, operation, user)` with
- *   the TokenMovementOperation (no `user`, `state`, `updateOptions`: those are TokenMovementData's, read from
- *   `TokenDocument#movement`).
- * - `TokenDocument#move(waypoints, options)`, `#measureMovementPath(waypoints)`, `#movementHistory`,
- *   `#revertRecordedMovement(movementId?)`, `#clearMovementHistory()`, `#movement`, `#_shouldRecordMovementHistory()`
- *   (core's default: the token is in a combat).
+ * - Initiating client, in `TokenDocument#_preUpdate` (so before `preUpdateToken`): an update touching x, y,
+ *   elevation, width or height (or `options.movement[id].waypoints`, which `move` sends with no changes) is a
+ *   movement. The waypoints are cleaned and validated, the movement (TokenMovementOperation) is built and
+ *   measured by the scene's grid, `_preUpdateMovement(movement, options)` then `preMoveToken(document,
+ *   movement, options)` (skipped with `noHook`) may reject it: `false` drops the movement fields (x, y,
+ *   elevation, width, height) from the change, the rest of the update still goes. Only `autoRotate` and
+ *   `showRuler` of the movement are writable in the hook. Otherwise the change is set to the destination,
+ *   `options._movement[id]` carries the movement, `options.diff` becomes false, a recorded movement writes
+ *   `_movementHistory`. `movement`/`_movementArguments`/`teleport`/`forced` are removed before sending.
+ * - Every client: `_onUpdate` sets `TokenDocument#movement` (TokenMovementData: + user, state,
+ *   updateOptions) and calls `recordToken` when `_movementHistory` changed; `_onUpdateOperation` (after every
+ *   `updateToken`) calls `_onUpdateMovement` and `moveToken(document, movement, operation, user)`.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { TokenDocument, tokenMovement } from './documents';
+import { Document, TokenDocument, tokenMovement } from './documents';
 import { hooks } from './hooks';
-import { state } from './state';
+import { deprecate, state } from './state';
 import { deepClone, randomID } from './utils';
 
-type Section = { waypoints: any[]; distance: number; cost: number; spaces: number; diagonals: number };
-
-const POSITION_KEYS = ['x', 'y', 'elevation', 'width', 'height'] as const;
+const MOVEMENT_FIELDS = ['x', 'y', 'elevation', 'width', 'height'] as const;
+const WAYPOINT_KEYS = new Set([...MOVEMENT_FIELDS, 'action', 'snapped', 'explicit', 'checkpoint']);
 const METHODS = ['api', 'config', 'dragging', 'keyboard', 'paste', 'undo'];
-const v14 = () => state.generation >= 14;
-const emptySection = (): Section => ({ waypoints: [], distance: 0, cost: 0, spaces: 0, diagonals: 0 });
+/** Core's CONFIG.Token.movement.actions (v13/v14 defaults): blink and displace teleport. */
+const DEFAULT_ACTIONS: Record<string, { teleport?: boolean }> = {
+  walk: {},
+  fly: {},
+  swim: {},
+  burrow: {},
+  climb: {},
+  crawl: {},
+  jump: {},
+  blink: { teleport: true },
+  displace: { teleport: true },
+};
+const actions = (): Record<string, { teleport?: boolean }> => (globalThis as any).CONFIG?.Token?.movement?.actions ?? DEFAULT_ACTIONS;
+const game = () => (globalThis as any).game;
 
 function deepFreeze<T>(o: T): T {
-  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
-    for (const v of Object.values(o)) if (v && typeof v === 'object' && !(v as any).documentName) deepFreeze(v);
+  if (o && typeof o === 'object' && !Object.isFrozen(o) && !(o as any).documentName) {
     Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
   }
   return o;
 }
 
-function positionOf(src: any): any {
-  return { x: src.x, y: src.y, elevation: src.elevation, width: src.width, height: src.height };
-}
+const positionOf = (w: any) => ({ x: w.x, y: w.y, elevation: w.elevation, width: w.width, height: w.height });
+const samePosition = (a: any, b: any) => MOVEMENT_FIELDS.every((k) => a[k] === b[k]);
+const isMovementUpdate = (changes: any) => MOVEMENT_FIELDS.some((k) => k in changes);
 
-/** Complete waypoints from the previous one (core: "Default: the previous or source …"). */
-function completeWaypoints(doc: any, waypoints: any[], teleport = false): any[] {
-  let prev = positionOf(doc._source);
-  return waypoints.map((w) => {
-    const full = {
-      ...prev,
-      ...Object.fromEntries(Object.entries(w).filter(([k, v]) => v !== undefined && POSITION_KEYS.includes(k as any))),
-      action: w.action ?? prev.action ?? (teleport ? 'displace' : 'walk'),
-      snapped: w.snapped ?? false,
-      explicit: w.explicit ?? false,
-      checkpoint: w.checkpoint ?? false,
-    };
-    prev = full;
-    return full;
+/** Core's #cleanAndValiateMovementWaypoints: defaults from the previous waypoint (the source first), checked, other keys dropped. */
+function cleanWaypoints(doc: any, waypoints: any[]): any[] {
+  let previous: any = { ...positionOf(doc._source), action: doc.movementAction };
+  return waypoints.map((given) => {
+    const w = { ...given };
+    for (const k of ['x', 'y', 'elevation', 'width', 'height'] as const) {
+      if (w[k] === undefined) w[k] = previous[k];
+      else if (typeof w[k] !== 'number') throw new Error(`${k} must be a number`);
+      else if (!Number.isFinite(w[k])) throw new Error(`${k} must be finite`);
+      else if ((k === 'width' || k === 'height') && !(w[k] > 0)) throw new Error(`${k} must be positive`);
+      else if (k === 'x' || k === 'y') w[k] = Math.round(w[k]);
+    }
+    if (w.action === undefined) w.action = previous.action;
+    else if (typeof w.action !== 'string') throw new Error('action must be a string');
+    else if (!(w.action in actions())) throw new Error('action is invalid');
+    for (const k of ['snapped', 'explicit', 'checkpoint']) {
+      if (w[k] === undefined) w[k] = false;
+      else if (typeof w[k] !== 'boolean') throw new Error(`${k} must be a boolean`);
+    }
+    for (const k of Object.keys(w)) if (!WAYPOINT_KEYS.has(k)) delete w[k];
+    previous = w;
+    return w;
   });
 }
 
-/** Measure a path of token positions (top-left, size in spaces) by the scene's grid, between token centres. */
-function measure(doc: any, positions: any[]): { total: Omit<Section, 'waypoints'>; steps: number[] } {
-  const grid = doc.parent?.grid;
-  const steps: number[] = [];
-  const total = { distance: 0, cost: 0, spaces: 0, diagonals: 0 };
-  if (!grid || positions.length < 2) return { total, steps: positions.map(() => 0) };
-  const centres = positions.map((p) => doc.getCenterPoint(p));
-  const whole = grid.measurePath(centres);
-  Object.assign(total, { distance: whole.distance, cost: whole.cost, spaces: whole.spaces, diagonals: whole.diagonals });
-  // Each waypoint's cost: the cost of the path so far minus the cost before it (the diagonal rule runs along the path).
-  let before = 0;
-  steps.push(0);
-  for (let k = 1; k < centres.length; k++) {
-    const upTo = grid.measurePath(centres.slice(0, k + 1)).cost;
-    steps.push(upTo - before);
-    before = upTo;
+/** The token's grid offset (top-left space) and back (square grids). */
+function toOffset(doc: any, p: any): { i: number; j: number } {
+  const size = doc.parent?.grid?.size ?? 100;
+  return { i: Math.round(p.y / size), j: Math.round(p.x / size) };
+}
+function toPosition(doc: any, o: { i: number; j: number }): { x: number; y: number } {
+  const size = doc.parent?.grid?.size ?? 100;
+  return { x: o.j * size, y: o.i * size };
+}
+
+/** Cumulative distance/spaces/diagonals at the last waypoint of each section of a measured path. */
+function sectionDistances(doc: any, sections: any[][]): { distance: number; spaces: number; diagonals: number }[] {
+  const path = sections.flat();
+  const measured = doc.measureMovementPath(path).waypoints;
+  const out: { distance: number; spaces: number; diagonals: number }[] = [];
+  let at = -1;
+  let before = { distance: 0, spaces: 0, diagonals: 0 };
+  for (const s of sections) {
+    at += s.length;
+    const m = at >= 0 ? measured[at] : { distance: 0, spaces: 0, diagonals: 0 };
+    const cur = { distance: m?.distance ?? 0, spaces: m?.spaces ?? 0, diagonals: m?.diagonals ?? 0 };
+    out.push({ distance: cur.distance - before.distance, spaces: cur.spaces - before.spaces, diagonals: cur.diagonals - before.diagonals });
+    before = cur;
   }
-  return { total, steps };
+  return out;
 }
 
-function measuredWaypoint(w: any, cost: number, movementId: string | null, userId: string, subpathId: string): any {
-  const m: any = { ...w, cost, terrain: null, intermediate: false, userId, movementId };
-  if (v14()) m.subpathId = subpathId;
-  return m;
-}
+/** Core's #preUpdateMovement, on the initiating client. */
+async function preUpdateMovement(doc: any, changed: any, options: any): Promise<void> {
+  if (!options.isUndo) delete changed._movementHistory;
+  if (options._clearMovementHistory) changed._movementHistory = [];
 
-/** A section: the waypoints after `from` measured along [from, ...waypoints]. */
-function section(doc: any, from: any, waypoints: any[]): Section {
-  if (!waypoints.length) return emptySection();
-  const { total, steps } = measure(doc, [from, ...waypoints]);
-  return { waypoints: waypoints.map((w, k) => ({ ...w, cost: steps[k + 1] })), ...total };
-}
+  let { waypoints, method, constrainOptions, autoRotate, showRuler } = options.movement?.[doc.id] ?? {};
+  if (waypoints && waypoints.length === 0) waypoints = undefined;
+  if (!waypoints && isMovementUpdate(changed)) {
+    const src = doc._source;
+    if ('teleport' in options) deprecate('DatabaseUpdateOperation#teleport has been deprecated. Use DatabaseUpdateOperation#waypoints or TokenDocument#movement instead.');
+    if ('forced' in options) deprecate('DatabaseUpdateOperation#forced has been deprecated. Use DatabaseUpdateOperation#waypoints or TokenDocument#movement instead.');
+    const action = options.teleport === true || options.isPaste === true ? 'displace' : undefined;
+    waypoints = [{ ...Object.fromEntries(MOVEMENT_FIELDS.map((k) => [k, changed[k] ?? src[k]])), action, snapped: false, explicit: false, checkpoint: true }];
+  }
+  if (!waypoints) {
+    for (const k of MOVEMENT_FIELDS) delete changed[k];
+    return;
+  }
+  method ??= options.isPaste ? 'paste' : options.isUndo ? 'undo' : 'api';
+  if (!METHODS.includes(method) || (method === 'paste') !== !!options.isPaste || (method === 'undo') !== !!options.isUndo) throw new Error('Invalid movement method');
+  constrainOptions = deepClone(constrainOptions) ?? {};
+  if (autoRotate !== undefined) autoRotate = !!autoRotate;
+  if (showRuler !== undefined) showRuler = !!showRuler;
+  const autoRotateSetting = () => {
+    try {
+      return !!game().settings.get('core', 'tokenAutoRotate');
+    } catch {
+      return false;
+    }
+  };
+  if (method === 'paste' || method === 'undo') autoRotate = showRuler = false;
+  else if (method === 'keyboard') {
+    autoRotate ??= autoRotateSetting();
+    showRuler ??= false;
+  } else if (method === 'dragging') {
+    autoRotate ??= autoRotateSetting();
+    showRuler ??= true;
+  } else {
+    autoRotate ??= false;
+    showRuler ??= false;
+  }
+  options._movement ??= {};
 
-/** The history section: recorded waypoints (their first is where the recording started). */
-function historyOf(doc: any, recordedWaypoints: any[]): any {
-  const recorded = recordedWaypoints.length ? { ...section(doc, recordedWaypoints[0], recordedWaypoints.slice(1)), waypoints: deepClone(recordedWaypoints) } : emptySection();
-  const unrecorded = emptySection();
-  return { recorded, unrecorded, distance: recorded.distance, cost: recorded.cost, spaces: recorded.spaces, diagonals: recorded.diagonals };
-}
+  waypoints = cleanWaypoints(doc, Array.isArray(waypoints) ? waypoints : [waypoints]);
+  const origin = Object.freeze(positionOf(doc._source));
+  const movementId = randomID();
+  const userId = game().user.id;
+  const recorded = !options.isUndo && doc._shouldRecordMovementHistory();
+  const recordedHistory = deepClone(doc._source._movementHistory ?? []).map((w: any) => ({ ...w, cost: w.cost ?? Infinity }));
+  const combined: any[] = [...recordedHistory];
+  const previous = combined.at(-1);
+  if (!previous || !samePosition(previous, origin)) {
+    combined.push({ ...origin, action: previous ? 'displace' : waypoints[0].action, terrain: null, snapped: false, explicit: false, checkpoint: true, intermediate: false, userId, movementId, cost: 0 });
+  }
+  const unrecordedHistory = combined.slice(recordedHistory.length);
 
-/** Initiating client: build the movement, call preMoveToken, put it in the operation. */
-function prepare(doc: any, changes: any, diff: any, options: any, user: any): boolean {
-  if (!POSITION_KEYS.some((k) => k in diff)) return true;
-  const given = options.movement?.[doc.id] ?? {};
-  const origin = positionOf(doc._source);
-  const destination = { ...origin, ...Object.fromEntries(POSITION_KEYS.filter((k) => k in diff).map((k) => [k, diff[k]])) };
-  const method = given.method ?? 'api';
-  if (!METHODS.includes(method)) throw new Error(`Invalid movement method "${method}"`);
-  let waypoints = completeWaypoints(doc, given.waypoints?.length ? given.waypoints : [destination], !!options.teleport);
-  const last = waypoints[waypoints.length - 1];
-  if (POSITION_KEYS.some((k) => last[k] !== destination[k])) waypoints.push(...completeWaypoints(doc, [{ ...last, ...destination }]));
-  waypoints = waypoints.map((w, k) => ({ ...w, checkpoint: w.checkpoint || k === waypoints.length - 1 }));
-  const id = randomID();
-  const subpathId = randomID();
-  const measured = section(doc, origin, waypoints);
-  measured.waypoints = measured.waypoints.map((w) => measuredWaypoint(w, w.cost, id, user.id, subpathId));
-  const priorHistory = deepClone(doc._source._movementHistory ?? []);
-  const recorded = method !== 'undo' && doc._shouldRecordMovementHistory() === true;
-  const movement: any = {
-    id,
+  // No Regions in the stand-in: the path splits only at explicit checkpoints, which core continues in later updates.
+  if (!options.isPaste && !options.isUndo && waypoints.slice(0, -1).some((w: any) => w.checkpoint)) {
+    throw new Error('The stand-in does not model movement continued across checkpoints (a waypoint other than the last with checkpoint: true)');
+  }
+  let passed: any[] = waypoints;
+  const destination = passed.at(-1);
+  destination.checkpoint = true;
+  for (const k of MOVEMENT_FIELDS) changed[k] = destination[k];
+
+  const nonintermediate = (ws: any[]) => ws.filter((w) => !w.intermediate);
+  const [rec, unrec, pas] = sectionDistances(doc, [nonintermediate(recordedHistory), nonintermediate(unrecordedHistory), passed]);
+
+  passed = doc.getCompleteMovementPath([origin, ...passed]).slice(1);
+  for (const w of passed) Object.assign(w, { userId, movementId });
+  combined.push(...passed);
+
+  // Costs: measured by the rendered token (the initiating client views the token's scene), else 0 (core).
+  let passedCost = 0;
+  if (doc.rendered) {
+    const measurement = doc.measureMovementPath(combined);
+    for (let i = combined.length - passed.length; i < combined.length; i++) passedCost += combined[i].cost = measurement.waypoints[i].backward.cost;
+  } else for (const w of passed) w.cost = 0;
+  const sum = (ws: any[]) => ws.reduce((t, w) => t + w.cost, 0);
+  const recordedCost = sum(recordedHistory);
+  const unrecordedCost = sum(unrecordedHistory);
+
+  const move: any = {
+    id: movementId,
     chain: [],
     origin,
-    destination,
-    passed: measured,
-    pending: emptySection(),
-    history: historyOf(doc, priorHistory),
+    destination: positionOf(destination),
+    passed: { waypoints: passed, distance: pas.distance, cost: passedCost, spaces: pas.spaces, diagonals: pas.diagonals },
+    pending: { waypoints: [], distance: 0, cost: 0, spaces: 0, diagonals: 0 },
+    history: {
+      recorded: { waypoints: recordedHistory, distance: rec.distance, cost: recordedCost, spaces: rec.spaces, diagonals: rec.diagonals },
+      unrecorded: { waypoints: unrecordedHistory, distance: unrec.distance, cost: unrecordedCost, spaces: unrec.spaces, diagonals: unrec.diagonals },
+      distance: rec.distance + unrec.distance,
+      cost: recordedCost + unrecordedCost,
+      spaces: rec.spaces + unrec.spaces,
+      diagonals: rec.diagonals + unrec.diagonals,
+    },
     constrained: false,
     recorded,
     method,
-    constrainOptions: deepClone(given.constrainOptions ?? {}),
-    autoRotate: given.autoRotate ?? false,
-    showRuler: given.showRuler ?? false,
+    constrainOptions,
+    autoRotate,
+    showRuler,
   };
-  if (v14()) Object.assign(movement, { subpathId, split: false });
-  // v13: nothing of the movement is writable; v14: only autoRotate and showRuler (hookEvents.preMoveToken).
-  for (const [k, v] of Object.entries(movement)) if (v && typeof v === 'object') deepFreeze(v);
-  if (v14()) {
-    for (const k of Object.keys(movement)) if (k !== 'autoRotate' && k !== 'showRuler') Object.defineProperty(movement, k, { writable: false });
-    Object.seal(movement);
-  } else Object.freeze(movement);
-  if (hooks.call('preMoveToken', doc, movement, options) === false) return false;
-  const sent = {
-    id,
-    chain: [],
-    origin,
-    waypoints: deepClone(measured.waypoints),
-    method,
-    autoRotate: !!movement.autoRotate,
-    showRuler: !!movement.showRuler,
-    constrainOptions: deepClone(movement.constrainOptions),
-    recorded,
-    ...(v14() ? { subpathId } : {}),
-  };
-  options.movement = { ...(options.movement ?? {}), [doc.id]: sent };
-  if (recorded) {
-    const start = priorHistory.length ? [] : [measuredWaypoint({ ...origin, action: waypoints[0].action, snapped: false, explicit: false, checkpoint: true }, 0, id, user.id, subpathId)];
-    changes._movementHistory = diff._movementHistory = [...priorHistory, ...start, ...deepClone(measured.waypoints)];
-  } else if (method === 'undo' && '_movementHistory' in changes) diff._movementHistory = changes._movementHistory;
-  return true;
+  if (state.generation >= 14) {
+    // v14's TokenMovementOperation: the subpath (no continuation here: one subpath) and split.
+    Object.assign(move, { subpathId: movementId, split: false });
+    for (const w of passed) w.subpathId = movementId;
+  }
+  Object.seal(move);
+  // Core redefines every other property with its deep-frozen value (docs: not writable); the stand-in also makes it read-only.
+  for (const [key, value] of Object.entries(move)) {
+    if (key === 'autoRotate' || key === 'showRuler') continue;
+    Object.defineProperty(move, key, { value: deepFreeze(value), writable: false });
+  }
+  let allowed = (await doc._preUpdateMovement(move, options)) ?? true;
+  allowed &&= options.noHook || hooks.call('preMoveToken', doc, move, options);
+  if (allowed === false) {
+    for (const k of MOVEMENT_FIELDS) delete changed[k];
+    return;
+  }
+  for (const key of ['autoRotate', 'showRuler']) Object.defineProperty(move, key, { value: deepFreeze(move[key]), writable: false });
+  if (recorded) changed._movementHistory = combined.map((w) => ({ ...w, cost: w.cost === Infinity ? null : w.cost }));
+  Object.defineProperty(options._movement, doc.id, { value: move, enumerable: true });
+  options.diff = false;
+  if (options._movementArguments) options._movementArguments.result = true;
 }
 
-/** Every client, after updateToken: moveToken with the TokenMovementOperation; recordToken when the history changed. */
-function received(doc: any, diff: any, operation: any, author: any): void {
-  const sent = operation.movement?.[doc.id];
-  if (sent && POSITION_KEYS.some((k) => k in diff)) {
-    const origin = sent.origin;
-    const destination = positionOf(doc._source);
-    const passed = section(doc, origin, sent.waypoints);
-    passed.waypoints = deepClone(sent.waypoints);
-    const history = historyOf(doc, (doc._source._movementHistory ?? []).filter((w: any) => w.movementId !== sent.id));
-    const movement: any = {
-      id: sent.id,
-      chain: [...(sent.chain ?? [])],
-      origin: { ...origin },
-      destination,
-      passed,
-      pending: emptySection(),
-      history,
-      constrained: false,
-      recorded: !!sent.recorded,
-      method: sent.method,
-      constrainOptions: deepClone(sent.constrainOptions ?? {}),
-      autoRotate: !!sent.autoRotate,
-      showRuler: !!sent.showRuler,
-    };
-    if (v14()) Object.assign(movement, { subpathId: sent.subpathId, split: false });
-    const data = { ...deepClone(movement), user: author, state: 'completed', updateOptions: { ...operation, parent: undefined } };
-    delete data.updateOptions.parent;
-    Object.defineProperty(doc, '_movement', { value: deepFreeze(data), writable: true, configurable: true, enumerable: false });
-    hooks.callAll('moveToken', doc, deepFreeze(movement), operation, author);
+/** Core's #onUpdateMovement (every client, in _onUpdate). */
+function onUpdateMovement(doc: any, changed: any, options: any, userId: string): void {
+  const movement = options._movement?.[doc.id];
+  if (movement) {
+    const impute = (ws: any[]) => ws.forEach((w) => (w.cost ??= Infinity));
+    impute(movement.passed.waypoints);
+    impute(movement.pending.waypoints);
+    impute(movement.history.recorded.waypoints);
+    impute(movement.history.unrecorded.waypoints);
+    for (const s of [movement.passed, movement.pending, movement.history.recorded, movement.history.unrecorded, movement.history]) s.cost ??= Infinity;
+    deepFreeze(movement);
+    const user = game().users.get(userId);
+    const moveState = movement.constrained ? 'stopped' : movement.pending.waypoints.length > 0 ? 'pending' : 'completed';
+    const { animate, animation, diff, noHook, pan, render, renderSheet, isPaste, isUndo } = options;
+    const updateOptions = deepFreeze({ animate, animation, diff, noHook, pan, render, renderSheet, isPaste, isUndo });
+    Object.defineProperty(doc, '_movementData', { value: Object.freeze({ ...movement, user, state: moveState, updateOptions }), writable: true, configurable: true });
   }
-  if ('_movementHistory' in diff) hooks.callAll('recordToken', doc);
+  if ('_movementHistory' in changed) {
+    doc._onMovementRecorded();
+    hooks.callAll('recordToken', doc);
+  }
 }
+
+const baseOnUpdate = Document.prototype._onUpdate;
+const basePreUpdate = Document.prototype._preUpdate;
 
 const methods = {
-  /** Core's TokenDocument#move: one update through the waypoints; true if the token moved. */
-  async move(this: any, waypoints: any, options: any = {}): Promise<boolean> {
-    const list = (Array.isArray(waypoints) ? waypoints : [waypoints]).map((w: any) => ({ ...w }));
-    if (!list.length) return false;
-    const { method = 'api', autoRotate, showRuler, constrainOptions, ...rest } = options;
-    const full = completeWaypoints(this, list, !!rest.teleport);
-    const dest = full[full.length - 1];
-    const change = Object.fromEntries(POSITION_KEYS.map((k) => [k, dest[k]]));
-    const movement = { ...(rest.movement ?? {}), [this.id]: { waypoints: list, method, autoRotate, showRuler, constrainOptions } };
-    const before = positionOf(this._source);
-    await this.update(change, { ...rest, movement });
-    return POSITION_KEYS.some((k) => (this as any)._source[k] !== before[k]);
+  async _preUpdate(this: any, changed: any, options: any, user: any): Promise<boolean | void> {
+    const allowed = await basePreUpdate.call(this, changed, options, user);
+    if (allowed === false) return false;
+    await preUpdateMovement(this, changed, options);
   },
-  /** Core's measureMovementPath: the path between the token's centres at each waypoint, by the scene's grid. */
-  measureMovementPath(this: any, waypoints: any[]): any {
-    const full = completeWaypoints(this, waypoints);
-    const { total, steps } = measure(this, full);
-    let cost = 0;
-    return { ...total, waypoints: full.map((w, k) => ({ x: w.x, y: w.y, cost: (cost += steps[k]) })) };
+  _onUpdate(this: any, changed: any, options: any, userId: string): void {
+    onUpdateMovement(this, changed, options, userId);
+    baseOnUpdate.call(this, changed, options, userId);
   },
-  _shouldRecordMovementHistory(this: any): boolean {
-    return this.inCombat;
+  /** Core's: may reject the movement (false); the movement's waypoints are final. */
+  async _preUpdateMovement(_movement: any, _operation: any): Promise<boolean | void> {},
+  /** Core's: called on every client before the moveToken hook. */
+  _onUpdateMovement(_movement: any, _operation: any, _user: any): void {},
+  _onMovementRecorded(): void {},
+  /** Core's TokenDocument#move: an update with the waypoints as `movement`; true if the token was moved. */
+  async move(this: any, waypoints: any, { method, constrainOptions, autoRotate, showRuler, ...options }: any = {}): Promise<boolean> {
+    if (!Array.isArray(waypoints)) waypoints = [waypoints];
+    else if (waypoints.length === 0) return false;
+    const args = { result: false };
+    const updated = await this.update({}, { ...options, movement: { [this.id]: { waypoints, method, constrainOptions, autoRotate, showRuler } }, _movementArguments: args });
+    return args.result && !!updated;
   },
-  /** Core's: displace the token to the position before the last recorded movement (or the given one, which must be the last). */
+  /**
+   * Core's: undo all recorded movement, or the recorded movement with this ID and every later one: the token is
+   * displaced to the position before it (method "undo", not recorded) and the history cut there.
+   */
   async revertRecordedMovement(this: any, movementId?: string): Promise<boolean> {
-    const history: any[] = deepClone(this._source._movementHistory ?? []);
-    if (!history.length) return false;
-    const lastId = history[history.length - 1].movementId;
-    if (movementId !== undefined && movementId !== lastId) return false;
-    const first = history.findIndex((w) => w.movementId === lastId);
-    const kept = history.slice(0, first);
-    const to = kept.length ? kept[kept.length - 1] : history[first];
-    const change: any = Object.fromEntries(POSITION_KEYS.map((k) => [k, to[k]]));
-    change._movementHistory = kept;
-    const before = deepClone(this._source._movementHistory);
-    await this.update(change, { movement: { [this.id]: { waypoints: [{ ...change, action: 'displace' }], method: 'undo' } } });
-    return JSON.stringify(this._source._movementHistory) !== JSON.stringify(before);
+    const history = this._source._movementHistory ?? [];
+    if (history.length === 0) return false;
+    movementId ??= history[0].movementId;
+    const index = history.findIndex((w: any) => w.movementId === movementId);
+    if (index < 0) return false;
+    const { x, y, elevation, width, height } = history[Math.max(index - 1, 0)];
+    const args = { result: false };
+    const updated = await this.update({ x, y, elevation, width, height, _movementHistory: deepClone(history.slice(0, index)) }, { isUndo: true, diff: false, animate: false, _movementArguments: args });
+    return args.result && !!updated;
   },
   async clearMovementHistory(this: any): Promise<void> {
-    await this.update({ _movementHistory: [] });
+    if ((this._source._movementHistory ?? []).length === 0) return;
+    await this.update({}, { diff: false, noHook: true, _clearMovementHistory: true });
+  },
+  /** Core's: record while the token's combatant's combat has started. */
+  _shouldRecordMovementHistory(this: any): boolean {
+    const combatant = this.combatant;
+    if (!combatant) return false;
+    return !!combatant.parent?.started;
+  },
+  /** Core's TokenDocument#measureMovementPath on a square grid: between the token's grid offsets, teleporting actions cost nothing. */
+  measureMovementPath(this: any, waypoints: any[], { cost }: any = {}): any {
+    const grid = this.parent?.grid;
+    let prev: any = { ...positionOf(this._source), action: this.movementAction };
+    const path = waypoints.map((w: any) => {
+      const full = { ...prev, ...Object.fromEntries(Object.entries(w).filter(([, v]) => v !== undefined)) };
+      prev = full;
+      const o: any = toOffset(this, full);
+      if (actions()[full.action]?.teleport) o.teleport = true;
+      if (typeof w.cost === 'number') o.cost = w.cost;
+      return o;
+    });
+    return grid.measurePath(path, { cost });
+  },
+  /** Core's: the waypoints with the intermediate grid steps of each non-teleporting segment (intermediate: true, snapped). */
+  getCompleteMovementPath(this: any, waypoints: any[]): any[] {
+    const grid = this.parent?.grid;
+    const path: any[] = [];
+    let prev: any = { ...positionOf(this._source), action: this.movementAction };
+    let from: any;
+    waypoints.forEach((w: any, i: number) => {
+      const cur = {
+        ...prev,
+        ...Object.fromEntries(Object.entries(w).filter(([k, v]) => v !== undefined && (MOVEMENT_FIELDS as readonly string[]).concat('action').includes(k))),
+      };
+      const x = Math.round(cur.x);
+      const y = Math.round(cur.y);
+      const { elevation, width, height, action } = cur;
+      const to = toOffset(this, { x, y });
+      if (i > 0 && !actions()[action]?.teleport) {
+        const steps = grid.getDirectPath([from, to]);
+        for (let s = 1; s < steps.length - 1; s++) {
+          const p = toPosition(this, steps[s]);
+          path.push({ x: p.x, y: p.y, elevation, width, height, action, terrain: null, snapped: true, explicit: false, checkpoint: false, intermediate: true });
+        }
+      }
+      path.push({ x, y, elevation, width, height, action, terrain: null, snapped: w.snapped ?? false, explicit: w.explicit ?? false, checkpoint: w.checkpoint ?? false, intermediate: w.intermediate ?? false });
+      from = to;
+      prev = cur;
+    });
+    return path;
   },
 };
 
-/** Install the movement API on the shared TokenDocument class and the workflow in the database path. */
+let installed = false;
+
+/** Install the movement workflow and API on the shared TokenDocument class (once; the generation is read at call time). */
 export function installMovement(): void {
+  if (installed) return;
+  installed = true;
   Object.assign(TokenDocument.prototype, methods);
-  Object.defineProperty(TokenDocument.prototype, 'movementHistory', {
-    configurable: true,
-    get(this: any) {
-      return this._source._movementHistory ?? [];
-    },
+  const defineGetter = (name: string, get: (this: any) => any) => Object.defineProperty(TokenDocument.prototype, name, { configurable: true, get });
+  defineGetter('movementHistory', function () {
+    return this._source._movementHistory ?? [];
   });
-  Object.defineProperty(TokenDocument.prototype, 'movement', {
-    configurable: true,
-    get(this: any) {
-      return this._movement ?? null;
-    },
+  defineGetter('movement', function () {
+    return this._movementData ?? null;
   });
-  tokenMovement.prepare = prepare;
-  tokenMovement.received = received;
+  defineGetter('movementAction', function () {
+    return (globalThis as any).CONFIG?.Token?.movement?.defaultAction ?? 'walk';
+  });
+  /** The token has a canvas object on this client: its scene is the one viewed. */
+  defineGetter('rendered', function () {
+    return !!this.parent && game().scenes?.viewed === this.parent;
+  });
+  const baseOnUpdateOperation = (TokenDocument as any)._onUpdateOperation;
+  (TokenDocument as any)._onUpdateOperation = async function (documents: any[], operation: any, user: any): Promise<void> {
+    await baseOnUpdateOperation.call(this, documents, operation, user);
+    if (!operation._movement) return;
+    for (const doc of documents) {
+      const movement = operation._movement[doc.id];
+      if (!movement) continue;
+      doc._onUpdateMovement(movement, operation, user);
+      hooks.callAll('moveToken', doc, movement, operation, user);
+    }
+  };
+  tokenMovement.finalize = (options: any) => {
+    delete options.movement;
+    if (options._movement && Object.keys(options._movement).length === 0) delete options._movement;
+    delete options._movementArguments;
+    delete options.teleport;
+    delete options.forced;
+  };
 }
