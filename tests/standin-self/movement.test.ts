@@ -325,3 +325,35 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
     });
   });
 });
+
+describe.each([13, 14] as const)('combat clears movement history as core does, generation %i', (generation) => {
+  it("at the start of the combatant's turn and when it leaves the combat", async () => {
+    const foundry = installFoundry({ generation });
+    const [a, b] = await g.Actor.create([
+      { name: 'A', type: 'base' },
+      { name: 'B', type: 'base' },
+    ]);
+    const scene = await g.Scene.create({ name: 'Keep', active: true });
+    foundry.view(scene);
+    const [ta, tb] = await scene.createEmbeddedDocuments('Token', [
+      { name: 'A', actorId: a.id, actorLink: true, x: 0, y: 0 },
+      { name: 'B', actorId: b.id, actorLink: true, x: 500, y: 0 },
+    ]);
+    const combat = await g.Combat.create({ scene: scene.id, active: true });
+    const [ca] = await combat.createEmbeddedDocuments('Combatant', [
+      { tokenId: ta.id, sceneId: scene.id, actorId: a.id, initiative: 20 },
+      { tokenId: tb.id, sceneId: scene.id, actorId: b.id, initiative: 10 },
+    ]);
+    await combat.startCombat();
+    await foundry.settle();
+    await ta.update({ x: 100 });
+    await tb.update({ x: 600 });
+    expect([ta.movementHistory.length, tb.movementHistory.length]).toEqual([2, 2]);
+    await combat.nextTurn(); // B's turn starts: B's history is cleared
+    await foundry.settle();
+    expect([ta.movementHistory.length, tb.movementHistory.length]).toEqual([2, 0]);
+    await ca.delete(); // A leaves
+    await foundry.settle();
+    expect(ta.movementHistory).toEqual([]);
+  });
+});
