@@ -185,6 +185,8 @@ declare abstract class CoreCombat extends foundry.documents.Combat {
     _onEndRound: CoreCombat['_onEndRound'];
     _onStartRound: CoreCombat['_onStartRound'];
     _onStartTurn: CoreCombat['_onStartTurn'];
+    _clearMovementHistoryOnExit: CoreCombat['_clearMovementHistoryOnExit'];
+    _clearMovementHistoryOnStartTurn: CoreCombat['_clearMovementHistoryOnStartTurn'];
   };
 }
 declare abstract class CoreCombatant extends foundry.documents.Combatant {
