@@ -88,7 +88,7 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
     expect(hero.movement.user.id).toBe(foundry.users.gm.id);
     expect(hero.movement.updateOptions).toMatchObject({ animate: false, diff: false });
     if (generation >= 14) {
-      expect(movement).toMatchObject({ split: false, subpathId: movement.id });
+      expect(movement).toMatchObject({ split: false, subpathId: movement.id, measureOptions: {}, terrainOptions: {} });
       expect(movement.passed.waypoints[1].subpathId).toBe(movement.id);
     } else {
       expect('subpathId' in movement).toBe(false);

@@ -211,7 +211,7 @@ async function preUpdateMovement(doc: any, changed: any, options: any): Promise<
   };
   if (state.generation >= 14) {
     // v14's TokenMovementOperation: the subpath (no continuation here: one subpath) and split.
-    Object.assign(move, { subpathId: movementId, split: false });
+    Object.assign(move, { subpathId: movementId, split: false, measureOptions: {}, terrainOptions: {} });
     for (const w of passed) w.subpathId = movementId;
   }
   Object.seal(move);
