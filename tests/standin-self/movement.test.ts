@@ -121,6 +121,16 @@ describe.each([13, 14] as const)('token movement, generation %i', (generation) =
     expect(hero.x).toBe(0);
   });
 
+  it('a new token starts with no movement history; teleport: true on an update is a displace (deprecated)', async () => {
+    const [t] = await scene.createEmbeddedDocuments('Token', [{ name: 'Ghost', actorId: actors[1].id, _movementHistory: [{ x: 5, y: 5 }] }]);
+    expect(t.movementHistory).toEqual([]);
+    let seen: any;
+    g.Hooks.on('moveToken', (_d: any, m: any) => (seen = m));
+    await t.update({ x: 400 }, { teleport: true });
+    expect(seen.passed.waypoints.map((w: any) => [w.x, w.action, w.cost])).toEqual([[400, 'displace', 0]]);
+    expect(foundry.deprecations.some((d) => d.includes('teleport'))).toBe(true);
+  });
+
   it('an update that does not move the token is no movement', async () => {
     await listen();
     await hero.update({ name: 'Renamed' });

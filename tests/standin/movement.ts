@@ -372,6 +372,13 @@ export function installMovement(): void {
   defineGetter('rendered', function () {
     return !!this.parent && game().scenes?.viewed === this.parent;
   });
+  // Core's TokenDocument._preCreateOperation: a new token starts with no movement history.
+  const basePreCreateOperation = (TokenDocument as any)._preCreateOperation;
+  (TokenDocument as any)._preCreateOperation = async function (documents: any[], operation: any, user: any): Promise<boolean | void> {
+    const allowed = await basePreCreateOperation.call(this, documents, operation, user);
+    if (allowed === false) return false;
+    for (const doc of documents) doc.updateSource({ _movementHistory: [] });
+  };
   const baseOnUpdateOperation = (TokenDocument as any)._onUpdateOperation;
   (TokenDocument as any)._onUpdateOperation = async function (documents: any[], operation: any, user: any): Promise<void> {
     await baseOnUpdateOperation.call(this, documents, operation, user);
