@@ -10,6 +10,7 @@ import type { Combatant, CombatantState, Declaration } from './model';
 import type { ProcedureOptions } from './procedure';
 import type { FlowState } from './flow/state';
 import { SEGMENTS_PER_ROUND } from './model';
+import { standardRateFeet } from './encumbrance';
 import { addictChargeStart, chargeMovementOf, encounterDistanceOf, CHARGE_FALLS_SHORT } from './procedures/addict-charge';
 
 /**
@@ -218,7 +219,9 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
       p.short = short >= 0 || (arrive < 0 && start !== undefined && start <= lastSegment && perSegment * (lastSegment - start + 1) < stop - 1e-9);
     } else if (tooFar >= 0) {
       p.short = true;
-      if (tooFar <= last) p.moved = Math.min(path, feet(c.movement) ?? 0);
+      // As far as d12-ascending's standard rate takes it (its chargeTooFar; rules revision 3, before: the movement as stored).
+      const rate = (state.rules ?? 0) >= 3 ? standardRateFeet(c, state.options.encumbrance !== false) : feet(c.movement);
+      if (tooFar <= last) p.moved = Math.min(path, rate ?? 0);
     } else if (p.arrived) p.moved = path;
     out.push(p);
   }

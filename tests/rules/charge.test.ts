@@ -130,14 +130,24 @@ describe('other procedures: nothing before the step the charge acts in, then all
     expect(chargeProgress(state)[0]).toMatchObject({ path: 40, moved: 40, arrived: true, short: false });
   });
 
-  it('d12-ascending III.D: a charge farther than the movement moves it and falls short (d12ChargeTooFar)', () => {
-    const { state, dice } = start('d12-ascending', encounter(pc('knight', { movement: 30 }), foe('orc')), [surprise('party', 12), surprise('foes', 12), init('party', 1, 1), init('foes', 1, 6)]);
+  it('d12-ascending III.D: a charge farther than the standard rate ("12” (which for our purposes is six squares)": 30 ft) moves it and falls short (d12ChargeTooFar)', () => {
+    const { state, dice } = start('d12-ascending', encounter(pc('knight', { movement: 120 }), foe('orc')), [surprise('party', 12), surprise('foes', 12), init('party', 1, 1), init('foes', 1, 6)]);
     give(state, { t: 'declare', d: d('knight', 'charge', { target: 'orc', distance: 50 }) });
     give(state, { t: 'begin', d: { orc: melee('orc', 'knight') } }, dice);
     const at = stepOf(state, 'knight', { action: 'move' });
     expect(at).toBeGreaterThanOrEqual(0);
     playTo(state, at);
     expect(chargeProgress(state)[0]).toMatchObject({ path: 50, moved: 30, arrived: false, short: true });
+  });
+
+  it('d12-ascending III.D: a 12” charger closing 25 ft (within six squares) charges and attacks', () => {
+    const { state, dice } = start('d12-ascending', encounter(pc('knight', { movement: 120 }), foe('orc')), [surprise('party', 12), surprise('foes', 12), init('party', 1, 1), init('foes', 1, 6)]);
+    give(state, { t: 'declare', d: d('knight', 'charge', { target: 'orc', distance: 25 }) });
+    give(state, { t: 'begin', d: { orc: melee('orc', 'knight') } }, dice);
+    expect(stepOf(state, 'knight', { action: 'move' })).toBe(-1);
+    const at = stepOf(state, 'knight', { action: 'charge' });
+    playTo(state, at);
+    expect(chargeProgress(state)[0]).toMatchObject({ path: 25, moved: 25, arrived: true, short: false });
   });
 
   it('no round planned: nothing to report', () => {
