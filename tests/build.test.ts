@@ -84,8 +84,15 @@ describe('the installable build', () => {
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
         'chunks/surprise.js',
         'chunks/held.js',
-        // addict's charge timing (footnotes 9 and 19), shared by addict and the timeline's charge progress (movement.ts).
+        // addict's charge timing (footnotes 9 and 19), shared by addict and a charge's progress (charges.ts).
         'chunks/addict-charge.js',
+        // The engine's parts loaded when a combat first needs them (rules/parts.ts): the `moved` input's checks and a charge's
+        // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) and seed 002's
+        // encumbrance table (those procedures, the charges and the actor sheet).
+        'chunks/moved.js',
+        'chunks/charges.js',
+        'chunks/movement.js',
+        'chunks/encumbrance.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.

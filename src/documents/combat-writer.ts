@@ -7,6 +7,7 @@
  * first use: the Combat document (combat.ts) keeps what every client reads
  * (the replay, the order, the held declarations) and calls these.
  */
+import { loadParts } from '../rules/parts';
 import type { DamageType, Declaration, Problem } from '../rules/model';
 import { RulesError } from '../rules/model';
 import {
@@ -107,6 +108,8 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
   const before = combat.flowState;
   if (!before) return { problem: { key: 'CombatNotStarted' } };
   await loadProcedure(before.procedure);
+  // The `moved` input's checks: a part of the engine the GM loads before it writes (rules/parts.ts).
+  await loadParts(['moved']);
   const { result } = await withRolls((rolled) => {
     const used = new Set<string>();
     const dice = options.manual ? handDice(options.manual, rolled, used, (id) => nameOfId(combat, id)) : rolled;

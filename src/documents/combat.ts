@@ -38,6 +38,7 @@ import { currentActors } from '../rules/flow/read';
 import type { AppliedDetail, FlowInput } from '../rules/flow/transitions';
 import type { FlowState, MoraleRequest } from '../rules/flow/state';
 import { isLoaded, loadProcedure } from '../rules/registry';
+import { loadParts, partsFor } from '../rules/parts';
 import type { ProcedureId } from '../rules/model';
 import { isProcedureId } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
@@ -141,6 +142,15 @@ export class TenSegmentsCombat extends Combat {
     const procedure = procedureOfLog(entries);
     if (procedure && !isLoaded(procedure)) {
       void loadProcedure(procedure).then(() => {
+        this.tensegCache = null;
+        ui.combat?.render();
+      });
+      return null;
+    }
+    // Parts of the engine this log needs beyond start-up (a move on the map: rules/parts.ts), loaded first.
+    const parts = partsFor(entries.map(([, e]) => e.t));
+    if (parts.length > 0) {
+      void loadParts(parts).then(() => {
         this.tensegCache = null;
         ui.combat?.render();
       });

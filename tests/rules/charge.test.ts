@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Combatant } from '../../src/rules/model';
-import { chargeProgress } from '../../src/rules/movement';
+import { chargeProgress } from '../../src/rules/charges';
 import { addictChargeStart, CHARGE_FALLS_SHORT } from '../../src/rules/procedures/addict';
 import { timeline } from '../../src/rules/timeline';
 import { attackProblem } from '../../src/rules/flow/attack';

@@ -8,6 +8,7 @@
  * The layout follows the width (a CSS container query), so the sidebar, a
  * pop-out (v13 renderPopout) and a v14 detached window all read.
  */
+import { loadParts, partsFor } from '../../rules/parts';
 import { SYSTEM_ID } from '../../settings';
 import { contextMenuEntry } from '../../documents/compat';
 import { groupIdOf } from '../../documents/encounter';
@@ -55,6 +56,9 @@ export class TenSegmentsCombatTracker extends Base {
     const user = game.user as User.Implementation;
     const gm = !!user.isGM;
     const state = combat.flowState;
+    // A charge's progress is a part of the engine loaded with the first charge declared (rules/parts.ts).
+    const parts = partsFor([], state);
+    if (parts.length > 0) await loadParts(parts);
     const view = state ? timeline(state, gm ? GM_VIEW : playerViewer(combat, user)) : null;
     const facts: Record<string, CombatantFacts> = {};
     const roster: Roster = { sides: [], combatants: [] };

@@ -32,7 +32,7 @@ import type { AttackGrant, Procedure, ProcedureOptions, StepEntry } from '../pro
 import { getProcedure } from '../registry';
 import { missileRangeBand } from '../range';
 import { currentEntries } from './read';
-import { forfeited, provokedBy } from './moved';
+import { forfeited, provokedBy } from './moves';
 import { combatantOf, nameOf, type FlowAttack, type FlowInterruption, type FlowState } from './state';
 
 type P = Procedure<ProcedureOptions>;

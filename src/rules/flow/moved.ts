@@ -23,6 +23,7 @@ import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
 import { feetOf, moveMeasureOk, movedFeet, type FlowMove, type MoveRuling, type MovementVerdict, type Provoked, type ReachPassed } from '../movement';
 import { combatantOf, nameOf, type FlowInterruption, type FlowState } from './state';
+import { movesOf } from './moves';
 import type { Applied } from './transitions';
 
 type P = Procedure<ProcedureOptions>;
@@ -47,23 +48,6 @@ export interface MovedDetail {
 
 function refuse(key: string, data?: Record<string, string | number>): { ok: false; problem: Problem } {
   return { ok: false, problem: data ? { key, data } : { key } };
-}
-
-/** This round's moves of one combatant. */
-export function movesOf(state: FlowState, id: string): FlowMove[] {
-  return (state.moves ?? []).filter((m) => m.c === id);
-}
-
-/** Has this combatant forfeited its action this round by moving (ruling 'forfeit')? */
-export function forfeited(state: FlowState, id: string): boolean {
-  return state.moves?.some((m) => m.c === id && m.ruling === 'forfeit') ?? false;
-}
-
-/** What `target`'s moves this round provoked from `by`, in order. */
-export function provokedBy(state: FlowState, target: string, by: string): Provoked[] {
-  const out: Provoked[] = [];
-  for (const m of state.moves ?? []) if (m.c === target) for (const p of m.provoked) if (p.by === by) out.push(p);
-  return out;
 }
 
 /**

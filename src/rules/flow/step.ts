@@ -8,7 +8,7 @@ import type { Combatant, DamageType } from '../model';
 import type { Dice } from '../dice';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry, WoundRules } from '../procedure';
 import type { CastingStatus, EntryOutcome, FlowHit, FlowInterruption, FlowState } from './state';
-import { forfeited } from './moved';
+import { forfeited } from './moves';
 
 const castingIndex = new WeakMap<Schedule, Map<string, Schedule['castings'][number]>>();
 

@@ -26,7 +26,8 @@ import type { WoundDetail, WoundInput } from './wounds';
 import { applyMidRound, type MidRoundInput } from './midround';
 import type { GmPhaseInput } from './gm-phases';
 import { choose, type ChooseInput } from './choose';
-import { applyMoved, type MovedDetail, type MovedInput } from './moved';
+import type { MovedDetail, MovedInput } from './moved';
+import { part } from '../parts';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -759,8 +760,11 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       return procedure.flowInputs?.gmPhase ? procedure.flowInputs.gmPhase(state, input, procedure) : refuse('PhaseNotInProcedure', { phase: input.t, procedure: procedure.id });
     case 'choose':
       return choose(state, input, procedure);
-    case 'moved':
-      return applyMoved(state, input, procedure);
+    case 'moved': {
+      // A part loaded with the first move (parts.ts): the GM's writer and the replay load it first.
+      const moved = part('moved');
+      return moved ? moved.applyMoved(state, input, procedure) : refuse('EnginePartNotLoaded', { part: 'moved' });
+    }
     default:
       return refuse('MalformedRequest');
   }

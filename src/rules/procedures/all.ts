@@ -12,6 +12,9 @@ import { highLowProcedure } from './high-low';
 import { d12AscendingProcedure } from './d12-ascending';
 import { individualSpeedProcedure } from './individual-speed';
 import { addictProcedure } from './addict';
+import { usePart } from '../parts';
+import * as moved from '../flow/moved';
+import * as charges from '../charges';
 
 export const PROCEDURES: Record<ProcedureId, Procedure<ProcedureOptions>> = {
   'segment-d6': segmentD6Procedure as unknown as Procedure<ProcedureOptions>,
@@ -22,3 +25,6 @@ export const PROCEDURES: Record<ProcedureId, Procedure<ProcedureOptions>> = {
 };
 
 for (const p of Object.values(PROCEDURES)) registerProcedure(p);
+// The engine's parts loaded on demand in Foundry (parts.ts), in memory here.
+usePart('moved', moved);
+usePart('charges', charges);
