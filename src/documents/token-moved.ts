@@ -1,7 +1,8 @@
 /**
  * The active GM's side of a token moved during a round (issue 13, Deliver 2
- * and 3), a chunk loaded at the first move the GM's client sees while a
- * combat exists (token-movement.ts registers the hook at init).
+ * and 3), part of the GM's chunk (handlers/index.ts), loaded at the first
+ * move the GM's client sees while a combat exists if it is not loaded yet
+ * (token-movement.ts registers the hook at init).
  *
  * A drag on any client → core writes the token and fires `moveToken` on
  * every client → on the active GM's client only, for a token of a combatant
@@ -36,7 +37,13 @@ import { postCard } from './chat';
 import { gmMode } from './compat-writes';
 import { storedActor } from './stored';
 import { weaponOf } from '../data/engine-view';
-import { track } from './token-movement';
+import { pendingMoves, track } from './token-movement';
+
+/** Resolves once every move this client is judging has been judged (a question put to the GM counts as judged once asked; its answer is work of its own). */
+export async function movementIdle(): Promise<void> {
+  const pending = pendingMoves();
+  while (pending.size > 0) await Promise.allSettled([...pending]);
+}
 
 /** The contract's `moved` input (src/rules/flow/transitions.ts). */
 export interface MovedInput {
