@@ -19,7 +19,10 @@ export interface MoveQuestion {
   /** Unique per question (one dialog each). */
   id: string;
   name: string;
+  /** The engine's refusal, localized. */
   reason: string;
+  /** What the round allows it, localized (TENSEG.Movement.Why), where the rules say. */
+  why?: string;
 }
 
 const ICONS: Record<MoveRuling, string> = {
@@ -66,6 +69,7 @@ export class MoveDialog extends HandlebarsApplicationMixin(ApplicationV2) {
     return Object.assign(context, {
       name: this.question.name,
       reason: this.question.reason,
+      why: this.question.why ?? '',
       buttons: MOVE_RULINGS.map((ruling) => ({ ruling, label: i18n.localize(LABELS[ruling]), icon: ICONS[ruling] })),
     });
   }

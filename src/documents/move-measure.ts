@@ -18,23 +18,9 @@
  * active GM's movement chunk (token-moved.ts).
  */
 
-/** The contract's ReachPassed (src/rules/movement.ts): an opponent whose melee range the path passed through. */
-export interface ReachPassed {
-  /** The opponent's combatant id. */
-  c: string;
-  /** Feet moved starting from squares within its melee range. */
-  feet: number;
-  /** The move began within it. */
-  startIn: boolean;
-  /** The move ended within it. */
-  endIn: boolean;
-}
+import type { MoveMeasure, ReachPassed } from '../rules/movement';
 
-/** The contract's MoveMeasure (src/rules/movement.ts). */
-export interface MoveMeasure {
-  feet: number;
-  reach?: ReachPassed[];
-}
+export type { MoveMeasure, ReachPassed };
 
 /** A token's squares: its top-left square and its size in squares. */
 export interface Footprint {

@@ -26,14 +26,16 @@
  * the system's own moves (the `tenSegments` update option, believed only from
  * this client) record nothing.
  */
-import type { AppliedDetail, FlowInput, FlowState } from '../rules/flow';
+import type { FlowState } from '../rules/flow';
+import type { MovedInput } from '../rules/flow/moved';
+import type { Provoked } from '../rules/movement';
 import type { Problem } from '../rules/model';
 import { SYSTEM_ID } from '../settings';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem, notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
-import { measureMovement, type ReachPassed } from './move-measure';
-import { postCard } from './chat';
+import { measureMovement } from './move-measure';
+import { postCard, postInterruptionCard } from './chat';
 import { gmMode } from './compat-writes';
 import { storedActor } from './stored';
 import { weaponOf } from '../data/engine-view';
@@ -45,32 +47,6 @@ export async function movementIdle(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
-/** The contract's `moved` input (src/rules/flow/transitions.ts). */
-export interface MovedInput {
-  t: 'moved';
-  c: string;
-  feet: number;
-  reach?: ReachPassed[];
-  ruling?: 'allow' | 'forfeit';
-}
-
-/** Who may now attack the mover out of turn, and why (the applied detail's `moved.provoked`). */
-export interface Provocation {
-  by: string;
-  grant: 'opportunity' | 'free-attack';
-  reason: string;
-}
-
-/** The applied detail of a `moved` input. */
-export interface MovedDetail {
-  c: string;
-  feet: number;
-  total: number;
-  allowance?: number;
-  provoked: Provocation[];
-}
-
-/** The GM's answer to a move beyond the allowance. */
 import type { MoveRuling } from '../apps/move-dialog';
 export type { MoveRuling };
 
@@ -145,8 +121,7 @@ async function judge(move: JudgedMove, ruling?: 'allow' | 'forfeit'): Promise<vo
   const input: MovedInput = ruling ? { ...move.input, ruling } : move.input;
   const done = await combat.exclusive(() =>
     combat.transact((_, give) => {
-      // The contract's input (src/rules/flow/transitions.ts).
-      const r = give(input as unknown as FlowInput);
+      const r = give(input);
       return 'key' in r ? (r as Problem) : null;
     }),
   );
@@ -154,14 +129,24 @@ async function judge(move: JudgedMove, ruling?: 'allow' | 'forfeit'): Promise<vo
     if (done.problem.key === 'MoveBeyondAllowance' && !ruling) return ask(move, done.problem);
     return notifyProblem(done.problem);
   }
-  const moved = (done.details[0] as (AppliedDetail & { moved?: MovedDetail }) | undefined)?.moved;
-  for (const p of moved?.provoked ?? []) await postOpportunityCard(combat, done.state, moved?.c ?? move.input.c, p);
+  const detail = done.details[0] ?? {};
+  // A forfeit breaks the mover's casting under way: its card, in the active GM's own mode (as an interruption from a sheet).
+  for (const i of detail.interruptions ?? []) await postInterruptionCard(combat, done.state, i);
+  for (const p of detail.moved?.provoked ?? []) await postOpportunityCard(combat, done.state, detail.moved?.c ?? move.input.c, p);
 }
 
 /** The GM is asked (the dialog's chunk, loaded then); the answer is carried out as work of its own. */
 async function ask(move: JudgedMove, problem: Problem): Promise<void> {
   const { askMoveRuling } = await import('../apps/move-dialog');
-  await askMoveRuling({ id: `${move.combat.id}.${move.input.c}.${foundry.utils.randomID(8)}`, name: move.combat.combatants.get(move.input.c)?.name ?? move.input.c, reason: localizeProblem(problem) }, (answer) => {
+  const why = `TENSEG.Movement.Why.${String(problem.data?.why ?? '')}`;
+  const i18n = game.i18n!;
+  const question = {
+    id: `${move.combat.id}.${move.input.c}.${foundry.utils.randomID(8)}`,
+    name: move.combat.combatants.get(move.input.c)?.name ?? move.input.c,
+    reason: localizeProblem(problem),
+    ...(i18n.has(why) ? { why: i18n.localize(why) } : {}),
+  };
+  await askMoveRuling(question, (answer) => {
     void track(rule(move, answer));
   });
 }
@@ -188,7 +173,7 @@ export function bestWeapon(state: FlowState, attacker: Combatant.Implementation)
 }
 
 /** A card whispered to the GMs: "<by> may make an attack of opportunity on <mover>" (or a free attack), the reason, and an Attack button. */
-async function postOpportunityCard(combat: TenSegmentsCombat, state: FlowState, moverId: string, p: Provocation): Promise<void> {
+async function postOpportunityCard(combat: TenSegmentsCombat, state: FlowState, moverId: string, p: Provoked): Promise<void> {
   const attacker = combat.combatants.get(p.by);
   const mover = combat.combatants.get(moverId);
   if (!attacker || !mover) return;
