@@ -75,7 +75,7 @@ describe.each([13, 14] as const)('tokens moved during a round, generation %i', (
       [1, 4, '5/10/5', 20],
       [2, 0, 'equal diagonals', 15],
       [2, 4, '5/10/5', 20],
-    ])('a %i×%i token, gridDiagonals %i (%s)', (size, rule, _name, diagonalFeet) => {
+    ])('a token %i square(s) wide, gridDiagonals %i (%s)', (size, rule, _name, diagonalFeet) => {
       beforeEach(async () => {
         w = await makeWorld(generation, 'd12-ascending');
         await g.game.settings.set('core', 'gridDiagonals', rule);
@@ -110,7 +110,7 @@ describe.each([13, 14] as const)('tokens moved during a round, generation %i', (
         expect(dialog.question.reason).toContain('30 ft');
         expect(dialog.question.why).toContain('standard rate');
         // The player is asked nothing.
-        expect(w.foundry.client(w.foundry.users.player2).run(() => moveDialogs())).toEqual([]);
+        expect(await w.foundry.client(w.foundry.users.player2).run(() => moveDialogs())).toEqual([]);
         await dialog.rule('allow');
         await settled(w);
         expect(moves(w)).toEqual([expect.objectContaining({ c: w.ids.brand, feet: 35, ruling: 'allow' })]);
@@ -139,7 +139,7 @@ describe.each([13, 14] as const)('tokens moved during a round, generation %i', (
         expect(movedEntries(w)).toHaveLength(0);
         expect(moveDialogs()).toEqual([]);
         // Every client sees the token back.
-        const seen = w.foundry.client(w.foundry.users.player2).run(() => g.game.scenes.get(w.scene.id).tokens.get(token(w, w.ids.brand).id));
+        const seen = await w.foundry.client(w.foundry.users.player2).run(() => g.game.scenes.get(w.scene.id).tokens.get(token(w, w.ids.brand).id));
         expect(seen).toMatchObject({ x: 0, y: 300 });
       });
     });
