@@ -20,7 +20,7 @@ import { cardKind, cardText, g, idle, makeWorld, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import { movementIdle } from '../../src/documents/token-moved';
-import { attackFromCard } from '../../src/documents/opportunity-card';
+import { attackFromCard, wireOpportunityCard } from '../../src/documents/opportunity-card';
 import { moveDialogs } from '../../src/apps/move-dialog';
 
 const token = (w: World, id: string) => (w.combat.combatants.get(id) as any).token;
@@ -191,6 +191,17 @@ describe.each([13, 14] as const)('tokens moved during a round, generation %i', (
       await settled(w);
       expect((w.combat.flowState as any).attacks).toEqual([expect.objectContaining({ c: w.ids.orc1, target: w.ids.brand })]);
       expect((g.game.messages.contents as any[]).filter((m) => cardKind(m) === 'attack')).toHaveLength(1);
+      // The card as drawn: its button for a GM, removed for anyone else.
+      const drawn = () => {
+        const button = { removed: false, listeners: 0, remove() { this.removed = true; }, addEventListener() { this.listeners++; } };
+        return { button, html: { querySelector: () => button } as unknown as HTMLElement };
+      };
+      const forGM = drawn();
+      wireOpportunityCard(card, forGM.html);
+      expect(forGM.button).toMatchObject({ removed: false, listeners: 1 });
+      const forPlayer = drawn();
+      await w.foundry.client(w.foundry.users.player2).run(() => wireOpportunityCard(card, forPlayer.html));
+      expect(forPlayer.button).toMatchObject({ removed: true, listeners: 0 });
       // "Generally only one AoO per round": a second press is refused in words.
       await attackFromCard(card);
       await settled(w);
