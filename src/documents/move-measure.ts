@@ -28,6 +28,8 @@ export interface Footprint {
   row: number;
   w: number;
   h: number;
+  /** Reached by a teleporting action (core's `blink`, `displace`): no squares in between, no feet. */
+  jump?: boolean;
 }
 
 /** What this file reads of a scene's grid (core's BaseGrid: the pixel size of a square, its distance, measurePath). */
@@ -87,10 +89,11 @@ export function pathOfSquares(positions: readonly Footprint[]): Footprint[] {
       continue;
     }
     if (last.col === p.col && last.row === p.row) {
-      if (last.w !== p.w || last.h !== p.h) path[path.length - 1] = p;
+      if (last.w !== p.w || last.h !== p.h) path[path.length - 1] = { ...p, ...(last.jump ? { jump: true } : {}) };
       continue;
     }
-    path.push(...lineOfSquares(last, p));
+    if (p.jump) path.push(p);
+    else path.push(...lineOfSquares(last, p));
   }
   return path;
 }
@@ -101,16 +104,26 @@ const tenth = (feet: number) => Math.round(feet * 10) / 10;
 /**
  * The feet of each step of a path (index k: from square k − 1 to square k;
  * index 0 is 0), by the grid's measure of the path so far, so a diagonal
- * rule that alternates counts over the whole path. Without a grid measure:
- * one square's distance a step.
+ * rule that alternates counts over the whole path (a teleport costs nothing;
+ * the walk after it is measured anew from where it lands). Without a grid measure: one square's
+ * distance a step.
  */
 export function stepFeet(path: readonly Footprint[], grid: GridLike): number[] {
   const centre = (f: Footprint) => ({ x: (f.col + 0.5) * grid.size, y: (f.row + 0.5) * grid.size });
-  const points = path.map(centre);
   const out: number[] = [0];
+  // The path walked so far (a teleport's jump left out: the walk goes on from where it lands).
+  const walked: { x: number; y: number }[] = path.length > 0 ? [centre(path[0])] : [];
   let before = 0;
   for (let k = 1; k < path.length; k++) {
-    const upTo = grid.measurePath ? grid.measurePath(points.slice(0, k + 1), {}).distance : k * grid.distance;
+    if (path[k].jump) {
+      out.push(0);
+      walked.length = 0;
+      walked.push(centre(path[k]));
+      before = 0;
+      continue;
+    }
+    walked.push(centre(path[k]));
+    const upTo = grid.measurePath ? grid.measurePath(walked, {}).distance : (walked.length - 1) * grid.distance;
     out.push(upTo - before);
     before = upTo;
   }
@@ -131,15 +144,23 @@ export function measurePath(path: readonly Footprint[], grid: GridLike, opponent
     const within = path.map((p) => touches(p, o.at));
     if (!within.some(Boolean)) continue;
     let inRange = 0;
-    for (let k = 1; k < path.length; k++) if (within[k - 1]) inRange += feet[k];
+    for (let k = 1; k < path.length; k++) if (within[k - 1] && !path[k].jump) inRange += feet[k];
     reach.push({ c: o.c, feet: tenth(inRange), startIn: within[0], endIn: within[within.length - 1] });
   }
   return reach.length > 0 ? { feet: tenth(total), reach } : { feet: tenth(total) };
 }
 
+/** Does a movement action teleport (core's CONFIG.Token.movement.actions: `blink`, `displace`)? */
+function teleports(action: string | undefined): boolean {
+  if (!action) return false;
+  const actions = (CONFIG.Token as { movement?: { actions?: Record<string, { teleport?: boolean } | undefined> } }).movement?.actions;
+  return actions?.[action]?.teleport ?? (action === 'blink' || action === 'displace');
+}
+
 /** The squares a movement went through: its origin, then the waypoints it passed in this operation. */
 export function movementPath(movement: Pick<TenSegmentsMovement.Movement, 'origin' | 'passed'>, size: number): Footprint[] {
-  return pathOfSquares([movement.origin, ...movement.passed.waypoints].map((p) => footprintOf(p, size)));
+  const at = movement.passed.waypoints.map((p) => ({ ...footprintOf(p, size), ...(teleports(p.action) ? { jump: true } : {}) }));
+  return pathOfSquares([footprintOf(movement.origin, size), ...at]);
 }
 
 /** The scene grid a token is on, as this file reads it (a 100-pixel, 5-ft square without one). */

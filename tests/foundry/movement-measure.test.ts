@@ -67,6 +67,15 @@ describe.each([13, 14] as const)('a move measured on the scene grid, generation 
     expect(measureMovement(token(w.ids.brand), move(px(1, 0), px(2, 1), px(3, 2), px(4, 3)), [])).toEqual({ feet });
   });
 
+  it('a teleporting action (core\'s displace, blink) costs nothing and passes no square in between', () => {
+    const measured = measureMovement(token(w.ids.brand), move(px(1, 0), { ...px(5, 5), action: 'displace' }, px(6, 5)), [{ c: w.ids.orc1, token: token(w.ids.orc1) }]);
+    // Brand begins beside nothing; the jump lands at (5,5), then one square walked: 5 ft. Orc 1 at (3,0) is never passed.
+    expect(measured).toEqual({ feet: 5 });
+    // Teleported away from Orc 1's side: began within its range, no feet from within it.
+    const away = measureMovement(token(w.ids.brand), move(px(2, 0), { ...px(8, 8), action: 'blink' }), [{ c: w.ids.orc1, token: token(w.ids.orc1) }]);
+    expect(away).toEqual({ feet: 0, reach: [{ c: w.ids.orc1, feet: 0, startIn: true, endIn: false }] });
+  });
+
   it.each([
     [0, 1],
     [4, 1],
