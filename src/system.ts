@@ -19,6 +19,7 @@ import { registerKeybindings } from './keybindings';
 import { ProcedureOptionsMenu } from './apps/procedure-options-menu';
 import { registerSheets } from './apps/sheets/register';
 import { registerEncounterDrop } from './documents/encounter-drop';
+import { registerTokenMovement } from './documents/token-movement';
 import { TenSegmentsCombatTracker } from './apps/tracker/combat-tracker';
 import { SYSTEM_ID } from './settings';
 import { TenSegmentsActor, refreshTokenStatuses, registerStatusEffects, registerTokenStatusHooks } from './documents/token-status';
@@ -52,6 +53,8 @@ export function initSystem(): void {
   registerTokenStatusHooks();
   // An encounter actor dropped on the map places its creatures (the placing is loaded then).
   registerEncounterDrop();
+  // A token moved during a round: judged by the active GM (the judging is loaded at the first move), and the attack-of-opportunity card's button.
+  registerTokenMovement();
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));

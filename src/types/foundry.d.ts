@@ -43,7 +43,7 @@ declare module 'fvtt-types/configuration' {
     document: TenSegmentsCombatantGroup;
   }
 
-  /** What the system's chat cards carry (chat.ts, handlers/attack.ts): an attack card its request and answer, for a retry. */
+  /** What the system's chat cards carry (chat.ts, handlers/attack.ts, token-moved.ts): an attack card its request and answer, for a retry; an attack-of-opportunity card its attacker, target and weapon. */
   interface FlagConfig {
     ChatMessage: {
       'ten-segments': {
@@ -60,6 +60,9 @@ declare module 'fvtt-types/configuration' {
         natural?: number;
         needed?: number;
         damage?: number;
+        /** The attack-of-opportunity card (token-moved.ts): the weapon item its Attack button strikes with, or the routine. */
+        weapon?: string;
+        routine?: number;
       };
     };
   }
