@@ -30,6 +30,7 @@ import type { DeclarationRequest } from '../documents/declarations';
 import type { TenSegmentsCombat } from '../documents/combat';
 import { clockNow, clockView, turnCall, type ClockView } from '../documents/declaring-in-turn';
 import { SYSTEM_ID } from '../settings';
+import { sceneOfCombat, withSceneOptions } from '../documents/scene-options';
 
 export interface DeclarationDialogOptions {
   /** 'declare': the round's declaration; 'release': a held (segment-d6) or prepared (addict) action released now. */
@@ -107,7 +108,7 @@ export function legalChoices(combat: TenSegmentsCombat, combatant: Combatant.Imp
   if (!isLoaded(pid as never)) return ACTION_KINDS.map((action) => ({ action, legal: true }));
   const procedure = getProcedure(pid as never);
   const all = (game.settings?.get(SYSTEM_ID, 'procedureOptions') ?? {}) as Record<string, Record<string, unknown>>;
-  const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
+  const { options } = resolveOptions(procedure, withSceneOptions(procedure.id, all[procedure.id] ?? {}, sceneOfCombat(combat)));
   const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
   if ('problem' in built) return ACTION_KINDS.map((action) => ({ action, legal: false, problem: built.problem }));
   return noSpell(legalActionsBefore(procedure, built.combatant, options, { distance, ...(left ? { spell: left.name } : {}) }));
