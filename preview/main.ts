@@ -7,6 +7,11 @@
  * Query: ?procedure=<id> (default segment-d6), ?n=<combatants> (default 4:
  * the fixture party and two orcs; more adds monsters), ?viewer=gm|player|player2,
  * ?theme=dark|light, ?steps=<n> (Next pressed n times at load),
+ * ?map=1 (the viewed scene drawn beside the tracker in place of the popped-out
+ * tracker: its grid and every token as a box to scale with its name and side,
+ * drawn again on every token created, updated or deleted; preview/map.ts; the
+ * world's scene then has the party, the orcs and a 2×2 ogre placed,
+ * preview/world.ts MAP),
  * ?sheet=fighter|magic-user|ogre|weapon|spell|armor|gear (that document's
  * registered sheet in place of the popped-out tracker; preview/world.ts
  * buildSheetDocs: the documents). A sheet is the real one (`doc.sheet` on the
@@ -33,6 +38,7 @@ import { buildSheetDocs, buildWorld, declareAll, SHEETS, type PreviewWorld, type
 import type { ProcedureId } from '../src/rules/model';
 import { setClock, startDeclaringInTurn } from '../src/documents/declaring-in-turn';
 import { onDeclaringChanged } from '../src/apps/declaration-dialog';
+import { drawMap, mapTokens, type MapToken } from './map';
 
 const g = globalThis as any;
 const query = new URLSearchParams(location.search);
@@ -66,6 +72,10 @@ interface PreviewApi {
   callInTurn(roll?: number): Promise<void>;
   /** An attack through game.tenSegments (the GM's client), the dice set first; the answer. */
   attack(attackerId: string, targetId: string, dice?: number[]): Promise<unknown>;
+  /** Whether the map is shown (?map=1). */
+  map: boolean;
+  /** The viewed scene's tokens on the GM's client (what the map draws): id, name, top-left x/y in scene pixels, width/height in squares. */
+  tokens(): MapToken[];
   /** Run anything on the GM's client, then draw (busy meanwhile). */
   run(fn: (api: PreviewApi) => Promise<unknown>): Promise<unknown>;
 }
@@ -154,6 +164,7 @@ let sheetKey: SheetKey | null = (SHEETS as readonly string[]).includes(query.get
 let shownSheet: any = null;
 /** How many notifications the shown client had when the last action began: the ones after it are drawn. */
 let notesMark = 0;
+const showMap = query.get('map') === '1';
 let viewer: ViewerKey = (VIEWERS as readonly string[]).includes(query.get('viewer') ?? '') ? (query.get('viewer') as ViewerKey) : 'gm';
 
 function userOf(key: ViewerKey): any {
@@ -251,10 +262,25 @@ async function draw(): Promise<void> {
   });
   showWindows();
   mount($('preview-sidebar-combat'), tracker.element);
+  drawMapView();
   await drawSheet();
   drawNotifications();
   drawChat();
   $('preview-status').textContent = statusText();
+}
+
+/** The viewed scene on the GM's client (every client holds the same documents once settled). */
+function viewedScene(): any {
+  return foundry ? clientOf('gm').game.scenes.viewed : null;
+}
+
+/** The map (?map=1) in #preview-map, in place of the popped-out tracker. */
+function drawMapView(): void {
+  const slot = $('preview-map');
+  slot.hidden = !showMap;
+  document.body.dataset.map = showMap ? '1' : '';
+  if (!showMap) return;
+  drawMap(slot, viewedScene());
 }
 
 /** The document of the shown sheet on the shown client. */
@@ -269,7 +295,7 @@ async function drawSheet(): Promise<void> {
   const slot = $('preview-sheet');
   document.body.dataset.sheet = sheetKey ?? '';
   slot.hidden = !sheetKey;
-  $('preview-popout').hidden = !!sheetKey;
+  $('preview-popout').hidden = !!sheetKey || showMap;
   if (!sheetKey) {
     if (shownSheet) await shownSheet.close();
     shownSheet = null;
@@ -378,9 +404,11 @@ async function boot(): Promise<void> {
   await foundry.boot();
   // A card posted by work the page does not wait for (a hook's request after a write): the chat drawn again when it arrives.
   g.Hooks.on('createChatMessage', () => queueMicrotask(() => drawChat()));
+  // The map follows the tokens: drawn again on the GM's client's every token created, moved or removed.
+  if (showMap) for (const hook of ['createToken', 'updateToken', 'deleteToken']) g.Hooks.on(hook, () => queueMicrotask(() => drawMapView()));
   const procedure = (query.get('procedure') ?? 'segment-d6') as ProcedureId;
   const n = Math.max(4, Number(query.get('n') ?? 4) || 4);
-  world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog' });
+  world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog', map: showMap });
   sheetDocs = await buildSheetDocs(foundry);
   await settle();
   const steps = Number(query.get('steps') ?? 0) || 0;
@@ -469,6 +497,8 @@ const api: PreviewApi = {
     });
     return answer;
   },
+  map: showMap,
+  tokens: () => mapTokens(viewedScene()),
   async run(fn) {
     let out: unknown;
     await busy(async () => {

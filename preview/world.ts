@@ -23,7 +23,22 @@ export interface PreviewWorld {
   sword: any;
 }
 
-export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number, { start = true } = {}): Promise<PreviewWorld> {
+/**
+ * The map's layout (?map=1): a 16 × 10 square scene (100 px squares of 5 ft),
+ * the party on the left, the orcs in a line on the right, and an ogre (a
+ * large monster, a 2 × 2 token) behind them. Squares are [column, row].
+ */
+export const MAP = {
+  grid: 100,
+  columns: 16,
+  rows: 10,
+  halvaine: [2, 5],
+  brand: [3, 4],
+  orcs: (i: number): [number, number] => [9 + (i % 4), 3 + 2 * Math.floor(i / 4)],
+  ogre: [12, 6],
+} as const;
+
+export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId, n: number, { start = true, map = false } = {}): Promise<PreviewWorld> {
   await g.game.settings.set('ten-segments', 'procedure', procedure);
   const { OWNER, OBSERVER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
   const p1 = foundry.users.player.id;
@@ -31,6 +46,8 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const character = (name: string, owner: string) => characterData(name, owner, owner === p1 ? p2 : p1, { OWNER, OBSERVER });
   const monster = monsterData;
   const monsters = Array.from({ length: n - 2 }, (_, i) => monster(`Orc ${i + 1}`));
+  // The map's ogre: large, so its token covers 2 × 2 squares (core's token size for a large creature).
+  if (map) monsters.push({ name: 'Ogre', type: 'monster', system: { hitDice: '4+1', hp: { value: 22, max: 22 }, ac: 5, aac0: '15', size: 'large', attacks: 'club 1d10', morale: 10 } });
   const [halvaine, brand, ...orcs] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
   const [spell] = await halvaine.createEmbeddedDocuments('Item', [
     sleepData(2),
@@ -38,11 +55,18 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const [sword] = await brand.createEmbeddedDocuments('Item', [
     LONG_SWORD,
   ]);
-  const scene = await g.Scene.create({ name: 'Keep', active: true });
+  const at = ([column, row]: readonly [number, number]) => ({ x: column * MAP.grid, y: row * MAP.grid });
+  const scene = await g.Scene.create(
+    map ? { name: 'Keep', active: true, width: MAP.columns * MAP.grid, height: MAP.rows * MAP.grid, grid: { size: MAP.grid, distance: 5, units: 'ft' } } : { name: 'Keep', active: true },
+  );
   const tokens = await scene.createEmbeddedDocuments('Token', [
-    { name: 'Halvaine', actorId: halvaine.id, actorLink: true, x: 0, y: 0, disposition: 1 },
-    { name: 'Brand', actorId: brand.id, actorLink: true, x: 100, y: 0, disposition: 1 },
-    ...orcs.map((o: any, i: number) => ({ name: o.name, actorId: o.id, actorLink: true, x: 300 + 100 * (i % 10), y: 100 * Math.floor(i / 10), disposition: -1 })),
+    { name: 'Halvaine', actorId: halvaine.id, actorLink: true, ...(map ? at(MAP.halvaine) : { x: 0, y: 0 }), disposition: 1 },
+    { name: 'Brand', actorId: brand.id, actorLink: true, ...(map ? at(MAP.brand) : { x: 100, y: 0 }), disposition: 1 },
+    ...orcs.map((o: any, i: number) => {
+      const large = o.system?.size === 'large';
+      const place = map ? at(large ? MAP.ogre : MAP.orcs(i)) : { x: 300 + 100 * (i % 10), y: 100 * Math.floor(i / 10) };
+      return { name: o.name, actorId: o.id, actorLink: true, ...place, ...(large ? { width: 2, height: 2 } : {}), disposition: -1 };
+    }),
   ]);
   const combat = (await g.Combat.create({ scene: scene.id, active: true })) as TenSegmentsCombat;
   const created = (await combat.createEmbeddedDocuments('Combatant', tokens.map((t: any) => ({ tokenId: t.id, sceneId: scene.id, actorId: t.actorId })) as never)) as any[];

@@ -55,6 +55,8 @@ export function initSystem(): void {
   Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
+  // The scene's "Outdoors" checkbox in core's Scene configuration (the field's code is loaded then).
+  Hooks.on('renderSceneConfig', ((app: unknown, html: HTMLElement) => import('./apps/scene-config').then((m) => m.onRenderSceneConfig(app as never, html))) as never);
   // addict, declaring in turn: the called player's declaration dialog opens by itself (a chunk loaded then).
   Hooks.on('updateCombat', ((combat: Combat.Implementation, changed: object) => {
     if (!foundry.utils.hasProperty(changed, `flags.${SYSTEM_ID}.declaring`)) return;

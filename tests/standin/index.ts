@@ -38,6 +38,7 @@ import { network, type PendingMessage } from './network';
 import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
 import { ApplicationV2, CombatTracker, ContextMenu, HandlebarsApplicationMixin, templates } from './ui';
 import { ActorSheet, ActorSheetV2, BaseSheet, DocumentSheetConfig, DocumentSheetV2, ItemSheet, ItemSheetV2, clickSheetAction, dropOnSheet, submitSheet } from './sheets';
+import { SceneConfig } from './scene-config';
 import { FormDataExtended } from './html';
 import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './utils';
 import { Client, loadLangInto, type LangSource } from './client';
@@ -272,7 +273,7 @@ const foundryNamespace = {
   helpers: { interaction: { ClientKeybindings, KeyboardManager } },
   applications: {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DocumentSheet: DocumentSheetV2 },
-    sheets: { ActorSheetV2, ItemSheetV2, ActorSheet: ActorSheetV2, ItemSheet: ItemSheetV2, BaseSheet },
+    sheets: { ActorSheetV2, ItemSheetV2, ActorSheet: ActorSheetV2, ItemSheet: ItemSheetV2, BaseSheet, SceneConfig },
     apps: { DocumentSheetConfig },
     handlebars: { loadTemplates: templates.loadTemplates, renderTemplate: templates.renderTemplate },
     sidebar: { tabs: { CombatTracker } },

@@ -20,6 +20,7 @@ import { parseAttackRoutines } from '../../rules/attack-routines';
 import { attackBasis, attackHitDice, hitPointFormula, hitPointRange, moraleBonus, overallHitDice, parseHitDice, saveHitDice } from '../../rules/hit-dice';
 import { carriedWeight, effectiveMovement, wornArmour, type ItemView } from '../../data/engine-view';
 import { SEGMENTS_PER_ROUND } from '../../rules/model';
+import { encumbrance, squaresOfInches } from '../../rules/encumbrance';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the actor's and items' source data are read as plain records */
 
@@ -192,6 +193,67 @@ export function itemLists(items: readonly ItemLike[]): ItemLists {
   return { weapons, spellLevels, armor, gear, hasSpells: spellLevels.length > 0 };
 }
 
+/** What the encumbrance block shows (seed 002's table, src/rules/encumbrance.ts) and how the world's procedure reads it. */
+export interface EncumbranceView {
+  /** Pounds: the items' weight, the other load written on the sheet, and both. */
+  items: number;
+  other: number;
+  carried: number;
+  band: string;
+  bandLabel: string;
+  inches: number;
+  squares: number;
+  /** Feet per round as the world's procedure reads the rate: d12-ascending its squares × 5 ft, others its inches × 10 ft. */
+  feet: number;
+  /** How those feet are reached, in words. */
+  feetText: string;
+  /** Whether the world's procedure applies the rate (its option `encumbrance`). */
+  applies: boolean;
+  appliesText: string;
+}
+
+/**
+ * Whether the world's procedure applies encumbrance to movement: its saved
+ * option `encumbrance`, else the default (on for d12-ascending only).
+ */
+export function encumbranceApplies(procedure: string, saved: Record<string, Record<string, unknown>> | null | undefined): boolean {
+  const value = saved?.[procedure]?.encumbrance;
+  return typeof value === 'boolean' ? value : procedure === 'd12-ascending';
+}
+
+/**
+ * A character's encumbrance as the sheet shows it: the weight carried (its
+ * items and the other load noted), the band of seed 002's table, the rate
+ * it allows (no more than the character's own rate, armour worn included),
+ * in inches and squares, and the feet per round the world's procedure reads.
+ */
+export function encumbranceView(system: any, items: ItemView[], procedure: string, saved: Record<string, Record<string, unknown>> | null | undefined): EncumbranceView {
+  const itemsWeight = carriedWeight(items);
+  const noted = Number(system?.encumbrance?.carried ?? 0);
+  const other = Number.isFinite(noted) && noted > 0 ? noted : 0;
+  const carried = itemsWeight + other;
+  const own = effectiveMovement(Number(system?.movement?.base ?? 0), items) / FEET_PER_INCH;
+  const rate = encumbrance(carried, own, system?.size === 'small');
+  const squares = squaresOfInches(rate.inches);
+  const d12 = procedure === 'd12-ascending';
+  const feet = d12 ? squares * 5 : rate.inches * FEET_PER_INCH;
+  const applies = encumbranceApplies(procedure, saved);
+  const procedureName = i18n().localize(`TENSEG.Procedure.${procedure}.Name`);
+  return {
+    items: itemsWeight,
+    other,
+    carried,
+    band: rate.band,
+    bandLabel: t(`Encumbrance.Band.${rate.band}`),
+    inches: rate.inches,
+    squares,
+    feet,
+    feetText: t(d12 ? 'Encumbrance.FeetSquares' : 'Encumbrance.FeetInches', { feet, squares, inches: rate.inches }),
+    applies,
+    appliesText: t(applies ? 'Encumbrance.Applies' : 'Encumbrance.NotApplied', { procedure: procedureName }),
+  };
+}
+
 function sizeChoices(selected: string) {
   return SIZES.map((value) => ({ value, label: `TENSEG.Actor.Size.${value}`, selected: value === selected }));
 }
@@ -268,6 +330,7 @@ export async function prepareActorContext(sheet: CoreActorSheet, context: Record
       dexScore: dex,
       abilities: ABILITY_KEYS.map((key) => ({ key, name: `system.abilities.${key}`, label: `TENSEG.Ability.${key}.long`, abbr: `TENSEG.Ability.${key}.abbr`, value: source.abilities?.[key] ?? 10 })),
       carried: carriedWeight(views),
+      encumbrance: encumbranceView(source, views, worldProcedure(), game.settings!.get(SYSTEM_ID, 'procedureOptions') as Record<string, Record<string, unknown>> | undefined),
     };
   }
   // Core puts the tabs of a sheet's one tab group in the context; asked here when it has not.
