@@ -23,6 +23,7 @@ import type { WoundInput } from './flow/wounds';
 import type { GmPhaseInput } from './flow/gm-phases';
 import type { AttackGranted, AttackInput } from './flow/attack';
 import type { MidRoundInput } from './flow/midround';
+import type { MovementRules, Provoked } from './movement';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
@@ -329,6 +330,12 @@ export interface OutOfTurnQuery {
   declarations: Readonly<Record<string, Declaration>>;
   /** Attacks made this round so far. */
   attacks: readonly AttackMade[];
+  /**
+   * What the target's moves provoked from the attacker this round (the `moved`
+   * input, movement.ts), in order; absent or empty: none. A procedure grants
+   * each one attack at most.
+   */
+  provoked?: readonly Provoked[];
 }
 
 /** What a procedure is told about the target of an attack, for the armor class the attack is rolled against. */
@@ -479,6 +486,8 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly attackRules?: AttackRules;
   /** Wound Point rules the flow applies (individual-speed); absent: none. */
   readonly wounds?: WoundRules<O>;
+  /** What a move on the map during a round is held to, and what it provokes (movement.ts; the `moved` input); absent: movement is the GM's, recorded only. */
+  readonly movement?: MovementRules<O>;
 
   /** null if legal, else the reason (key under TENSEG.Error). `encounter`, where known: what the encounter's phases recorded (addict's distance). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O, encounter?: Encounter): Problem | null;

@@ -17,7 +17,9 @@
  *    released action's entries are its attacks, and its weapon the one it
  *    names;
  *  - an attack the procedure grants out of turn (AttackRules.outOfTurn: each
- *    procedure's own text decides, in its own file).
+ *    procedure's own text decides, in its own file), told what the target's
+ *    moves provoked from the attacker this round (flow/moved.ts).
+ * A combatant that forfeited its action by moving makes none (ActionForfeited).
  * It must use the weapon its declaration stands for (weaponProblem).
  *
  * "Able" is read at the start of the step where a blow landed in this same
@@ -29,6 +31,7 @@ import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from
 import type { AttackGrant, Procedure, ProcedureOptions, StepEntry } from '../procedure';
 import { getProcedure } from '../registry';
 import { currentEntries } from './read';
+import { forfeited, provokedBy } from './moved';
 import { combatantOf, nameOf, type FlowAttack, type FlowInterruption, type FlowState } from './state';
 
 type P = Procedure<ProcedureOptions>;
@@ -152,6 +155,8 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   const id = attacker.id;
   const name = attacker.name;
   const rules = procedure.attackRules;
+  // It moved and forfeited its action this round (the `moved` input, flow/moved.ts): no attack at all.
+  if (forfeited(state, id)) return refuse('ActionForfeited', { name });
   const entries = currentEntries(state);
   let scheduled = false;
   let allowance = 0;
@@ -182,6 +187,7 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
       entries,
       declarations: state.declarations,
       attacks: made(state),
+      provoked: provokedBy(state, target.id, id),
     }) ?? null;
   if (free && 'grant' in free) return free.breaks && free.breaks.length > 0 ? { ok: true, grant: free.grant, breaks: free.breaks } : { ok: true, grant: free.grant };
   if (scheduled || held) return refuse('NoAttackLeft', { name });

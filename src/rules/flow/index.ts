@@ -18,3 +18,4 @@ export type { GmPhaseInput } from './gm-phases';
 export * from './limits';
 export * from './choose';
 export * from './casting';
+export { forfeited, movesOf, provokedBy, type MovedDetail, type MovedInput } from './moved';

@@ -9,6 +9,7 @@
  * where the procedure has them.
  */
 import type { Combatant, CombatantState, Condition, DamageType, Declaration, Problem, ProcedureId } from '../model';
+import type { FlowMove } from '../movement';
 import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, MoraleCheckRequest, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
@@ -76,8 +77,8 @@ export interface FlowInterruption {
   spell: string;
   outcome: 'interrupted' | 'prevented';
   expended: boolean;
-  /** Broken by the GM (the `break` input), not by a hit: why (flow/midround.ts). */
-  broken?: BreakCause;
+  /** Broken by the GM (the `break` input), not by a hit: why (flow/midround.ts); 'moved': its caster moved and forfeited its action (the `moved` input). */
+  broken?: BreakCause | 'moved';
 }
 
 /** Why the GM breaks a casting no hit broke: a failed save, the caster's movement or ability to act impeded, jostling (seeds 001, 002), or another cause. */
@@ -161,6 +162,13 @@ export interface FlowState {
    * the first; cleared when a round begins and when the next is declared.
    */
   midRound?: MidRoundRecord[];
+  /**
+   * Moves on the map this round (the `moved` input, movement.ts), in order:
+   * the feet each combatant moved, its forfeit (ruling 'forfeit'), what each
+   * move provoked. Absent until the first; cleared when a round begins and
+   * when the next is declared.
+   */
+  moves?: FlowMove[];
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
   /** The rules revision the combat started under (RULES_REVISION, FlowStart.rules); absent: 0, the rules before. */

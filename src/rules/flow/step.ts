@@ -8,6 +8,7 @@ import type { Combatant, DamageType } from '../model';
 import type { Dice } from '../dice';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry, WoundRules } from '../procedure';
 import type { CastingStatus, EntryOutcome, FlowHit, FlowInterruption, FlowState } from './state';
+import { forfeited } from './moved';
 
 const castingIndex = new WeakMap<Schedule, Map<string, Schedule['castings'][number]>>();
 
@@ -27,8 +28,9 @@ function isCast(e: StepEntry): boolean {
 
 /**
  * Open step k: each entry's outcome is decided from the states at the start
- * of the step (so a combatant killed later in the same step still acts); a
- * casting that goes off is done (a spell is expended).
+ * of the step (so a combatant killed later in the same step still acts, and
+ * one that forfeited its action by moving does not); a casting that goes off
+ * is done (a spell is expended).
  */
 export function openStep(procedure: Procedure<ProcedureOptions>, state: FlowState, k: number): EntryOutcome[] {
   const schedule = state.schedule as Schedule;
@@ -40,7 +42,8 @@ export function openStep(procedure: Procedure<ProcedureOptions>, state: FlowStat
     const s = states[entry.combatant];
     const can = s !== undefined && procedure.canAct(s);
     if (!isCast(entry)) {
-      out[i] = can ? 'acts' : 'cannot-act';
+      // A combatant that moved and forfeited its action this round (the `moved` input, flow/moved.ts) acts no more.
+      out[i] = can && !forfeited(state, entry.combatant) ? 'acts' : 'cannot-act';
       continue;
     }
     const st: CastingStatus = entry.casting ? (status[entry.casting] ?? 'pending') : 'pending';

@@ -26,6 +26,7 @@ import type { WoundDetail, WoundInput } from './wounds';
 import { applyMidRound, type MidRoundInput } from './midround';
 import type { GmPhaseInput } from './gm-phases';
 import { choose, type ChooseInput } from './choose';
+import { applyMoved, type MovedDetail, type MovedInput } from './moved';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -78,7 +79,9 @@ export type FlowInput =
   /** What the GM records where the text gives no table (gm-phases.ts): a side's reaction, the encounter distance, bleeding staunched. */
   | GmPhaseInput
   /** A caster chooses its spell (or none) at its turn, where the procedure lets it (choose.ts; d12-ascending II.C). */
-  | ChooseInput;
+  | ChooseInput
+  /** A token moved on the map while the round is played, as the map measured it (moved.ts, movement.ts). */
+  | MovedInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -88,6 +91,8 @@ export interface AppliedDetail {
   /** A Heal check's TN and result (heal), an injury entered (injury). */
   heal?: WoundDetail['heal'];
   injury?: WoundDetail['injury'];
+  /** The move recorded (moved): feet this round so far, the allowance, who may now attack the mover out of turn. */
+  moved?: MovedDetail;
 }
 
 export type Applied = { ok: true; detail?: AppliedDetail } | { ok: false; problem: Problem };
@@ -307,6 +312,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   state.end = null;
   delete state.attacks;
   delete state.midRound;
+  delete state.moves;
   delete state.finalDeclarations;
   state.stage = 'resolve';
   state.step = 0;
@@ -391,6 +397,7 @@ function newRound(state: FlowState, procedure: P): void {
   state.end = null;
   delete state.attacks;
   delete state.midRound;
+  delete state.moves;
   delete state.finalDeclarations;
 }
 
@@ -752,6 +759,8 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       return procedure.flowInputs?.gmPhase ? procedure.flowInputs.gmPhase(state, input, procedure) : refuse('PhaseNotInProcedure', { phase: input.t, procedure: procedure.id });
     case 'choose':
       return choose(state, input, procedure);
+    case 'moved':
+      return applyMoved(state, input, procedure);
     default:
       return refuse('MalformedRequest');
   }

@@ -970,6 +970,11 @@ function lateJoin(encounter: Encounter, newcomer: Combatant, input: LateJoinInpu
 /* ============================================================== the procedure */
 
 /** The procedure built from an action-letter table (the README default, or a GM's relabelling). */
+/*
+ * Movement on the map: beyond a charge's movement per segment (footnote 19, the charge placement above and
+ * movement.ts's charges) the text sets no movement rate and no attack for moving, so no `movement` rules: a move
+ * during the round (the `moved` input, flow/moved.ts) is the GM's, recorded only.
+ */
 export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Procedure<AddictOptions> {
   const problem = letterTableProblem(table);
   if (problem) throw new RulesError(problem);

@@ -28,6 +28,8 @@ import type {
   MoraleCheckRequest, MoraleMethod, OptionSpec, OutOfTurnQuery, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import { MORALE_METHODS } from '../procedure';
+import { encumbrance, squaresOfInches } from '../encumbrance';
+import { feetOf, feetWithin, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
   rollSideDice, splice, targetsSelf, winnerOf, type Key, type Placed, type PlannedCasting, type Where,
@@ -63,6 +65,8 @@ export interface D12AscendingOptions extends ProcedureOptions {
    * calls for when the request names none (a request may name its own).
    */
   moraleMethod: MoraleMethod;
+  /** "Movement During the Round": the standard rate by the weight carried (002's table); off: the combatant's own rate. */
+  encumbrance: boolean;
 }
 
 export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
@@ -74,6 +78,7 @@ export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
   deathAt: 0,
   bleedPerRound: 0,
   moraleMethod: 'd100',
+  encumbrance: true,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -85,6 +90,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'deathAt', type: 'number', min: -10, max: 0 },
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
   { key: 'moraleMethod', type: 'choice', choices: MORALE_METHODS },
+  { key: 'encumbrance', type: 'boolean' },
 ];
 
 /* ============================================================ phases, keys */
@@ -924,16 +930,20 @@ export function drawsAttackOfOpportunity(q: AooQuery): boolean {
  * "Generally only one AoO per round per character"; not while surprised
  * (I.D). RULING: the engine has no positions; engaged stands for adjacent or
  * in melee range: the attacker declared melee or a charge at the target, or
- * the target's declaration is aimed at the attacker. Moving more than 5' is
- * not known to the engine: the GM's.
+ * the target's declaration is aimed at the attacker. A move on the map that
+ * provoked the attacker (movement, above: III.F, "Flee in panic") grants
+ * one too, in the step of the move or any later one of the round.
  */
 const attackRules: AttackRules = {
   outOfTurn(q) {
     const { attacker, target, declarations } = q;
+    if (attacker.side === target.side) return null;
+    // A move of the target this round provoked this attacker (III.F, "Flee in panic"; flow/moved.ts), once.
+    const byMove = (q.provoked ?? []).some((p) => p.grant === 'opportunity');
     const mine = declarations[attacker.id];
     const engaged = ((mine?.action === 'melee' || mine?.action === 'charge') && mine.target === target.id) || declarations[target.id]?.target === attacker.id;
-    if (attacker.side === target.side || !engaged) return null;
-    if (!actsNow(q, target.id, ['missile', 'flee']) && !beginsCasting(q, target.id)) return null;
+    const byAction = engaged && (actsNow(q, target.id, ['missile', 'flee']) || beginsCasting(q, target.id));
+    if (!byMove && !byAction) return null;
     const data = { name: attacker.name, target: target.name };
     if (q.surprised) return { problem: { key: 'AttackerSurprised', data } };
     if (q.attacks.some((a) => a.c === attacker.id && a.as === 'opportunity')) return { problem: { key: 'AttackOfOpportunityUsed', data } };
@@ -963,6 +973,80 @@ export function armorClassWhileCasting(ac: number, dexterityAcBonus: number | un
   const bonus = finite(dexterityAcBonus);
   return bonus > 0 ? applyArmorClassBonus(ac, -bonus) : ac;
 }
+
+/* ================================== III.D/F, "Movement During the Round", "The 5' Step" */
+
+/**
+ * The standard rate in feet under this procedure: "12” (which for our
+ * purposes is six squares)", so a rate of N inches is squaresOfInches(N)
+ * 5-ft squares. The combatant's own rate (`movement`, feet per round as the
+ * sheet stores it: 12” = 120 ft) is read as inches (feet / 10); absent, the
+ * seed's base: 12”, 9” for the small ("Smaller characters like halflings").
+ * With the `encumbrance` option and its carried weight known, the table's
+ * rate for its load, never more than its own (encumbrance.ts).
+ */
+export function d12StandardRateFeet(c: Combatant, byEncumbrance: boolean): number {
+  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement / 10 : c.small ? 9 : 12;
+  const carried = c.carried;
+  const inches = byEncumbrance && typeof carried === 'number' && Number.isFinite(carried) ? encumbrance(carried, own, !!c.small).inches : own;
+  return squaresOfInches(inches) * 5;
+}
+
+/** Actions with no combat or casting to sacrifice: moving is all the combatant does. */
+const MOVING_ONLY: ReadonlySet<ActionKind> = new Set<ActionKind>(['move', 'flee', 'none']);
+
+/**
+ * Movement on the map (the `moved` input, flow/moved.ts):
+ *  - III.D "All characters may move their standard rate and still use their
+ *    full attack routine or cast ... Faster movement than that sacrifices any
+ *    combat or casting": beyond the standard rate (d12StandardRateFeet) over
+ *    the round's moves the GM rules (allow, or forfeit the action). RULING: a
+ *    combatant that declared move, flee or nothing has no combat to sacrifice
+ *    ("You can move further/faster, sometimes a lot more"): no limit, the
+ *    GM's; a charger may cover its charge distance.
+ *  - III.F "Moving more than 5' while remaining within melee range of an
+ *    opponent allows an Attack Of Opportunity": feet moved from squares
+ *    within an opponent's melee range, summed over the round's moves; more
+ *    than 5 provokes that opponent. 5' or less provokes only where it is no
+ *    5' Step ("this is your only movement for that round", "prior to other
+ *    actions", and the combatant not "ONLY allowed to move 5' or less":
+ *    "You can still move your 5' – you just might draw consequences") and
+ *    the move ends within the range (Withdrawal: "the first 5' backward
+ *    generally doesn't draw an AoO because it then puts you outside the
+ *    opponent's weapon reach").
+ *  - "Flee in panic ... Opponents may take an AoO at your back": a declared
+ *    flee moving from within an opponent's melee range provokes it,
+ *    whatever the feet (RULING: a declared flee is the flight in panic; an
+ *    orderly fall back or disengage is declared as a move).
+ *  - "Generally only one AoO per round per character": one provocation per
+ *    opponent per round; the attack is granted once (attackRules.outOfTurn).
+ */
+const movement: MovementRules<D12AscendingOptions> = {
+  check(q) {
+    const { combatant, declaration, move, earlier } = q;
+    const action = declaration?.action;
+    const standard = d12StandardRateFeet(combatant, q.options.encumbrance !== false);
+    const total = movedFeet(earlier) + feetOf(move.feet);
+    let allowance: number | undefined;
+    if (action !== undefined && !MOVING_ONLY.has(action)) allowance = action === 'charge' ? Math.max(standard, feetOf(declaration?.distance)) : standard;
+    const beyond = allowance !== undefined && total > allowance ? 'standardRate' : undefined;
+    const fiveFootStep = earlier.length === 0 && total <= 5 && !q.acted && standard > 5;
+    const provoked: Provoked[] = [];
+    for (const r of move.reach ?? []) {
+      if (!q.opponents.has(r.c) || provokedBefore(earlier, r.c, 'opportunity') || provoked.some((p) => p.by === r.c)) continue;
+      if (action === 'flee') {
+        if (r.startIn || feetOf(r.feet) > 0) provoked.push({ by: r.c, grant: 'opportunity', reason: REASONS.aooFleeing });
+        continue;
+      }
+      const within = feetWithin(r.c, earlier, { feet: 0, reach: [r] });
+      if (within > 5 || (within > 0 && !fiveFootStep && r.endIn)) provoked.push({ by: r.c, grant: 'opportunity', reason: REASONS.aooMoving });
+    }
+    const verdict: { allowance?: number; beyond?: string; provoked: Provoked[] } = { provoked };
+    if (allowance !== undefined) verdict.allowance = allowance;
+    if (beyond !== undefined) verdict.beyond = beyond;
+    return verdict;
+  },
+};
 
 /* ============== tables: "MULTIPLE ATTACKS PER ROUND BY LEVEL", "SURPRISE" */
 
@@ -1236,6 +1320,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   timing: 'counts',
   actions: ACTIONS,
   attackRules,
+  movement,
   validateDeclaration,
   rollSurprise,
   planSurprise,

@@ -27,6 +27,8 @@ import {
   rollSideDice, RoundBuilder, RoundEnd, splice, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 import { delay } from '../flow/held';
+import { encumbrance } from '../encumbrance';
+import { feetOf, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import { surpriseRanges } from '../round/surprise';
 
 /* ================================================================ options */
@@ -62,12 +64,14 @@ export interface HighLowOptions extends ProcedureOptions {
    * combat started before this option (false there): the spell was kept.
    */
   cancelLosesSpell: boolean;
+  /** RULING (an option, off): the movement rate no more than seed 002's encumbrance table gives the weight carried (12” = 120 ft). */
+  encumbrance: boolean;
 }
 
 export const highLowDefaults: Readonly<HighLowOptions> = Object.freeze({
   surpriseDie: 6, surprisedOn: 2, initiativeDie: 6, groupOrder: 'missile-first', weaponSpeedTies: true,
   naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0, dexterityReaction: false, goFirstOrder: 'after-charge',
-  cancelLosesSpell: true,
+  cancelLosesSpell: true, encumbrance: false,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -83,6 +87,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'dexterityReaction', type: 'boolean' },
   { key: 'goFirstOrder', type: 'choice', choices: ['after-charge', 'before-parley'] },
   { key: 'cancelLosesSpell', type: 'boolean' },
+  { key: 'encumbrance', type: 'boolean' },
 ];
 
 /** An integer option, never below `min` (options arrive as any finite number). */
@@ -782,10 +787,86 @@ export function castingsBrokenByFreeAttack(schedule: Schedule, attacker: string,
 const attackRules: AttackRules = {
   turn: 'delay',
   outOfTurn(q) {
-    if (q.attacker.side === q.target.side || !actsNow(q, q.target.id, ['flee'])) return null;
+    if (q.attacker.side === q.target.side) return null;
+    // The target fled out of the attacker's melee range on the map this round (movement, above), or flees in this step.
+    const byMove = (q.provoked ?? []).some((p) => p.grant === 'free-attack');
+    if (!byMove && !actsNow(q, q.target.id, ['flee'])) return null;
     const taken: FreeAttackTaken[] = q.attacks.filter((a) => a.as === 'free-attack').map((a) => ({ attacker: a.c, target: a.target, step: a.step }));
     const problem = freeAttackProblem(q.attacker, q.target, q.step, q.state, q.surprised, taken);
     return problem ? { problem } : { grant: 'free-attack', breaks: castingsBrokenByFreeAttack(q.schedule, q.attacker.id, q.step) };
+  },
+};
+
+/* ============================== Movement on the map: "Positioning movement", concentration, Flee Melee */
+
+/**
+ * The movement rate in feet (Combatant.movement, feet as stored); absent: none known (the GM's). With the
+ * `encumbrance` option and the weight carried known, no more than 002's table gives (inches, 12” = 120 ft).
+ */
+export function highLowRateFeet(c: Combatant, byEncumbrance: boolean): number | undefined {
+  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement : undefined;
+  const carried = c.carried;
+  if (!byEncumbrance || typeof carried !== 'number' || !Number.isFinite(carried)) return own;
+  const table = encumbrance(carried, own === undefined ? Infinity : own / 10, !!c.small).inches * 10;
+  return own === undefined ? table : Math.min(own, table);
+}
+
+/** Declared actions whose major action is the movement itself ("movement is otherwise normally a major action"). */
+const MOVING: ReadonlySet<ActionKind> = new Set<ActionKind>(['move', 'flee', 'charge', 'none']);
+
+/** The most "Positioning movement" may cover in a round. */
+export const POSITIONING_FEET = 10;
+
+/**
+ * Movement on the map (the `moved` input, flow/moved.ts):
+ *  - "movement is otherwise normally a major action": a combatant that declared a move, a flight, a charge (or
+ *    nothing) may move its rate (highLowRateFeet; a charge its charge distance if more) over the round's moves;
+ *  - "Positioning movement of 10-ft. or less is a minor action but can only be done after a major action and cannot
+ *    be done in melee": any other declaration allows 10 ft in all, only once one of its entries has acted, and not
+ *    from within an opponent's melee range (a move that begins there);
+ *  - concentration: "A caster concentrating on an ability can move around slowly ... walking up to half their
+ *    movement rate per round": while its casting is under way, half its rate. RULING: the text gives the rule for
+ *    maintained abilities; an incantation under way is concentration too ("any other action that requires
+ *    concentration"), so it holds from the spell's first segment until it goes off;
+ *  - beyond any of these the GM rules (allow, or forfeit the action).
+ * Free attack: "In many cases, a free attack will be granted ... (ex. Flee Melee)": a combatant that declared flee and
+ * leaves an opponent's melee range (begins within it, ends outside) draws that opponent's free attack, once per
+ * opponent per round; the attack is held to freeAttackProblem (attackRules.outOfTurn).
+ */
+const movement: MovementRules<HighLowOptions> = {
+  check(q) {
+    const { combatant, declaration, move, earlier } = q;
+    const action = declaration?.action;
+    const rate = highLowRateFeet(combatant, q.options.encumbrance === true);
+    const total = movedFeet(earlier) + feetOf(move.feet);
+    let allowance: number | undefined;
+    let beyond: string | undefined;
+    if (q.casting) {
+      if (rate !== undefined) allowance = rate / 2;
+      if (allowance !== undefined && total > allowance) beyond = 'concentrating';
+    } else if (action === undefined || MOVING.has(action)) {
+      if (rate !== undefined) allowance = action === 'charge' ? Math.max(rate, feetOf(declaration?.distance)) : rate;
+      if (allowance !== undefined && total > allowance) beyond = 'rate';
+    } else {
+      allowance = POSITIONING_FEET;
+      if (feetOf(move.feet) > 0) {
+        // Before its major action or from within melee no positioning is allowed at all: allowance 0.
+        if (!q.acted) [allowance, beyond] = [0, 'positioningBeforeAction'];
+        else if ((move.reach ?? []).some((r) => r.startIn && q.opponents.has(r.c))) [allowance, beyond] = [0, 'positioningInMelee'];
+        else if (total > POSITIONING_FEET) beyond = 'positioning';
+      }
+    }
+    const provoked: Provoked[] = [];
+    if (action === 'flee') {
+      for (const r of move.reach ?? []) {
+        if (!r.startIn || r.endIn || !q.opponents.has(r.c) || provokedBefore(earlier, r.c, 'free-attack') || provoked.some((p) => p.by === r.c)) continue;
+        provoked.push({ by: r.c, grant: 'free-attack', reason: 'highLowFleeFreeAttack' });
+      }
+    }
+    const verdict: { allowance?: number; beyond?: string; provoked: Provoked[] } = { provoked };
+    if (allowance !== undefined) verdict.allowance = allowance;
+    if (beyond !== undefined) verdict.beyond = beyond;
+    return verdict;
   },
 };
 
@@ -842,6 +923,7 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   timing: 'phases',
   actions: ACTIONS,
   attackRules,
+  movement,
   validateDeclaration,
   rollSurprise,
   // Surprise is a lost round 1, not a separate surprise round.

@@ -22,6 +22,8 @@ import type { AttackRules, LateJoinResult, OptionSpec, Procedure, ProcedureOptio
 import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
 import type { From, Key, Placed, PlannedCasting, Where } from '../round';
 import { applyWoundInput, chargeOutOfTurn } from '../flow/wounds';
+import { encumbrance } from '../encumbrance';
+import { feetOf, movedFeet, type MovementRules, type MovementVerdict } from '../movement';
 
 /* ------------------------------------------------------------------ options */
 
@@ -45,13 +47,16 @@ export interface IndividualSpeedOptions extends ProcedureOptions {
    * started before this option existed has none in its frozen options: off.
    */
   woundRules: boolean;
+  /** RULING (an option, off): Speed no more than seed 002's encumbrance table gives the weight carried (12” = 120 ft). */
+  encumbrance: boolean;
 }
 
-const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true, woundRules: true };
+const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true, woundRules: true, encumbrance: false };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'sharedRolls', type: 'boolean' }, { key: 'interruptCasting', type: 'boolean' }, { key: 'automaticMorale', type: 'boolean' },
   { key: 'woundRules', type: 'boolean' },
+  { key: 'encumbrance', type: 'boolean' },
 ];
 
 /** Are the Wound Points rules the engine's in this combat? (Absent from a combat's frozen options: no.) */
@@ -614,6 +619,75 @@ function canAct(state: CombatantState): boolean {
   return state.condition === 'ok' || state.condition === 'incapacitated' || state.condition === 'dying';
 }
 
+/* ==================================================== Speed: movement on the map */
+
+/** Feet an Incapacitated creature crawls in a round: "1 yard per turn". */
+export const CRAWL_FEET = 3;
+
+/** Speed in feet (Combatant.movement, as stored); absent: none known (the GM's). The `encumbrance` option caps it by 002's table (12” = 120 ft). */
+export function speedFeet(c: Combatant, byEncumbrance: boolean): number | undefined {
+  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement : undefined;
+  const carried = c.carried;
+  if (!byEncumbrance || typeof carried !== 'number' || !Number.isFinite(carried)) return own;
+  const table = encumbrance(carried, own === undefined ? Infinity : own / 10, !!c.small).inches * 10;
+  return own === undefined ? table : Math.min(own, table);
+}
+
+/** "Broken Shin ... move at half speed" (blunt row 2), where the state has it. */
+function brokenShin(state: CombatantState): boolean {
+  return (state.injuries ?? []).some((i) => i.type === 'blunt' && i.row === 2);
+}
+
+/**
+ * Movement on the map (the `moved` input, flow/moved.ts), over the round's moves:
+ *  - Speed: "a creature can move any number of times in a round, but can only move up to a total distance equal to
+ *    its speed in a single round";
+ *  - half of it: "a character using Full-Defense can only move up to half their speed that round"; "a Stabilized
+ *    creature can move at half its movement speed per round"; Broken Shin "move at half speed";
+ *  - Incapacitated (and Dying, which "continues to function as an Incapacitated creature"), not stabilized: "can crawl
+ *    at a rate of 1 yard per turn" (3 ft a round);
+ *  - Dying: "cannot both move and take an action": once one of its entries acted it cannot move (dyingActed); a move
+ *    before it acts while it declared an action (not a move, a flight or nothing) is the GM's ruling
+ *    (dyingMoveOrAct: forfeit the action, or allow);
+ *  - beyond any of these the GM rules (allow, or forfeit the action).
+ */
+const movement: MovementRules<IndividualSpeedOptions> = {
+  check(q) {
+    const { combatant, state, declaration, move, earlier } = q;
+    const action = declaration?.action;
+    const total = movedFeet(earlier) + feetOf(move.feet);
+    const speed = speedFeet(combatant, q.options.encumbrance === true);
+    let allowance: number | undefined = speed;
+    let why = 'speed';
+    const down = state.condition === 'incapacitated' || state.condition === 'dying';
+    if (down && !state.stabilized) {
+      allowance = speed === undefined ? CRAWL_FEET : Math.min(speed, CRAWL_FEET);
+      why = 'crawl';
+    } else if (speed !== undefined) {
+      const half = state.stabilized ? 'stabilized' : action === 'full-defense' ? 'fullDefense' : brokenShin(state) ? 'brokenShin' : undefined;
+      if (half) {
+        allowance = speed / 2;
+        why = half;
+      }
+    }
+    let beyond = allowance !== undefined && total > allowance ? why : undefined;
+    if (state.condition === 'dying' && feetOf(move.feet) > 0) {
+      if (q.acted) {
+        allowance = 0;
+        beyond = 'dyingActed';
+      } else if (beyond === undefined && action !== undefined && action !== 'move' && action !== 'flee' && action !== 'none') {
+        // Moving instead of its action: nothing is allowed beside the action it declared.
+        allowance = 0;
+        beyond = 'dyingMoveOrAct';
+      }
+    }
+    const verdict: MovementVerdict = { provoked: [] };
+    if (allowance !== undefined) verdict.allowance = allowance;
+    if (beyond !== undefined) verdict.beyond = beyond;
+    return verdict;
+  },
+};
+
 /* ==================================================== Wound Points (woundRules) */
 /* "the Incapacitated creature can crawl at a rate of 1 yard per turn, and any
  * other action it takes causes it to take 1 Wound Point of damage"; "a Dying
@@ -838,6 +912,7 @@ export const individualSpeedProcedure: Procedure<IndividualSpeedOptions> = {
   timing: 'counts',
   actions: ACTIONS,
   attackRules,
+  movement,
   wounds: woundRules,
   flowInputs: { wound: applyWoundInput, chargeOutOfTurn },
   validateDeclaration,

@@ -684,6 +684,10 @@ function spellWindows(schedule: Schedule): Schedule {
 
 /* =============================================================== the procedure */
 
+/*
+ * Movement on the map: the text sets no movement rate and no attack for moving, so no `movement` rules: a move
+ * during the round (the `moved` input, flow/moved.ts) is the GM's, recorded only.
+ */
 export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   id: 'segment-d6',
   defaults: DEFAULTS,
