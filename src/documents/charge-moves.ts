@@ -26,10 +26,10 @@ import { spellInRange, spellRangeFeet } from '../rules/range';
 import { SYSTEM_ID } from '../settings';
 import { chargePath, distanceBetween, pointAlong, type Point } from './grid';
 
-/** The step last handled per combat (a write that does not advance the step moves nobody). */
-const handled = new Map<string, string>();
-/** Chargers told of falling short, per combat and round. */
-const toldShort = new Set<string>();
+/** The step last handled per combat document (a write that does not advance the step moves nobody). */
+const handled = new WeakMap<Combat.Implementation, string>();
+/** Chargers told of falling short, per combat document: round and combatant. */
+const toldShort = new WeakMap<Combat.Implementation, Set<string>>();
 let queue: Promise<void> = Promise.resolve();
 
 const f = (key: string, data: Record<string, unknown>): string =>
@@ -49,10 +49,9 @@ export function whenChargesMoved(): Promise<void> {
 async function stepTaken(combat: Combat.Implementation): Promise<void> {
   const state = (combat as unknown as { flowState: FlowState | null }).flowState;
   if (!state || state.stage === 'declare') return;
-  const id = combat.id as string;
   const key = `${state.round}:${state.step}`;
-  if (handled.get(id) === key) return;
-  handled.set(id, key);
+  if (handled.get(combat) === key) return;
+  handled.set(combat, key);
   await moveChargers(combat, state);
   warnSpellsOutOfRange(combat, state);
 }
@@ -95,9 +94,11 @@ async function moveToken(token: TokenDocument.Implementation, to: Point, animate
 }
 
 function tellShort(combat: Combat.Implementation, state: FlowState, p: ChargeProgress): void {
-  const told = `${combat.id}:${state.round}:${p.c}`;
-  if (toldShort.has(told)) return;
-  toldShort.add(told);
+  const told = `${state.round}:${p.c}`;
+  const seen = toldShort.get(combat) ?? new Set<string>();
+  toldShort.set(combat, seen);
+  if (seen.has(told)) return;
+  seen.add(told);
   const name = combat.combatants.get(p.c)?.name ?? '';
   ui.notifications?.info(f('TENSEG.Charge.FallsShort', { name, left: Math.round(Math.max(0, p.path - p.moved)) }));
 }
