@@ -29,6 +29,14 @@ function watchMoves(): any[] {
   });
   return seen;
 }
+/** The moveToken hooks (core v13/v14: every client, after the update) on the GM's client: the movement and the operation. */
+function watchMovements(w: World): any[] {
+  const seen: any[] = [];
+  w.foundry.client(w.foundry.users.gm).run(() =>
+    g.Hooks.on('moveToken', (doc: any, movement: any, operation: any) => seen.push({ name: doc.name, method: movement.method, to: [movement.destination.x, movement.destination.y], operation })),
+  );
+  return seen;
+}
 /** Step through the round; the charger's square (column, row) after each step, by segment. */
 async function walk(w: World, id: string): Promise<[number, number, number][]> {
   const seen: [number, number, number][] = [];
@@ -44,8 +52,10 @@ describe.each([13, 14] as const)('charges on the map, generation %i', (generatio
   it('addict: a charge across the map moves 1/10 of its charge MV a segment and lands in the segment footnote 19 gives', async () => {
     const w = await makeWorld(generation, 'addict');
     const moves = watchMoves();
+    const movements = watchMovements(w);
     await token(w, w.ids.orc1).update({ x: 2100 }); // Brand in column 1, Orc 1 in column 21: 19 squares, 95 ft to close
     moves.length = 0;
+    movements.length = 0;
     w.foundry.dice.push(4, 4);
     await w.combat.startCombat();
     await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
@@ -71,6 +81,9 @@ describe.each([13, 14] as const)('charges on the map, generation %i', (generatio
     // Every move the system's own, animated (the default), one a step.
     expect(moves.map((m) => m.x)).toEqual([500, 1000, 1500, 2000].flatMap((x) => Array(moves.length / 4).fill(x)));
     expect(moves.every((m) => m.options.tenSegments?.charge === true && m.options.animate === true)).toBe(true);
+    // Core's token movement (TokenDocument#move): a movement each, by the API, the operation carrying the system's option.
+    expect(movements.map((m) => m.to)).toEqual([[500, 0], [1000, 0], [1500, 0], [2000, 0]]);
+    expect(movements.every((m) => m.name === 'Brand' && m.method === 'api' && m.operation.tenSegments?.charge === true)).toBe(true);
     expect(w.foundry.errors).toEqual([]);
   });
 
