@@ -92,3 +92,33 @@ describe('the charge scenario on the preview map, in Chromium', () => {
     expect(p.errors).toEqual([]);
   }, LONG);
 });
+
+describe('ranges in the declaration dialog, in Chromium', () => {
+  let preview: Preview;
+  let p: PreviewPage;
+  beforeAll(async () => {
+    preview = await openPreview();
+    p = await preview.page('?map=1&procedure=addict');
+  }, LONG);
+  afterAll(async () => {
+    await preview?.close();
+  }, LONG);
+
+  it('the GM\'s dialog for Brand shows each target\'s distance; choosing Orc 1 draws the charge\'s gap to it', async () => {
+    const brand = await p.page.evaluate(() => (globalThis as unknown as { tenPreview: { world: { ids: { brand: string } } } }).tenPreview.world.ids.brand);
+    await p.click(`#combat li.combatant.ts-row[data-combatant-id="${brand}"] button.ts-control[data-action="declare"]`);
+    const dialog = p.page.locator('#preview-windows .tenseg-declaration:visible');
+    await expect(dialog.count()).resolves.toBe(1);
+    // Brand (column 3, row 4) to Orc 1 (column 9, row 3): six squares centre to centre, one of them diagonal: 30 ft.
+    const options = await dialog.locator('select[name="target"] option').allTextContents();
+    expect(options).toContain('Orc 1 (30 ft)');
+    expect(options).toContain('Halvaine (5 ft)');
+    await dialog.locator('select[name="target"]').selectOption({ label: 'Orc 1 (30 ft)' });
+    // The nearest square beside Orc 1 is column 8, row 4: five squares, 25 ft to close.
+    await p.page.waitForSelector('#preview-windows .tenseg-declaration:visible [data-range="charge"]');
+    expect((await dialog.locator('[data-range="charge"]').textContent())?.trim()).toBe('Charge: 25 ft to close to the target.');
+    expect(await dialog.locator('select[name="target"]').inputValue()).not.toBe('');
+    await p.screenshot('charge-dialog-ranges');
+    expect(p.errors).toEqual([]);
+  }, LONG);
+});
