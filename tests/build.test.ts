@@ -84,6 +84,8 @@ describe('the installable build', () => {
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
         'chunks/surprise.js',
         'chunks/held.js',
+        // addict's charge timing (footnotes 9 and 19), shared by addict and the timeline's charge progress (movement.ts).
+        'chunks/addict-charge.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.

@@ -19,6 +19,7 @@
  * run one more AC (a reading of the notation for "20**", not in the text); an
  * AAC0 of 21 or more lies past the run of 20s.
  */
+import { RANGE_MODIFIERS, type RangeBand } from './range';
 import type { Dice } from './dice';
 import type { Problem } from './model';
 import type { Schedule } from './procedure';
@@ -40,11 +41,15 @@ export interface AttackModifier {
  * A missile attack's own modifiers: the Dexterity missile bonus (seed 001's
  * "missile attack bonus"), except under individual-speed, which reads the
  * attack bonus instead; and the weapon's own bonus, under every procedure.
+ * With a range band (src/rules/range.ts, from the distance on the map) and
+ * `rangeModifiers` on (the default), RULING: RANGE_MODIFIERS (medium −2,
+ * long −5; the seeds give none), source 'range'.
  */
-export function missileModifiers(dexterityBonus: number, weaponBonus: number, individualSpeed: boolean): AttackModifier[] {
+export function missileModifiers(dexterityBonus: number, weaponBonus: number, individualSpeed: boolean, band?: RangeBand | null, rangeModifiers = true): AttackModifier[] {
   const out: AttackModifier[] = [];
   if (dexterityBonus && !individualSpeed) out.push({ source: 'missile', value: dexterityBonus });
   if (weaponBonus) out.push({ source: 'weapon', value: weaponBonus });
+  if (rangeModifiers && band && band !== 'beyond' && RANGE_MODIFIERS[band]) out.push({ source: 'range', value: RANGE_MODIFIERS[band] });
   return out;
 }
 

@@ -78,3 +78,19 @@ export function encumbrance(carriedLb: number, baseInches: number, small: boolea
   const inches = Math.min(table, own);
   return { band, inches, squares: squaresOfInches(inches) };
 }
+
+/**
+ * Seed 002's standard rate in feet: "12” (which for our purposes is six
+ * squares)", so a rate of N inches is squaresOfInches(N) 5-ft squares. The
+ * combatant's own rate (`movement`, feet per round as the sheet stores it:
+ * 12” = 120 ft) is read as inches (feet / 10); absent, the seed's base: 12”,
+ * 9” for the small ("Smaller characters like halflings"). `byEncumbrance`
+ * with its carried weight known: the table's rate for its load, never more
+ * than its own.
+ */
+export function standardRateFeet(c: { movement?: number; carried?: number; small?: boolean }, byEncumbrance: boolean): number {
+  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement / 10 : c.small ? 9 : 12;
+  const carried = c.carried;
+  const inches = byEncumbrance && typeof carried === 'number' && Number.isFinite(carried) ? encumbrance(carried, own, !!c.small).inches : own;
+  return squaresOfInches(inches) * 5;
+}

@@ -63,6 +63,8 @@ export interface WeaponStats {
   missile?: boolean;
   /** Missiles per routine (rate of fire). */
   rate?: number;
+  /** A missile weapon's short / medium / long range in feet (src/rules/range.ts); absent or all 0: no ranges, not checked. */
+  range?: { short: number; medium: number; long: number };
   /** individual-speed: the weapon attack critical multiplier (x2, x3 or x4). */
   critical?: number;
   /** individual-speed: the damage types the weapon deals (the Combat Injury tables it may roll on). */

@@ -16,6 +16,8 @@ import type { Casting, EncounterReaction, EndEvent, EntryKind, InitiativeResult,
 import { getProcedure } from './registry';
 import type { CastingStatus, EntryOutcome, FlowInterruption, FlowStage, FlowState } from './flow';
 import { fallenBy } from './flow/read';
+import { nameOf } from './flow/state';
+import { chargeProgressAt } from './movement';
 import { copyJson } from './journal';
 
 export interface Viewer {
@@ -122,6 +124,24 @@ export interface StepView {
   joins: string[];
   /** Mid-round actions taken while the step was played (flow/midround.ts); absent when none. */
   midRound?: MidRoundView[];
+  /** Chargers whose progress changed in this step (movement.ts, chargeProgress); absent when none. */
+  charges?: ChargeView[];
+}
+
+/**
+ * A charger's progress at the end of a step, and its text: `key` a
+ * localization key (TENSEG.Charge.*: Closing "closing 24 of 60 ft", Arrives,
+ * FallsShort "falls short: 12 ft left") with `data` {name, moved, path, left}.
+ */
+export interface ChargeView {
+  combatant: string;
+  target?: string;
+  path: number;
+  moved: number;
+  arrived: boolean;
+  short: boolean;
+  key: 'TENSEG.Charge.Closing' | 'TENSEG.Charge.Arrives' | 'TENSEG.Charge.FallsShort';
+  data: { name: string; moved: number; path: number; left: number };
 }
 
 /** A casting interrupted or prevented in a step: by a hit, or `broken` by the GM (why). */
@@ -328,6 +348,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
       joins: joined,
     };
     if (actions.length > 0) v.midRound = actions;
+    const charges = chargeViews(state, k, played, mine, shown);
+    if (charges.length > 0) v.charges = charges;
     if (step.segment !== undefined) v.segment = step.segment;
     if (step.count !== undefined) v.count = step.count;
     steps.push(v);
@@ -360,6 +382,38 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
   const recorded = encounterView(state, gm);
   if (recorded) view.encounter = recorded;
   return view;
+}
+
+const feetText = (n: number): number => Math.round(n * 10) / 10;
+
+/**
+ * The chargers whose progress this step changes (or where it arrives or falls
+ * short, the round's last step for a charge that never arrives): a step to
+ * come only for the viewer's own side.
+ */
+function chargeViews(state: FlowState, k: number, played: boolean, mine: (id: string) => boolean, shown: (id: string) => boolean): ChargeView[] {
+  if (!state.declarations || !Object.values(state.declarations).some((d) => d.action === 'charge')) return [];
+  const now = chargeProgressAt(state, k);
+  if (now.length === 0) return [];
+  const before = new Map(chargeProgressAt(state, k - 1).map((p) => [p.c, p]));
+  const lastStep = (state.schedule?.steps.length ?? 0) - 1;
+  const out: ChargeView[] = [];
+  for (const p of now) {
+    if (!shown(p.c) || (!played && !mine(p.c))) continue;
+    const was = before.get(p.c);
+    const arrivesHere = p.arrived && !(k > 0 && was?.arrived);
+    const shortHere = p.short && k === lastStep;
+    if (!arrivesHere && !shortHere && (k > 0 && was ? was.moved === p.moved : p.moved === 0)) continue;
+    if (p.arrived && !arrivesHere) continue;
+    const key: ChargeView['key'] = arrivesHere ? 'TENSEG.Charge.Arrives' : shortHere ? 'TENSEG.Charge.FallsShort' : 'TENSEG.Charge.Closing';
+    const v: ChargeView = {
+      combatant: p.c, path: p.path, moved: p.moved, arrived: p.arrived, short: p.short, key,
+      data: { name: nameOf(state, p.c), moved: feetText(p.moved), path: feetText(p.path), left: feetText(Math.max(0, p.path - p.moved)) },
+    };
+    if (p.target !== undefined && shown(p.target)) v.target = p.target;
+    out.push(v);
+  }
+  return out;
 }
 
 /** What the GM recorded of the encounter that this viewer may see, or null when nothing. */

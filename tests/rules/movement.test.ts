@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Combatant, CombatantState } from '../../src/rules/model';
 import { feetWithin, moveMeasureOk, movedFeet, type FlowMove, type MovementQuery } from '../../src/rules/movement';
-import { d12AscendingProcedure, d12StandardRateFeet, D12_DEFAULTS } from '../../src/rules/procedures/d12-ascending';
+import { d12AscendingProcedure, D12_DEFAULTS } from '../../src/rules/procedures/d12-ascending';
+import { standardRateFeet } from '../../src/rules/encumbrance';
 import { highLowProcedure, highLowRateFeet } from '../../src/rules/procedures/high-low';
 import { CRAWL_FEET, individualSpeedProcedure, speedFeet } from '../../src/rules/procedures/individual-speed';
 import { PROCEDURES } from '../../src/rules/procedures/all';
@@ -39,19 +40,19 @@ describe('movement.ts helpers', () => {
 
 describe('d12-ascending (seed 002, "Movement During the Round")', () => {
   it('"12” (which for our purposes is six squares)": 120 ft stored is 12", 30 ft; the halfling 9" four squares; absent, the seed\'s base', () => {
-    expect(d12StandardRateFeet(who(), true)).toBe(30);
-    expect(d12StandardRateFeet(who({ movement: 90, small: true }), true)).toBe(20);
-    expect(d12StandardRateFeet(who({ movement: undefined }), true)).toBe(30);
-    expect(d12StandardRateFeet(who({ movement: undefined, small: true }), true)).toBe(20);
+    expect(standardRateFeet(who(), true)).toBe(30);
+    expect(standardRateFeet(who({ movement: 90, small: true }), true)).toBe(20);
+    expect(standardRateFeet(who({ movement: undefined }), true)).toBe(30);
+    expect(standardRateFeet(who({ movement: undefined, small: true }), true)).toBe(20);
   });
 
   it('the encumbrance table: heavy 9" (4sq), very heavy 6" (3sq), encumbered 3" (2sq); the halfling "-" is no movement; off: its own rate', () => {
     expect(D12_DEFAULTS.encumbrance).toBe(true);
-    expect(d12StandardRateFeet(who({ carried: 60 }), true)).toBe(20);
-    expect(d12StandardRateFeet(who({ carried: 100 }), true)).toBe(15);
-    expect(d12StandardRateFeet(who({ carried: 200 }), true)).toBe(10);
-    expect(d12StandardRateFeet(who({ carried: 200, small: true, movement: 90 }), true)).toBe(0);
-    expect(d12StandardRateFeet(who({ carried: 200 }), false)).toBe(30);
+    expect(standardRateFeet(who({ carried: 60 }), true)).toBe(20);
+    expect(standardRateFeet(who({ carried: 100 }), true)).toBe(15);
+    expect(standardRateFeet(who({ carried: 200 }), true)).toBe(10);
+    expect(standardRateFeet(who({ carried: 200, small: true, movement: 90 }), true)).toBe(0);
+    expect(standardRateFeet(who({ carried: 200 }), false)).toBe(30);
   });
 
   it('"if you\'re ONLY allowed to move 5’ or less in the first place you lose the ability to make a 5’ Step": 5 ft within range then provokes', () => {

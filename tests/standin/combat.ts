@@ -388,7 +388,7 @@ export class Combat extends Document {
       tracker.viewed = null;
       renderTracker({ combat: null });
     }
-    if (onActiveGMClient()) for (const c of this.combatants) trackPending(this._onExit(c));
+    if (onActiveGMClient()) for (const c of this.combatants) trackPending(this.#exit(c));
   }
 
   override _onCreateDescendantDocuments(parent: any, collection: string, documents: any[], data: any, options: any, userId: string): void {
@@ -404,7 +404,7 @@ export class Combat extends Document {
   override _onDeleteDescendantDocuments(parent: any, collection: string, documents: any[], ids: any, options: any, userId: string): void {
     super._onDeleteDescendantDocuments(parent, collection, documents, ids, options, userId);
     if (collection !== 'combatants') return;
-    if (onActiveGMClient()) for (const c of documents) trackPending(this._onExit(c));
+    if (onActiveGMClient()) for (const c of documents) trackPending(this.#exit(c));
     this.#onModifyCombatants(parent, options);
   }
 
@@ -426,6 +426,29 @@ export class Combat extends Document {
 
   async _onEnter(_combatant: any): Promise<void> {}
   async _onExit(_combatant: any): Promise<void> {}
+
+  /** _onExit, then (a combatant with a token) _clearMovementHistoryOnExit, as core. */
+  async #exit(combatant: any): Promise<void> {
+    await this._onExit(combatant);
+    if (combatant.token) await this._clearMovementHistoryOnExit(combatant);
+  }
+  /** _onStartTurn, then (a combatant with a token) _clearMovementHistoryOnStartTurn, as core. */
+  async #startTurn(combatant: any, context: TurnEventContext): Promise<void> {
+    await this._onStartTurn(combatant, context);
+    if (combatant.token) await this._clearMovementHistoryOnStartTurn(combatant, context);
+  }
+  /** Core's default: the token's movement history is cleared when the combatant leaves the combat. */
+  async _clearMovementHistoryOnExit(combatant: any): Promise<void> {
+    await combatant.token?.clearMovementHistory();
+  }
+  /** Core's default: the token's movement history is cleared when the combatant's turn starts. */
+  async _clearMovementHistoryOnStartTurn(combatant: any, _context: TurnEventContext): Promise<void> {
+    await combatant.token?.clearMovementHistory();
+  }
+  /** Core's: clear the movement history of the given combatants' tokens (all by default). */
+  async clearMovementHistories(combatants: Iterable<any> = this.combatants): Promise<void> {
+    await Promise.all(Array.from(combatants, (c: any) => c.token?.clearMovementHistory()));
+  }
 
   /** End turn, end round, start round, start turn, for each position passed over; then the combatTurnChange hook. */
   async _manageTurnEvents(): Promise<void> {
@@ -459,14 +482,14 @@ export class Combat extends Document {
             await this._onEndRound({ round: prior.round, skipped: prior.round !== previous.round });
             await this._onStartRound({ round: next.round, skipped: next.round !== current.round });
           }
-          if (next.combatant) await this._onStartTurn(next.combatant, { round: next.round, turn: next.turn, skipped: next.skipped });
+          if (next.combatant) await this.#startTurn(next.combatant, { round: next.round, turn: next.turn, skipped: next.skipped });
           prior = next;
         }
       }
     } else if (current.combatantId !== previous.combatantId && current.round === previous.round && current.turn === previous.turn) {
       const prior = this.combatants.get(previous.combatantId);
       if (prior) await this._onEndTurn(prior, { round: current.round, turn: current.turn, skipped: false });
-      if (this.combatant) await this._onStartTurn(this.combatant, { round: current.round, turn: current.turn, skipped: false });
+      if (this.combatant) await this.#startTurn(this.combatant, { round: current.round, turn: current.turn, skipped: false });
     }
   }
 

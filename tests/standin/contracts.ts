@@ -185,6 +185,8 @@ declare abstract class CoreCombat extends foundry.documents.Combat {
     _onEndRound: CoreCombat['_onEndRound'];
     _onStartRound: CoreCombat['_onStartRound'];
     _onStartTurn: CoreCombat['_onStartTurn'];
+    _clearMovementHistoryOnExit: CoreCombat['_clearMovementHistoryOnExit'];
+    _clearMovementHistoryOnStartTurn: CoreCombat['_clearMovementHistoryOnStartTurn'];
   };
 }
 declare abstract class CoreCombatant extends foundry.documents.Combatant {
@@ -326,7 +328,7 @@ export type OperatorsDrift = Assert<Within<KnownKeys<StandinOperators> | 'Forced
 /**
  * CombatantGroup's own API (beside the fields, checked above) is core's:
  * `members`, `defeated`, `hidden`, each of core's type. Left out:
- * `clearMovementHistories` (no Token movement in the stand-in).
+ * `clearMovementHistories` (Combat's is modelled, the group's is not).
  */
 type GroupLeftOut = 'clearMovementHistories';
 /** What core's CombatantGroup has beyond its fields and what every client document has (what Item and Combatant both have stands for those). */

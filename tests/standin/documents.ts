@@ -545,6 +545,13 @@ export const databaseTransport: { request: (request: any) => Promise<any[]> } = 
   },
 };
 
+/**
+ * Token movement (set by movement.ts): core's TokenDocument._preUpdateOperation removes the movement
+ * instructions (`movement`, `_movementArguments`, the deprecated `teleport`/`forced`) from the operation
+ * before it is sent, keeping `_movement`.
+ */
+export const tokenMovement: { finalize: (options: any) => void } = { finalize: () => {} };
+
 export async function createDocuments(cls: any, data: any[], operation: any = {}): Promise<any[]> {
   const client = currentClient();
   const user = client.user;
@@ -583,6 +590,8 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
   refuseCompendiumWrite(pack ?? given?.pack, 'update');
   const parent = localCopy(given);
   const options: UpdateDefaults & Record<string, any> = { diff: true, recursive: true, render: true, ...rest };
+  // Core's TokenDocument#_preUpdate reads `noHook` from the operation (to skip preMoveToken); not sent.
+  if (cls.documentName === 'Token' && noHook) options.noHook = true;
   const type = cls.documentName;
   const collection = collectionFor(cls, parent);
   const documents: any[] = [];
@@ -616,6 +625,10 @@ export async function updateDocuments(cls: any, updates: any[], operation: any =
   if (!toUpdate.length) return [];
   Object.assign(operation, options);
   if ((await cls._preUpdateOperation(documents, operation, user)) === false) return [];
+  if (type === 'Token') {
+    tokenMovement.finalize(options);
+    delete options.noHook;
+  }
   const sent = serializeOptions(options);
   return databaseTransport.request({ action: 'update', documentName: type, parentUuid: parent?.uuid ?? null, updates: toUpdate, options: sent });
 }
@@ -1021,31 +1034,142 @@ export class SquareGrid {
     const { i, j } = c.i !== undefined ? (c as { i: number; j: number }) : this.getOffset(c as { x: number; y: number });
     return { x: (j + 0.5) * this.size, y: (i + 0.5) * this.size };
   }
-  /** Distance along waypoints in grid units, counting spaces per the diagonal rule. */
-  measurePath(waypoints: { x: number; y: number }[]): { distance: number; spaces: number; cost: number; diagonals: number } {
-    let spaces = 0;
-    let diagonals = 0;
-    const rule = this.diagonals;
+  /**
+   * Core's SquareGrid#measurePath (v13/v14, 2D): waypoints are points {x, y} or offsets {i, j}; per segment the
+   * moves `spaces` (a diagonal is one space; ILLEGAL: two moves, no diagonal), `diagonals`, the `cost` in grid
+   * units by the diagonal rule (alternating rules count the diagonals of the whole path), and the `distance`
+   * between the points (equal to the cost between square centres). A waypoint's `teleport` makes its segment
+   * cost 0; its `cost` (number or function(from, to, distance, waypoint)) replaces the default cost.
+   */
+  measurePath(waypoints: any[], { cost }: { cost?: any } = {}): any {
     const D = CONST.GRID_DIAGONALS;
+    const rule = this.diagonals;
+    const zero = () => ({ distance: 0, cost: 0, spaces: 0, diagonals: 0, euclidean: 0 });
+    const result: any = { waypoints: [], segments: [], ...zero() };
+    if (!waypoints.length) return result;
+    const toOffset = (w: any) => (w.x !== undefined ? this.getOffset(w) : { i: w.i, j: w.j });
+    const toPoint = (w: any) => (w.x !== undefined ? { x: w.x, y: w.y } : this.getCenterPoint(w));
+    let o0 = toOffset(waypoints[0]);
+    let p0 = toPoint(waypoints[0]);
+    let l0 = rule === D.ALTERNATING_2 ? 1 : 0;
+    let dx0 = l0;
+    let dy0 = l0;
+    let nd = l0 * 1.5;
+    let previous: any = { backward: null, forward: null, ...zero() };
+    result.waypoints.push(previous);
     for (let k = 1; k < waypoints.length; k++) {
-      const a = this.getOffset(waypoints[k - 1]);
-      const b = this.getOffset(waypoints[k]);
-      const di = Math.abs(b.i - a.i);
-      const dj = Math.abs(b.j - a.j);
-      const nd = Math.min(di, dj);
-      const ns = Math.max(di, dj) - nd;
-      let cost: number;
-      if (rule === D.EQUIDISTANT) cost = ns + nd;
-      else if (rule === D.EXACT) cost = ns + nd * Math.SQRT2;
-      else if (rule === D.APPROXIMATE) cost = ns + nd * 1.5;
-      else if (rule === D.RECTILINEAR || rule === D.ILLEGAL) cost = ns + 2 * nd;
-      // 5/10/5: every even diagonal of the whole path costs double; 10/5/10: every odd one
-      else if (rule === D.ALTERNATING_1) cost = ns + nd + Math.floor((diagonals + nd) / 2) - Math.floor(diagonals / 2);
-      else cost = ns + nd + Math.ceil((diagonals + nd) / 2) - Math.ceil(diagonals / 2);
-      diagonals += nd;
-      spaces += cost;
+      const w1 = waypoints[k];
+      const o1 = toOffset(w1);
+      const p1 = toPoint(w1);
+      let di = Math.abs(o0.i - o1.i);
+      let dj = Math.abs(o0.j - o1.j);
+      if (di < dj) [di, dj] = [dj, di];
+      let n = di;
+      let d = dj;
+      let c: number;
+      const nd0 = nd;
+      if (rule === D.EQUIDISTANT) c = di;
+      else if (rule === D.EXACT) c = di + (Math.SQRT2 - 1) * dj;
+      else if (rule === D.APPROXIMATE) c = di + 0.5 * dj;
+      else if (rule === D.RECTILINEAR) c = di + dj;
+      else if (rule === D.ALTERNATING_1 || rule === D.ALTERNATING_2) {
+        nd += dj;
+        c = di + (Math.floor(nd / 2) - Math.floor(nd0 / 2));
+      } else {
+        n = di + dj;
+        d = 0;
+        c = n;
+      }
+      let dx = Math.abs(p0.x - p1.x) / this.size;
+      let dy = Math.abs(p0.y - p1.y) / this.size;
+      if (dx < dy) [dx, dy] = [dy, dx];
+      let l: number;
+      if (rule === D.EQUIDISTANT) l = dx;
+      else if (rule === D.EXACT) l = dx + (Math.SQRT2 - 1) * dy;
+      else if (rule === D.APPROXIMATE) l = dx + 0.5 * dy;
+      else if (rule === D.ALTERNATING_1 || rule === D.ALTERNATING_2) {
+        dx0 += dx;
+        dy0 += dy;
+        const fx = Math.floor(dx0);
+        const fy = Math.floor(dy0);
+        const a = fx + 0.5 * fy;
+        const mx = dx0 - fx;
+        const my = dy0 - fy;
+        const l1 = Math.floor(a) * (1 - mx) + Math.floor(a + 1) * (mx - my) + Math.floor(a + 1.5) * my;
+        l = l1 - l0;
+        l0 = l1;
+      } else l = dx + dy;
+      if (Math.abs(l - c) < 1e-8) l = c;
+      const cost1 = w1.cost ?? cost;
+      let segCost: number;
+      if (cost1 === undefined || c === 0) segCost = w1.teleport ? 0 : c * this.distance;
+      else if (typeof cost1 === 'function') segCost = cost1(o0, o1, c * this.distance, w1);
+      else segCost = Number(cost1);
+      const euclidean = (Math.hypot(p0.x - p1.x, p0.y - p1.y) / this.size) * this.distance;
+      const segment = { from: previous, to: null as any, distance: l * this.distance, cost: segCost, spaces: n, diagonals: d, euclidean };
+      const current: any = {
+        backward: segment,
+        forward: null,
+        distance: previous.distance + segment.distance,
+        cost: previous.cost + segment.cost,
+        spaces: previous.spaces + n,
+        diagonals: previous.diagonals + d,
+        euclidean: previous.euclidean + euclidean,
+      };
+      segment.to = current;
+      previous.forward = segment;
+      result.segments.push(segment);
+      result.waypoints.push(current);
+      previous = current;
+      o0 = o1;
+      p0 = p1;
     }
-    return { distance: spaces * this.distance, spaces, cost: spaces * this.distance, diagonals };
+    Object.assign(result, { distance: previous.distance, cost: previous.cost, spaces: previous.spaces, diagonals: previous.diagonals, euclidean: previous.euclidean });
+    return result;
+  }
+  /** Core's SquareGrid#getDirectPath (2D): the offsets of a shortest direct path through the waypoints (Bresenham; 4-connected when diagonals are ILLEGAL). */
+  getDirectPath(waypoints: any[]): { i: number; j: number }[] {
+    if (!waypoints.length) return [];
+    const toOffset = (w: any) => (w.x !== undefined ? this.getOffset(w) : { i: w.i, j: w.j });
+    const o0 = toOffset(waypoints[0]);
+    let { i: i0, j: j0 } = o0;
+    const path = [o0];
+    const diagonals = this.diagonals !== CONST.GRID_DIAGONALS.ILLEGAL;
+    for (let k = 1; k < waypoints.length; k++) {
+      const o1 = toOffset(waypoints[k]);
+      const { i: i1, j: j1 } = o1;
+      if (i0 === i1 && j0 === j1) continue;
+      const di = Math.abs(i0 - i1);
+      const dj = 0 - Math.abs(j0 - j1);
+      const si = i0 < i1 ? 1 : -1;
+      const sj = j0 < j1 ? 1 : -1;
+      let e = di + dj;
+      for (;;) {
+        if (diagonals) {
+          const e2 = e * 2;
+          if (e2 >= dj) {
+            e += dj;
+            i0 += si;
+          }
+          if (e2 <= di) {
+            e += di;
+            j0 += sj;
+          }
+        } else if (e > 0) {
+          e += 2 * dj;
+          i0 += si;
+        } else {
+          e += 2 * di;
+          j0 += sj;
+        }
+        if (i0 === i1 && j0 === j1) break;
+        path.push({ i: i0, j: j0 });
+      }
+      path.push(o1);
+      i0 = i1;
+      j0 = j1;
+    }
+    return path;
   }
 }
 
@@ -1075,6 +1199,8 @@ export class TokenDocument extends Document {
       bar1: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
       bar2: new SchemaField({ attribute: new StringField({ required: true, nullable: true, blank: false, initial: null }) }),
       flags: new ObjectField(),
+      // Core's recorded movement history (v13/v14): measured waypoints; written by the movement workflow (movement.ts).
+      _movementHistory: new ArrayField(new ObjectField()),
     };
   }
   declare _synthetic: { key: string; actor: any } | undefined;

@@ -44,6 +44,7 @@ import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './u
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
 import { installCanvas } from './canvas';
+import { installMovement } from './movement';
 export { dropOnCanvas } from './canvas';
 import type { ModifyRequest } from './server';
 import type { KeyContext } from './shapes';
@@ -547,6 +548,7 @@ export function installFoundry(opts: InstallOptions): FoundryHandle {
   state.generation = opts.generation;
   installGlobals();
   installCanvas();
+  installMovement();
   installGeneration();
   resetWorld();
   return handle;

@@ -30,6 +30,7 @@
 import type { ActionKind, Combatant, CombatantState, Declaration, Problem } from '../model';
 import type { AttackGrant, Procedure, ProcedureOptions, StepEntry } from '../procedure';
 import { getProcedure } from '../registry';
+import { missileRangeBand } from '../range';
 import { currentEntries } from './read';
 import { forfeited, provokedBy } from './moved';
 import { combatantOf, nameOf, type FlowAttack, type FlowInterruption, type FlowState } from './state';
@@ -43,6 +44,8 @@ export interface AttackInput {
   target: string;
   weapon?: string;
   routine?: number;
+  /** Feet centre to centre, measured by the GM's client: a missile weapon's attack past its long range is refused (AttackOutOfRange). */
+  distance?: number;
 }
 
 /** What allows an attack now (and the attacker's castings it breaks), or the Problem that refuses it. */
@@ -162,6 +165,8 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   let allowance = 0;
   for (const { entry, outcome } of entries) {
     if (entry.combatant !== id || outcome !== 'acts') continue;
+    // addict footnote 19: a charge still closing at the end of the round does not attack (addict.ts CHARGE_FALLS_SHORT).
+    if (entry.reason === 'addictChargeFallsShort') continue;
     if (ATTACK_ACTIONS.has(entry.action)) allowance += entryAllowance(state, attacker, entry);
     else if (entry.action === rules?.turn) allowance += 1;
     else continue;
@@ -202,7 +207,8 @@ function malformed(input: AttackInput): boolean {
     typeof input.c !== 'string' ||
     typeof input.target !== 'string' ||
     (input.weapon !== undefined && typeof input.weapon !== 'string') ||
-    (input.routine !== undefined && !(typeof input.routine === 'number' && Number.isInteger(input.routine) && input.routine >= 0))
+    (input.routine !== undefined && !(typeof input.routine === 'number' && Number.isInteger(input.routine) && input.routine >= 0)) ||
+    (input.distance !== undefined && !(typeof input.distance === 'number' && Number.isFinite(input.distance) && input.distance >= 0))
   );
 }
 
@@ -221,7 +227,22 @@ export function attackGrant(state: FlowState, input: AttackInput, procedure: P =
   const granted = grantOf(state, procedure, attacker, able, target);
   if (!granted.ok) return granted;
   const weapon = weaponProblem(state, attacker, input);
-  return weapon ? { ok: false, problem: weapon } : granted;
+  if (weapon) return { ok: false, problem: weapon };
+  const range = rangeProblem(state, attacker, input);
+  return range ? { ok: false, problem: range } : granted;
+}
+
+/**
+ * A missile attack past its weapon's long range (src/rules/range.ts; the
+ * weapon its declaration stands for, as weaponProblem reads it): refused.
+ * No distance, or a weapon without ranges: not checked.
+ */
+function rangeProblem(state: FlowState, c: Combatant, input: AttackInput): Problem | null {
+  if (input.distance === undefined) return null;
+  const weapon = actionOf(state, c.id)?.weapon ?? c.weapon;
+  const band = missileRangeBand(input.distance, weapon?.range);
+  if (band !== 'beyond' || !weapon?.range) return null;
+  return { key: 'AttackOutOfRange', data: { name: c.name, distance: Math.round(input.distance), long: weapon.range.long } };
 }
 
 /** Null if this attack can be made now, else the reason (a key under TENSEG.Error). */

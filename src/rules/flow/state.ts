@@ -28,8 +28,13 @@ export const FLOW_VERSION = 2;
  * declaration carried on "same as last round" carries no hesitation (addict
  * phase 6: the delay is noted for the seconds a player hesitated in that
  * round's declarations; one who does not declare again has not hesitated).
+ * 3 (issue 13): an addict charge that does not arrive this round has an
+ * entry in the round's last segment (CHARGE_FALLS_SHORT) that does not attack;
+ * d12-ascending's charge too far (III.D) compares with seed 002's standard
+ * rate ("12” ... six squares", encumbrance.ts standardRateFeet), not the
+ * movement as stored.
  */
-export const RULES_REVISION = 2;
+export const RULES_REVISION = 3;
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 

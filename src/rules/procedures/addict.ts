@@ -42,7 +42,7 @@
  */
 import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
-import { ACTION_KINDS, RulesError, SECONDS_PER_SEGMENT, SEGMENTS_PER_ROUND } from '../model';
+import { ACTION_KINDS, RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, EntryKind, InitiativeResult } from '../procedure';
 import type { LateJoinInput, LateJoinResult, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
 import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, keyAt, NEVER, pack } from '../round';
@@ -51,6 +51,8 @@ import type { Key, Placed, SideTiming } from '../round';
 import { applyGmPhase } from '../flow/gm-phases';
 import { release } from '../flow/held';
 import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
+import { addictChargeStart, CHARGE_FALLS_SHORT, chargeFirstSegment, chargeMovementOf, encounterDistanceOf, hesitationOf } from './addict-charge';
+export { addictChargeStart, CHARGE_FALLS_SHORT, chargeMovementOf, encounterDistanceOf, hesitationOf };
 
 /* ============================================================ action list */
 
@@ -209,11 +211,6 @@ function rollSurprise(encounter: Encounter, dice: Dice, options: AddictOptions):
 // declared without a distance of its own closes (footnote 19, below); the GM
 // records it again when the sides have closed.
 
-/** The encounter distance (phase 3) when the GM has recorded one: feet, a finite number of 0 or more. */
-export function encounterDistanceOf(encounter: Encounter | undefined): number | undefined {
-  const d = encounter?.distance;
-  return typeof d === 'number' && Number.isFinite(d) && d >= 0 ? d : undefined;
-}
 
 /* ============================================== phase 4: opening morale check */
 
@@ -284,25 +281,7 @@ function planSurprise(
 
 /* ============================================== phase 6: action declarations */
 
-/**
- * "For every full 6 seconds of real-life delay, the DM notes that the
- * character will delay 1 segment": segments as the GM noted them
- * (`hesitation`), or the seconds the table timed (`hesitationSeconds`),
- * floor(s / 6). Footnote 10 (asking the DM does not count) is the timer's.
- */
-export function hesitationOf(decl: Pick<Declaration, 'hesitation' | 'hesitationSeconds'>): number {
-  const h = decl.hesitation;
-  if (typeof h === 'number' && Number.isInteger(h) && h > 0) return h;
-  const s = decl.hesitationSeconds;
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? Math.floor(s / SECONDS_PER_SEGMENT) : 0;
-}
 
-/** Charge movement per round in feet: the combatant's own, else MV +100% indoors / +33.33% outdoors (footnote 9). */
-export function chargeMovementOf(c: Combatant, options: Pick<AddictOptions, 'chargeOutdoors'>): number | undefined {
-  if (typeof c.chargeMovement === 'number' && Number.isFinite(c.chargeMovement)) return c.chargeMovement;
-  if (typeof c.movement === 'number' && Number.isFinite(c.movement)) return c.movement * (options.chargeOutdoors ? 4 / 3 : 2);
-  return undefined;
-}
 
 function addictDeclarationProblem(decl: Declaration, c: Combatant, options: AddictOptions, letters: Letters, encounter: Encounter | undefined): Problem | null {
   const common = commonDeclarationProblem(decl, c, letters.actions);
@@ -392,6 +371,7 @@ export function chargeArrivalSegment(distance: number, chargeMovement: number, w
   return startSegment + segments - 1;
 }
 
+
 /**
  * The time key [segment, group, rank, letter, sub]. Group −1 is the empty step
  * of a segment where only a casting begins or goes off; sub runs from −512
@@ -415,7 +395,7 @@ type Placement = { first: number; ready: number; rank: number; tied: boolean; fu
 
 /** Where a member of a side acts, after `hesitation` segments and once free of a casting at segment `free`. */
 function placementOf(t: SideTiming, hesitation: number, free: number): Placement {
-  const first = Math.max(t.segment + hesitation, free);
+  const first = chargeFirstSegment(t, hesitation, free);
   // Spells and devices begin in segment 1 (footnote 18), later by hesitation (footnote 11).
   const ready = Math.max(1 + hesitation, free);
   const reason = free > t.segment + hesitation ? 'addictBusyCasting' : hesitation > 0 ? 'addictHesitation' : undefined;
@@ -460,6 +440,8 @@ class Plan {
   private readonly charges: Charge[] = [];
   private readonly sets: { c: Combatant; decl: Declaration; p: Placement }[] = [];
   private castingCount = 0;
+  /** Rules revision 3: a charge still closing at the end of the round has an entry in the last segment (CHARGE_FALLS_SHORT). */
+  fallsShort = false;
 
   constructor(
     private readonly phase: string,
@@ -531,7 +513,11 @@ class Plan {
         const length = weaponNumber(decl, c, 'length') ?? 1; // no weapon length: 1 ft
         const distance = decl.distance ?? this.encounterDistance ?? 0;
         const arrival = chargeArrivalSegment(distance, chargeMovementOf(c, options) ?? 0, length, p.first);
-        if (arrival > this.last) return; // still closing when the round ends: the GM moves it
+        if (arrival > this.last) {
+          // Footnote 19: still closing when the round ends. From rules revision 3 the last segment says so (it does not attack).
+          if (this.fallsShort && !p.repeat) this.add(this.last, 0, p.rank, letter, 0, stepEntry(id, 'action', action, target, CHARGE_FALLS_SHORT), side);
+          return;
+        }
         const sub = p.tied ? -length : 0;
         const entry = stepEntry(id, 'action', action, target, 'addictChargeArrives');
         const lane = this.add(arrival, 0, p.rank, letter, sub, entry, side);
@@ -780,6 +766,7 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
     if (!isActive(states[c.caster]) || !(c.remaining >= 0)) continue;
     busy.set(c.caster, Math.max(busy.get(c.caster) ?? 0, plan.carryIn(c)));
   }
+  plan.fallsShort = (input.rules ?? 0) >= 3;
   const plain = new Map<string, Placement>(); // by side: a member who neither hesitates nor is busy casting
   // In the encounter's order, whatever order the declarations were made in.
   for (const c of encounter.combatants) {

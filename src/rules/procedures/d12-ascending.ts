@@ -28,7 +28,7 @@ import type {
   MoraleCheckRequest, MoraleMethod, OptionSpec, OutOfTurnQuery, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import { MORALE_METHODS } from '../procedure';
-import { encumbrance, squaresOfInches } from '../encumbrance';
+import { standardRateFeet } from '../encumbrance';
 import { feetOf, feetWithin, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, hpDamage, initialState, isActive, makeSchedule, pack, RoundBuilder, RoundEnd,
@@ -453,7 +453,8 @@ function itemsFor(c: Combatant, d: Declaration, place: number, p: PlanInput, cas
     case 'melee':
     case 'charge': {
       // III.D "Faster movement than that sacrifices any combat or casting."
-      const movement = c.movement;
+      // From rules revision 3 the standard rate is the seed's ("12” ... six squares", encumbrance.ts); before, the movement as stored.
+      const movement = p.rules >= 3 ? standardRateFeet(c, p.options.encumbrance !== false) : c.movement;
       if (d.action === 'charge' && d.distance !== undefined && movement !== undefined && Number.isFinite(movement) && d.distance > movement) {
         out.push(makeItem(c, d, p.phase, place, [entry(c, d, 'action', { action: 'move', reason: REASONS.chargeTooFar })], 'other', 0));
         return;
@@ -976,22 +977,6 @@ export function armorClassWhileCasting(ac: number, dexterityAcBonus: number | un
 
 /* ================================== III.D/F, "Movement During the Round", "The 5' Step" */
 
-/**
- * The standard rate in feet under this procedure: "12” (which for our
- * purposes is six squares)", so a rate of N inches is squaresOfInches(N)
- * 5-ft squares. The combatant's own rate (`movement`, feet per round as the
- * sheet stores it: 12” = 120 ft) is read as inches (feet / 10); absent, the
- * seed's base: 12”, 9” for the small ("Smaller characters like halflings").
- * With the `encumbrance` option and its carried weight known, the table's
- * rate for its load, never more than its own (encumbrance.ts).
- */
-export function d12StandardRateFeet(c: Combatant, byEncumbrance: boolean): number {
-  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement / 10 : c.small ? 9 : 12;
-  const carried = c.carried;
-  const inches = byEncumbrance && typeof carried === 'number' && Number.isFinite(carried) ? encumbrance(carried, own, !!c.small).inches : own;
-  return squaresOfInches(inches) * 5;
-}
-
 /** Actions with no combat or casting to sacrifice: moving is all the combatant does. */
 const MOVING_ONLY: ReadonlySet<ActionKind> = new Set<ActionKind>(['move', 'flee', 'none']);
 
@@ -999,7 +984,7 @@ const MOVING_ONLY: ReadonlySet<ActionKind> = new Set<ActionKind>(['move', 'flee'
  * Movement on the map (the `moved` input, flow/moved.ts):
  *  - III.D "All characters may move their standard rate and still use their
  *    full attack routine or cast ... Faster movement than that sacrifices any
- *    combat or casting": beyond the standard rate (d12StandardRateFeet) over
+ *    combat or casting": beyond the standard rate (standardRateFeet, encumbrance.ts) over
  *    the round's moves the GM rules (allow, or forfeit the action). RULING: a
  *    combatant that declared move, flee or nothing has no combat to sacrifice
  *    ("You can move further/faster, sometimes a lot more"): no limit, the
@@ -1025,7 +1010,7 @@ const movement: MovementRules<D12AscendingOptions> = {
   check(q) {
     const { combatant, declaration, move, earlier } = q;
     const action = declaration?.action;
-    const standard = d12StandardRateFeet(combatant, q.options.encumbrance !== false);
+    const standard = standardRateFeet(combatant, q.options.encumbrance !== false);
     const total = movedFeet(earlier) + feetOf(move.feet);
     let allowance: number | undefined;
     if (action !== undefined && !MOVING_ONLY.has(action)) allowance = action === 'charge' ? Math.max(standard, feetOf(declaration?.distance)) : standard;
