@@ -84,8 +84,6 @@ describe('the installable build', () => {
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
         'chunks/surprise.js',
         'chunks/held.js',
-        // addict's charge timing (footnotes 9 and 19), shared by addict and the timeline's charge progress (movement.ts).
-        'chunks/addict-charge.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.
@@ -108,12 +106,12 @@ describe('the installable build', () => {
         // The scene's Outdoors checkbox in core's Scene configuration, loaded at its first render.
         'chunks/scene-config.js',
         // The active GM's moves of chargers' tokens and spell-range warnings as a round is stepped (loaded at the first round
-        // with a charge or a targeted spell); the map's measures (grid), the scene's options and the charges' progress they
-        // share with the GM's chunk and the declaration dialog.
+        // with a charge or a targeted spell); the map's measures (grid) and the scene's options it shares with the GM's chunk
+        // and the declaration dialog. (addict's charge timing, src/rules/procedures/addict-charge.ts, is at start-up since
+        // the flow's `moved` input imports src/rules/movement.ts, where chargeProgress lives.)
         'chunks/charge-moves.js',
         'chunks/grid.js',
         'chunks/scene-options.js',
-        'chunks/movement.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
