@@ -135,7 +135,7 @@ export function warnSpellsOutOfRange(combat: Combat.Implementation, state: FlowS
         spell: casting.spell,
         target: combat.combatants.get(entry.target)?.name ?? '',
         feet: Math.round(feet),
-        range: range === 'touch' ? game.i18n!.localize('TENSEG.Range.Touch') : String(range),
+        range: range === 'touch' ? game.i18n!.localize('TENSEG.Range.Touch') : f('TENSEG.Range.Feet', { feet: Math.round(Number(range) * 10) / 10 }),
       }),
     );
   });
