@@ -145,4 +145,23 @@ describe.each([13, 14] as const)('charges on the map, generation %i', (generatio
     expect(at).toBeGreaterThanOrEqual(0);
     positions.forEach((p, k) => expect(p).toEqual(k < at ? [100, 200] : [600, 100]));
   });
+
+  it('d12-ascending: a charge farther than the standard rate (III.D) moves that far at its step and falls short', async () => {
+    const w = await makeWorld(generation, 'd12-ascending');
+    await token(w, w.ids.orc1).update({ x: 1200 }); // Brand in column 1, Orc 1 in column 12: 50 ft to close
+    w.foundry.dice.push(12, 12);
+    await w.combat.startCombat();
+    await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
+    await declare(w, w.ids.orc2, { action: 'melee', target: w.ids.halvaine });
+    w.foundry.dice.push(1, 6);
+    await w.combat.rollInitiative();
+    await settle(w);
+    for (let guard = 0; guard < 10 && flow(w).stage === 'resolve'; guard++) {
+      await w.combat.nextTurn();
+      await settle(w);
+    }
+    // Seed 002: 12" is six squares: 30 ft of the 50, so column 7; the GM is told it falls short.
+    expect(token(w, w.ids.brand).x).toBe(700);
+    expect(w.foundry.notifications.some((n: any) => /falls short/.test(n.message) && n.message.includes('Brand'))).toBe(true);
+  });
 });
