@@ -11,7 +11,9 @@
  * tracker: its grid and every token as a box to scale with its name and side,
  * drawn again on every token created, updated or deleted; preview/map.ts; the
  * world's scene then has the party, the orcs and a 2×2 ogre placed,
- * preview/world.ts MAP),
+ * preview/world.ts MAP); with ?scenario=charge (and ?procedure=addict) the
+ * combat starts with two charges under way (preview/world.ts chargeScenario):
+ * each Next plays a segment and the chargers' tokens move their share,
  * ?sheet=fighter|magic-user|ogre|weapon|spell|armor|gear (that document's
  * registered sheet in place of the popped-out tracker; preview/world.ts
  * buildSheetDocs: the documents). A sheet is the real one (`doc.sheet` on the
@@ -34,7 +36,7 @@ import { baseEndpoint, type Endpoint } from '../tests/standin/state';
 import { ApplicationV2, templates } from '../tests/standin/ui';
 import { files } from './shims/fs';
 import { initSystem, readySystem } from '../src/system';
-import { buildSheetDocs, buildWorld, declareAll, SHEETS, type PreviewWorld, type SheetDocs, type SheetKey } from './world';
+import { buildSheetDocs, buildWorld, chargeScenario, declareAll, SHEETS, type PreviewWorld, type SheetDocs, type SheetKey } from './world';
 import type { ProcedureId } from '../src/rules/model';
 import { setClock, startDeclaringInTurn } from '../src/documents/declaring-in-turn';
 import { onDeclaringChanged } from '../src/apps/declaration-dialog';
@@ -165,6 +167,7 @@ let shownSheet: any = null;
 /** How many notifications the shown client had when the last action began: the ones after it are drawn. */
 let notesMark = 0;
 const showMap = query.get('map') === '1';
+const scenario = query.get('scenario');
 let viewer: ViewerKey = (VIEWERS as readonly string[]).includes(query.get('viewer') ?? '') ? (query.get('viewer') as ViewerKey) : 'gm';
 
 function userOf(key: ViewerKey): any {
@@ -408,7 +411,10 @@ async function boot(): Promise<void> {
   if (showMap) for (const hook of ['createToken', 'updateToken', 'deleteToken']) g.Hooks.on(hook, () => queueMicrotask(() => drawMapView()));
   const procedure = (query.get('procedure') ?? 'segment-d6') as ProcedureId;
   const n = Math.max(4, Number(query.get('n') ?? 4) || 4);
-  world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog', map: showMap });
+  // ?scenario=charge (with ?map=1&procedure=addict): chargers crossing the map, started and planned (preview/world.ts).
+  const charge = showMap && scenario === 'charge';
+  world = await buildWorld(foundry, procedure, n, { start: query.get('start') !== 'dialog' && !charge, map: showMap });
+  if (charge) await chargeScenario(foundry, world);
   sheetDocs = await buildSheetDocs(foundry);
   await settle();
   const steps = Number(query.get('steps') ?? 0) || 0;

@@ -84,6 +84,30 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   return world;
 }
 
+/**
+ * The charge scenario (?map=1&procedure=addict&scenario=charge; README, Charges and ranges on the map): no
+ * surprise (4 and 4); Orc 1 stands at the east edge (column 15, row 4) and Brand charges it from column 3 (55 ft to
+ * the square beside it); the ogre (2×2) charges Halvaine from column 12 (45 ft to the squares beside her); Halvaine
+ * casts Sleep (segments 1 to 3), Orc 2 fights Brand. Initiative: party 2, orcs 1, so the party acts from segment 1,
+ * the orcs from 2. Seed 004 fn 19, charging 240 ft a round (120 ft doubled indoors): 24 ft a segment; Brand arrives
+ * in segment 3 (72 ft ≥ 55 − 3.5), the ogre in segment 3 (48 ft ≥ 45 − 1).
+ */
+export async function chargeScenario(foundry: FoundryHandle, world: PreviewWorld): Promise<void> {
+  const { combat, ids } = world;
+  const [orc1, orc2] = ids.monsters;
+  const ogre = ids.monsters.at(-1)!;
+  await combat.combatants.get(orc1)!.token!.update({ x: 15 * MAP.grid, y: 4 * MAP.grid });
+  foundry.dice.push(4, 4);
+  await combat.startCombat();
+  await requestDeclaration(combat, ids.brand, { action: 'charge', weapon: world.sword.id, target: orc1 });
+  await requestDeclaration(combat, ogre, { action: 'charge', target: ids.halvaine });
+  await requestDeclaration(combat, ids.halvaine, { action: 'spell', spell: world.spell.id, target: orc2 } as never);
+  await requestDeclaration(combat, orc2, { action: 'melee', target: ids.brand });
+  for (const id of ids.monsters.slice(2, -1)) await requestDeclaration(combat, id, { action: 'melee', target: ids.brand });
+  foundry.dice.push(2, 1);
+  await combat.rollInitiative();
+}
+
 /** Everyone declares, the GM for all: Halvaine casts Sleep at the first orc, Brand and the orcs fight. */
 export async function declareAll(world: PreviewWorld): Promise<void> {
   const { combat, ids } = world;

@@ -14,6 +14,7 @@ declare module 'fvtt-types/configuration' {
     'ten-segments.procedureOptions': Record<string, Record<string, boolean | number | string>>;
     'ten-segments.schemaVersion': number;
     'ten-segments.monsterRollsPrivate': boolean;
+    'ten-segments.animateCharges': boolean;
     'ten-segments.heldDeclarations': Record<string, Record<string, import('./rules/model').Declaration | null>>;
   }
 }
@@ -42,6 +43,15 @@ export function registerSettings(): void {
   game.settings!.register(SYSTEM_ID, 'monsterRollsPrivate', {
     name: 'TENSEG.Setting.MonsterRolls.Name',
     hint: 'TENSEG.Setting.MonsterRolls.Hint',
+    scope: 'world',
+    config: true,
+    type: Boolean,
+    default: true,
+  });
+  // Chargers' tokens move along their paths as the GM steps the round (documents/charge-moves.ts): animated, or set down at once.
+  game.settings!.register(SYSTEM_ID, 'animateCharges', {
+    name: 'TENSEG.Setting.AnimateCharges.Name',
+    hint: 'TENSEG.Setting.AnimateCharges.Hint',
     scope: 'world',
     config: true,
     type: Boolean,

@@ -65,6 +65,12 @@ export function initSystem(): void {
     if (!foundry.utils.hasProperty(changed, `flags.${SYSTEM_ID}.declaring`)) return;
     return import('./apps/declaration-dialog').then((m) => m.onDeclaringChanged(combat));
   }) as never);
+  // The map as the active GM steps a round: chargers' tokens move their share, a spell beyond its range is told (a chunk).
+  Hooks.on('updateCombat', ((combat: TenSegmentsCombat) => {
+    const declared = isActiveGM() ? Object.values(combat.flowState?.declarations ?? {}) : [];
+    if (!declared.some((d) => d.action === 'charge' || (d.action === 'spell' && d.target !== undefined))) return;
+    return import('./documents/charge-moves').then((m) => m.onCombatStep(combat));
+  }) as never);
 }
 
 /**

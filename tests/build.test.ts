@@ -118,6 +118,12 @@ describe('the installable build', () => {
         // asked) and the attack-of-opportunity card's button (when such a card is first drawn).
         'chunks/move-dialog.js',
         'chunks/opportunity-card.js',
+        // The active GM's moves of chargers' tokens and spell-range warnings as a round is stepped (loaded at the first round
+        // with a charge or a targeted spell); the map's measures (grid) and the scene's options it shares with the GM's chunk
+        // and the declaration dialog.
+        'chunks/charge-moves.js',
+        'chunks/grid.js',
+        'chunks/scene-options.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -159,7 +165,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

@@ -21,7 +21,7 @@ import { legalActions, legalActionsBefore, type ActionChoice } from '../rules/fl
 import { getProcedure, isLoaded } from '../rules/registry';
 import { resolveOptions } from '../rules/procedure';
 import { castingSegments } from '../data/shapes';
-import { monsterRoutines, spellOf, weaponOf } from '../data/engine-view';
+import { monsterRoutines, spellOf, weaponOf, type ItemView } from '../data/engine-view';
 import { actorView, engineCombatant } from '../documents/engine-encounter';
 import { groupIdOf } from '../documents/encounter';
 import { requestDeclaration, type QueryAnswer } from '../documents/queries';
@@ -30,6 +30,10 @@ import type { DeclarationRequest } from '../documents/declarations';
 import type { TenSegmentsCombat } from '../documents/combat';
 import { clockNow, clockView, turnCall, type ClockView } from '../documents/declaring-in-turn';
 import { SYSTEM_ID } from '../settings';
+import { sceneOfCombat, withSceneOptions } from '../documents/scene-options';
+import { chargePath, distanceBetween } from '../documents/grid';
+import { missileRangeBand } from '../rules/range';
+import { spellInRange, spellRangeFeet } from '../rules/spell-range';
 
 export interface DeclarationDialogOptions {
   /** 'declare': the round's declaration; 'release': a held (segment-d6) or prepared (addict) action released now. */
@@ -66,7 +70,9 @@ export interface DeclarationContext {
   weapons: { id: string; name: string; speed: number | null; length: number | null; missile: boolean; label: string; selected: boolean }[];
   routines: { label: string }[];
   spells: { id: string; name: string; castingTime: number; memorized: number; expended: number; available: boolean; label: string; selected: boolean }[];
-  targets: { id: string; name: string; selected: boolean }[];
+  targets: { id: string; name: string; label: string; feet: number | null; selected: boolean }[];
+  /** Ranges on the map to the chosen target: the charge's gap, each missile weapon's band, each spell's range (out: beyond it). */
+  ranges: { kind: 'charge' | 'missile' | 'spell'; text: string; out: boolean }[];
   /** high-low's declaration extras, or null where the procedure has none. */
   extras: { goFirst: boolean; delaying: boolean; innate: boolean; minorActions: number } | null;
   note: string;
@@ -107,7 +113,7 @@ export function legalChoices(combat: TenSegmentsCombat, combatant: Combatant.Imp
   if (!isLoaded(pid as never)) return ACTION_KINDS.map((action) => ({ action, legal: true }));
   const procedure = getProcedure(pid as never);
   const all = (game.settings?.get(SYSTEM_ID, 'procedureOptions') ?? {}) as Record<string, Record<string, unknown>>;
-  const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
+  const { options } = resolveOptions(procedure, withSceneOptions(procedure.id, all[procedure.id] ?? {}, sceneOfCombat(combat)));
   const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
   if ('problem' in built) return ACTION_KINDS.map((action) => ({ action, legal: false, problem: built.problem }));
   return noSpell(legalActionsBefore(procedure, built.combatant, options, { distance, ...(left ? { spell: left.name } : {}) }));
@@ -211,9 +217,22 @@ export function prepareDeclarationContext(
 
   const targeted = targetedTokenIds();
   const wanted = values.target ?? combat.combatants.contents.find((c) => c.id !== combatantId && c.tokenId && targeted.has(c.tokenId))?.id;
+  // Ranges on the map (seed 001: "center-to-center"), by the scene's grid, when both tokens stand on one scene.
+  const token = combatant.token;
+  const onMap = (id: string) => {
+    const other = combat.combatants.get(id)?.token;
+    return token && other && other.parent === token.parent ? other : null;
+  };
   const targets = combat.combatants.contents
     .filter((c) => c.id !== combatantId && (isGM || !c.hidden))
-    .map((c) => ({ id: c.id as string, name: c.name ?? '', selected: c.id === wanted }));
+    .map((c) => {
+      const other = onMap(c.id as string);
+      const feet = other && token ? Math.round(distanceBetween(token, other) * 10) / 10 : null;
+      const name = c.name ?? '';
+      return { id: c.id as string, name, label: feet === null ? name : f('TENSEG.Range.TargetLine', { name, feet }), feet, selected: c.id === wanted };
+    });
+  const chosen = targets.find((x) => x.selected);
+  const ranges = chosen ? rangesTo(token, onMap(chosen.id), chosen.feet, items, actor) : [];
 
   const extras =
     procedureId(combat) === 'high-low' && mode === 'declare'
@@ -246,6 +265,7 @@ export function prepareDeclarationContext(
     routines,
     spells,
     targets,
+    ranges,
     extras,
     note: values.note ?? '',
     current: currentText(combat, combatantId, name),
@@ -266,6 +286,39 @@ export function prepareDeclarationContext(
       submit: t(mode === 'release' ? 'TENSEG.Declaration.SubmitRelease' : 'TENSEG.Declaration.Submit'),
     },
   };
+}
+
+/** The charge's gap, each missile weapon's band and each spell's range, to the chosen target. */
+function rangesTo(
+  token: TokenDocument.Implementation | null | undefined,
+  target: TokenDocument.Implementation | null,
+  feet: number | null | undefined,
+  items: Iterable<ItemView>,
+  actor: Actor.Implementation | null | undefined,
+): DeclarationContext['ranges'] {
+  if (!token || !target || feet === null || feet === undefined) return [];
+  // A charge closes the gap to the nearest place beside the target (grid.ts): what the declaration will carry.
+  const gap = chargePath(token, target, token.parent?.tokens.contents ?? []).distance;
+  const out: DeclarationContext['ranges'] = [{ kind: 'charge', text: f('TENSEG.Range.Charge', { feet: Math.round(gap * 10) / 10 }), out: false }];
+  const level = (actor?.system as { details?: { level?: unknown } } | undefined)?.details?.level;
+  const casterLevel = typeof level === 'number' ? level : undefined;
+  for (const item of items) {
+    const w = weaponOf(item);
+    if (w && w.kind === 'missile' && w.equipped !== false) {
+      const band = missileRangeBand(feet, (w as { range?: { short: number; medium: number; long: number } }).range);
+      if (band) out.push({ kind: 'missile', text: f(band === 'beyond' ? 'TENSEG.Range.MissileBeyond' : 'TENSEG.Range.Missile', { name: item.name, feet, band: t(`TENSEG.Range.Band.${band}`) }), out: band === 'beyond' });
+    }
+    const s = spellOf(item);
+    const text = (s as { range?: unknown } | null)?.range;
+    if (s && typeof text === 'string') {
+      const inRange = spellInRange(feet, text, casterLevel);
+      const range = spellRangeFeet(text, casterLevel);
+      if (inRange === null || range === null || range === 'self') continue;
+      const shown = range === 'touch' ? t('TENSEG.Range.Touch') : f('TENSEG.Range.Feet', { feet: range });
+      out.push({ kind: 'spell', text: f(inRange ? 'TENSEG.Range.Spell' : 'TENSEG.Range.SpellOut', { name: item.name, range: shown, feet }), out: !inRange });
+    }
+  }
+  return out;
 }
 
 /** The request the form's values make (only the fields the chosen action uses). */
@@ -366,6 +419,18 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
     }
     await this.render();
     return result;
+  }
+
+  /** Another target chosen: drawn again with the ranges to it (the form's values kept). */
+  override _onChangeForm(formConfig: unknown, event: Event): void {
+    (super._onChangeForm as ((c: unknown, e: Event) => void) | undefined)?.call(this, formConfig, event);
+    const field = event.target as HTMLSelectElement | null;
+    if (field?.name !== 'target' || !field.form) return;
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of new FormData(field.form)) values[k] = v;
+    for (const k of ['goFirst', 'delaying', 'innate'] as const) values[k] = (field.form.elements.namedItem(k) as HTMLInputElement | null)?.checked === true;
+    this.values = values as DeclarationFormValues;
+    void this.render();
   }
 
   override async _onRender(context: unknown, options: unknown): Promise<void> {

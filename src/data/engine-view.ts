@@ -104,6 +104,9 @@ export function weaponStats(item: ItemView): WeaponStats | null {
   if (w.kind === 'missile') {
     stats.missile = true;
     stats.rate = finite(w.rate) && w.rate > 0 ? w.rate : 1;
+    // Its range figures in feet (src/rules/range.ts: the attack past long range is refused); all 0: none, not checked.
+    const r = w.range;
+    if (r && finite(r.short) && finite(r.medium) && finite(r.long) && Math.max(r.short, r.medium, r.long) > 0) stats.range = { short: r.short, medium: r.medium, long: r.long };
   }
   if (finite(w.critical) && w.critical !== DEFAULT_CRITICAL_MULTIPLIER && (CRITICAL_MULTIPLIERS as readonly number[]).includes(w.critical)) stats.critical = w.critical;
   const types = Array.isArray(w.damageTypes) ? w.damageTypes.filter(isDamageType) : [];

@@ -40,6 +40,7 @@ import { loadedGMSide, loadGMSide, type GMSide } from './requests';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
 import type { TenSegmentsCombat, TransactOptions, Transacted } from './combat';
+import { sceneOfCombat, withSceneOptions } from './scene-options';
 
 /** Core's combat hooks, with the update data and options this system sends (core's own {round, turn} plus the log). */
 function callHook(hook: 'combatStart' | 'combatTurn' | 'combatRound', ...args: unknown[]): void {
@@ -334,7 +335,7 @@ async function start(combat: TenSegmentsCombat, surpriseGMOnly = false, sides?: 
   // The sides as the GM set them in the surprise dialog: rolled with, and written only once the start is sure.
   const staged = gm.stageSurprise(combat, built.encounter, sides);
   if ('problem' in staged) return staged.problem;
-  const { result } = await withRolls((dice) => startCombat(procedure, allOptions[procedure] ?? {}, built.encounter, dice));
+  const { result } = await withRolls((dice) => startCombat(procedure, withSceneOptions(procedure, allOptions[procedure] ?? {}, sceneOfCombat(combat)), built.encounter, dice));
   if (!result.ok) return result.problem;
   const startEntry: LogEntry = { t: 'start', v: FLOW_VERSION, s: result.start };
   const startKey = chainKey(0, null, startEntry);

@@ -97,9 +97,10 @@ export function declarationFromRequest(
   const token = combatant.token;
   if (token && combat) {
     const target = declaration.target ? combat.combatants.get(declaration.target)?.token : null;
-    // Seed 004 fn 19: a charge arrives when the gap closes to the weapon's length; the gap is the map's.
+    // Seed 004 fn 19: a charge arrives when the gap closes to the weapon's length; the gap is the map's: the grid's measure
+    // (its diagonal rule) from the charger's centre to the nearest place where its footprint touches the target's (grid.ts).
     if (declaration.action === 'charge' && override.distance === undefined && target && target.parent === token.parent) {
-      declaration.distance = gapBetween(token, target);
+      declaration.distance = gapBetween(token, target, token.parent?.tokens.contents ?? []);
     }
     // Seed 001: a weapon needing more than 4 ft needs an open adjacent square.
     const space = declaration.weapon?.space;

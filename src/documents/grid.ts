@@ -1,10 +1,22 @@
 /**
  * Measuring on the scene's grid: token centres, the distance between two
- * tokens centre to centre (seed 001), and the room a weapon needs.
+ * tokens centre to centre (seed 001), the room a weapon needs, and the path
+ * a charger takes to its target (seed 004, footnote 19).
+ *
+ * Every distance is the scene grid's own measurement (core's
+ * `grid.measurePath`, so the world's diagonal rule, core setting
+ * `gridDiagonals`, applies), in scene units (feet). Positions are a token's
+ * top-left corner in pixels, as core stores them and as `TokenDocument#move`
+ * takes its waypoints.
  */
 import { canUseWeaponHere, type Square } from '../rules/space';
 
-interface TokenLike {
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface TokenLike {
   x?: number | null;
   y?: number | null;
   width?: number | null;
@@ -13,34 +25,163 @@ interface TokenLike {
   id?: string | null;
 }
 
-function gridOf(token: TokenLike): { size: number; distance: number; measure?: (a: { x: number; y: number }, b: { x: number; y: number }) => number } {
-  // What the system reads of a scene's grid (core's BaseGrid; v14's typings merge the grid classes' measurePath into one that takes nothing).
-  const grid: { size: number; distance: number; measurePath?(waypoints: { x: number; y: number }[], options: object): { distance: number } } | undefined = token.parent?.grid;
+/** What the system reads of a scene's grid (core's BaseGrid; v14's typings merge the grid classes' measurePath into one that takes nothing). */
+interface GridLike {
+  size: number;
+  distance: number;
+  type?: number;
+  isSquare?: boolean;
+  measurePath?(waypoints: Point[], options: object): { distance: number };
+}
+
+interface Grid {
+  size: number;
+  distance: number;
+  square: boolean;
+  measure(a: Point, b: Point): number;
+}
+
+function gridOf(token: TokenLike): Grid {
+  const grid = token.parent?.grid as GridLike | undefined;
   const size = grid?.size ?? 100;
   const distance = grid?.distance ?? 5;
-  const measure = grid?.measurePath ? (a: { x: number; y: number }, b: { x: number; y: number }) => grid.measurePath!([a, b], {}).distance : undefined;
-  return { size, distance, measure };
+  // Gridless is type 0; hexagonal grids are measured by core's measurePath but walked as a straight line.
+  const square = grid ? (grid.isSquare ?? grid.type === 1) : true;
+  const measure = grid?.measurePath
+    ? (a: Point, b: Point) => grid.measurePath!([a, b], {}).distance
+    : (a: Point, b: Point) => (Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y)) / size) * distance;
+  return { size, distance, square, measure };
 }
 
-export function tokenCenter(token: TokenLike): { x: number; y: number } {
+/** A token's footprint in whole grid squares (at least one). */
+function footprint(token: TokenLike): { w: number; h: number } {
+  return { w: Math.max(1, Math.round(token.width ?? 1)), h: Math.max(1, Math.round(token.height ?? 1)) };
+}
+
+function centreAt(token: TokenLike, at: Point, size: number): Point {
+  return { x: at.x + ((token.width ?? 1) * size) / 2, y: at.y + ((token.height ?? 1) * size) / 2 };
+}
+
+export function tokenCenter(token: TokenLike): Point {
   const { size } = gridOf(token);
-  return { x: (token.x ?? 0) + ((token.width ?? 1) * size) / 2, y: (token.y ?? 0) + ((token.height ?? 1) * size) / 2 };
+  return centreAt(token, { x: token.x ?? 0, y: token.y ?? 0 }, size);
 }
 
-/** Distance in feet (scene units) between two tokens, centre to centre, by the scene's grid rules. */
+/** Distance in feet (scene units) between two tokens, centre to centre, by the scene's grid rules (seed 001). */
 export function distanceBetween(a: TokenLike, b: TokenLike): number {
-  const { size, distance, measure } = gridOf(a);
-  const ca = tokenCenter(a);
-  const cb = tokenCenter(b);
-  if (measure) return measure(ca, cb);
-  const squares = Math.max(Math.abs(ca.x - cb.x), Math.abs(ca.y - cb.y)) / size;
-  return squares * distance;
+  return gridOf(a).measure(tokenCenter(a), tokenCenter(b));
 }
 
-/** The gap a charger must close to reach a target: centre distance less one square (adjacent = 0). */
-export function gapBetween(a: TokenLike, b: TokenLike): number {
-  const { distance } = gridOf(a);
-  return Math.max(0, distanceBetween(a, b) - distance);
+/**
+ * The straight path a charger takes to its target: from the charger's
+ * centre to the centre of the nearest position where the charger's
+ * footprint touches the target's (adjacent squares, diagonals included, the
+ * melee range), measured by the scene's grid.
+ */
+export interface ChargePath {
+  /** Feet from the start to the end: the gap the charger must close (0: already touching). */
+  distance: number;
+  /** The token's position (top-left, pixels) at the start, at each grid space along the path, and at the end. */
+  waypoints: Point[];
+  /** Feet from the start to each waypoint (same length as waypoints; the last is `distance`). */
+  feet: number[];
+  /** Walked as a straight line, not square by square (gridless and hexagonal scenes). */
+  line?: boolean;
+}
+
+function overlaps(a: { col: number; row: number; w: number; h: number }, b: { col: number; row: number; w: number; h: number }): boolean {
+  return a.col < b.col + b.w && a.col + a.w > b.col && a.row < b.row + b.h && a.row + a.h > b.row;
+}
+
+function squareBox(token: TokenLike, size: number): { col: number; row: number; w: number; h: number } {
+  return { col: Math.round((token.x ?? 0) / size), row: Math.round((token.y ?? 0) / size), ...footprint(token) };
+}
+
+/**
+ * The charger's path to its target. `others`: the scene's other tokens; a
+ * free square beside the target is preferred to one another token holds
+ * (two chargers at one target do not end on the same square).
+ */
+export function chargePath(charger: TokenLike, target: TokenLike, others: readonly TokenLike[] = []): ChargePath {
+  const g = gridOf(charger);
+  const start: Point = { x: charger.x ?? 0, y: charger.y ?? 0 };
+  const from = centreAt(charger, start, g.size);
+  if (!g.square) return straightPath(charger, target, g, start, from);
+  const c = squareBox(charger, g.size);
+  const t = squareBox(target, g.size);
+  if (!overlaps(c, t) && c.col <= t.col + t.w && c.col + c.w >= t.col && c.row <= t.row + t.h && c.row + c.h >= t.row) {
+    return { distance: 0, waypoints: [start], feet: [0] };
+  }
+  const held = others
+    .filter((o) => o !== charger && o !== target && !(o.id && (o.id === charger.id || o.id === target.id)))
+    .map((o) => squareBox(o, g.size));
+  // Every position touching the target's footprint without overlapping it; the nearest by the grid, then the straightest.
+  let best: { col: number; row: number; key: number[] } | null = null;
+  for (let col = t.col - c.w; col <= t.col + t.w; col++) {
+    for (let row = t.row - c.h; row <= t.row + t.h; row++) {
+      const box = { col, row, w: c.w, h: c.h };
+      if (overlaps(box, t)) continue;
+      const at = { x: start.x + (col - c.col) * g.size, y: start.y + (row - c.row) * g.size };
+      const centre = centreAt(charger, at, g.size);
+      const key = [held.some((o) => overlaps(box, o)) ? 1 : 0, g.measure(from, centre), (centre.x - from.x) ** 2 + (centre.y - from.y) ** 2];
+      if (!best || less(key, best.key)) best = { col, row, key };
+    }
+  }
+  const dc = best!.col - c.col;
+  const dr = best!.row - c.row;
+  // A straight line of grid spaces (one king's move a step, as core's direct path): the longer axis advances every step.
+  const n = Math.max(Math.abs(dc), Math.abs(dr));
+  const waypoints: Point[] = [start];
+  const feet: number[] = [0];
+  for (let k = 1; k <= n; k++) {
+    const at = { x: start.x + Math.round((dc * k) / n) * g.size, y: start.y + Math.round((dr * k) / n) * g.size };
+    waypoints.push(at);
+    feet.push(g.measure(from, centreAt(charger, at, g.size)));
+  }
+  return { distance: feet[n], waypoints, feet };
+}
+
+function less(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i];
+  return false;
+}
+
+/** Gridless (and hexagonal) scenes: the straight line from centre to centre, stopping where the two footprints touch. */
+function straightPath(charger: TokenLike, target: TokenLike, g: Grid, start: Point, from: Point): ChargePath {
+  const to = tokenCenter(target);
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const halfW = (((charger.width ?? 1) + (target.width ?? 1)) * g.size) / 2;
+  const halfH = (((charger.height ?? 1) + (target.height ?? 1)) * g.size) / 2;
+  const s = Math.max(Math.abs(dx) / halfW, Math.abs(dy) / halfH);
+  if (s <= 1) return { distance: 0, waypoints: [start], feet: [0] };
+  const f = 1 - 1 / s;
+  const end = { x: Math.round(start.x + dx * f), y: Math.round(start.y + dy * f) };
+  const distance = g.measure(from, centreAt(charger, end, g.size));
+  return { distance, waypoints: [start, end], feet: [0, distance], line: true };
+}
+
+/**
+ * Where the charger stands after `feet` of its path: on a square grid the
+ * last grid space along it reached within `feet` (a token stands on a
+ * square); gridless, the point that far along the line. Past the end: the end.
+ */
+export function pointAlong(path: ChargePath, feet: number): Point {
+  const { waypoints, feet: at } = path;
+  const last = waypoints.length - 1;
+  if (feet >= at[last]) return waypoints[last];
+  if (path.line && last === 1 && at[1] > 0) {
+    const f = Math.max(0, feet) / at[1];
+    return { x: Math.round(waypoints[0].x + (waypoints[1].x - waypoints[0].x) * f), y: Math.round(waypoints[0].y + (waypoints[1].y - waypoints[0].y) * f) };
+  }
+  let k = 0;
+  while (k < last && at[k + 1] <= feet + 1e-9) k++;
+  return waypoints[k];
+}
+
+/** The gap a charger must close to reach a target: the length of its charge path (adjacent = 0). */
+export function gapBetween(a: TokenLike, b: TokenLike, others: readonly TokenLike[] = []): number {
+  return chargePath(a, b, others).distance;
 }
 
 export function squareOf(token: TokenLike): Square {
@@ -54,8 +195,7 @@ export function weaponUsableAt(token: TokenLike, others: readonly TokenLike[], s
   for (const o of others) {
     if (o === token || (o.id && o.id === token.id)) continue;
     const s = squareOf(o);
-    const w = Math.max(1, Math.round(o.width ?? 1));
-    const h = Math.max(1, Math.round(o.height ?? 1));
+    const { w, h } = footprint(o);
     for (let dc = 0; dc < w; dc++) for (let dr = 0; dr < h; dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
   }
   return canUseWeaponHere(spaceFeet, squareOf(token), occupied);

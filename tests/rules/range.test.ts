@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { missileModifiers } from '../../src/rules/attack';
 import { attackProblem } from '../../src/rules/flow/attack';
 import type { Combatant } from '../../src/rules/model';
-import { missileRangeBand, RANGE_MODIFIERS, spellInRange, spellRangeFeet } from '../../src/rules/range';
+import { missileRangeBand, RANGE_MODIFIERS } from '../../src/rules/range';
+import { spellInRange, spellRangeFeet } from '../../src/rules/spell-range';
 import { readSources } from '../packs/sources';
 import { d, encounter, expectRefused, give, init, melee, start, surprise } from './flow-helpers';
 

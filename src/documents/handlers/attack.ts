@@ -42,6 +42,8 @@ import { actorData, actorSize } from '../../data/systems';
 import { postCard, postInterruptionCard, type CardMode } from '../chat';
 import { gmMode, publicMode } from '../compat-writes';
 import type { AttackAnswer, AttackRequest } from '../attack';
+import { distanceBetween } from '../grid';
+import { missileRangeBand } from '../../rules/range';
 
 const refuse = (problem: Problem): AttackAnswer => ({ ok: false, key: problem.key, message: localizeProblem(problem) });
 
@@ -114,6 +116,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   let multiplier: number | undefined;
   let types: readonly DamageType[] | null = null;
   const input: FlowInput & { t: 'attack' } = { t: 'attack', c: attacker.id as string, target: target.id as string };
+  // Ranges on the map: this (the GM's) client measures centre to centre by the scene's grid; a request carries no distance.
+  const from = attacker.token;
+  const to = target.token;
+  if (from && to && from.parent === to.parent) input.distance = distanceBetween(from, to);
   const speed = state.procedure === 'individual-speed';
   if (req.weaponId) {
     const item = attackerActor.items.get(req.weaponId);
@@ -127,7 +133,9 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     types = Array.isArray(weapon.damageTypes) ? weapon.damageTypes.filter(isDamageType) : [];
     if (weapon.kind === 'missile') {
       const sys = actorData(attackerActor);
-      modifiers.push(...missileModifiers(sys && 'combat' in sys ? sys.combat.missileBonus : 0, weapon.missileBonus ?? 0, speed));
+      const band = input.distance === undefined ? null : missileRangeBand(input.distance, weapon.range);
+      const rangeModifiers = (state.options as Record<string, unknown>).rangeModifiers !== false;
+      modifiers.push(...missileModifiers(sys && 'combat' in sys ? sys.combat.missileBonus : 0, weapon.missileBonus ?? 0, speed, band, rangeModifiers));
     }
   } else {
     const sys = actorData(attackerActor);

@@ -32,6 +32,7 @@ import { answer, serialize, type QueryAnswer } from '../requests';
 import { combatantData } from '../../data/systems';
 import { arrivalSeconds, stopClock } from '../declaring-in-turn';
 import type { CombatActionRequest, DeclareRequest, StepAction, WithdrawRequest } from '../queries';
+import { sceneOfCombat, withSceneOptions } from '../scene-options';
 
 /* ------------------------------------------------------------ declare */
 
@@ -46,7 +47,7 @@ async function checkBeforeStart(combatant: Combatant.Implementation, declaration
     throw err;
   }
   const all = game.settings!.get(SYSTEM_ID, 'procedureOptions') ?? {};
-  const { options } = resolveOptions(procedure, all[procedure.id] ?? {});
+  const { options } = resolveOptions(procedure, withSceneOptions(procedure.id, all[procedure.id] ?? {}, sceneOfCombat(combatant.parent)));
   const built = engineCombatant(combatant, groupIdOf(combatant) ?? '');
   if ('problem' in built) return built.problem;
   return procedure.validateDeclaration({ ...declaration, combatant: built.combatant.id }, built.combatant, options);
