@@ -122,6 +122,8 @@ describe('the installable build', () => {
         // with a charge or a targeted spell); the map's measures (grid) and the scene's options it shares with the GM's chunk
         // and the declaration dialog.
         'chunks/charge-moves.js',
+        // A spell's range as the packs write it (the declaration dialog and the GM's step warnings).
+        'chunks/spell-range.js',
         'chunks/grid.js',
         'chunks/scene-options.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
