@@ -26,7 +26,7 @@ export interface TokenLike {
 }
 
 /** What the system reads of a scene's grid (core's BaseGrid; v14's typings merge the grid classes' measurePath into one that takes nothing). */
-interface GridLike {
+export interface GridLike {
   size: number;
   distance: number;
   type?: number;
@@ -53,9 +53,39 @@ function gridOf(token: TokenLike): Grid {
   return { size, distance, square, measure };
 }
 
-/** A token's footprint in whole grid squares (at least one). */
-function footprint(token: TokenLike): { w: number; h: number } {
-  return { w: Math.max(1, Math.round(token.width ?? 1)), h: Math.max(1, Math.round(token.height ?? 1)) };
+/** A token's squares: its top-left square and its size in whole squares. */
+export interface Footprint {
+  col: number;
+  row: number;
+  w: number;
+  h: number;
+  /** Reached by a teleporting action (core's `blink`, `displace`): no squares in between, no feet. */
+  jump?: boolean;
+}
+
+/** Whole squares of a token's side (a token smaller than a square fills one). */
+const squares = (n: number | null | undefined): number => Math.max(1, Math.round(n ?? 1));
+
+/** The footprint of a token placed at (x, y): its top-left square is the one holding the centre of its top-left square's worth of pixels. */
+export function footprintOf(p: Pick<TokenLike, 'x' | 'y' | 'width' | 'height'>, size: number): Footprint {
+  return { col: Math.floor(((p.x ?? 0) + size / 2) / size), row: Math.floor(((p.y ?? 0) + size / 2) / size), w: squares(p.width), h: squares(p.height) };
+}
+
+/** Do two footprints touch or overlap (an opponent within melee range: adjacent squares, diagonals included)? */
+export function touches(a: Footprint, b: Footprint): boolean {
+  const cols = Math.max(b.col - (a.col + a.w - 1), a.col - (b.col + b.w - 1));
+  const rows = Math.max(b.row - (a.row + a.h - 1), a.row - (b.row + b.h - 1));
+  return cols <= 1 && rows <= 1;
+}
+
+/** The squares of a straight run from `a` to `b`, `a` left out: one square a step (a king's move, as core's direct path), diagonal while both offsets change. */
+export function lineOfSquares(a: Footprint, b: Footprint): Footprint[] {
+  const dc = b.col - a.col;
+  const dr = b.row - a.row;
+  const n = Math.max(Math.abs(dc), Math.abs(dr));
+  const out: Footprint[] = [];
+  for (let k = 1; k <= n; k++) out.push({ col: a.col + Math.round((dc * k) / n), row: a.row + Math.round((dr * k) / n), w: b.w, h: b.h });
+  return out;
 }
 
 function centreAt(token: TokenLike, at: Point, size: number): Point {
@@ -89,12 +119,8 @@ export interface ChargePath {
   line?: boolean;
 }
 
-function overlaps(a: { col: number; row: number; w: number; h: number }, b: { col: number; row: number; w: number; h: number }): boolean {
+function overlaps(a: Footprint, b: Footprint): boolean {
   return a.col < b.col + b.w && a.col + a.w > b.col && a.row < b.row + b.h && a.row + a.h > b.row;
-}
-
-function squareBox(token: TokenLike, size: number): { col: number; row: number; w: number; h: number } {
-  return { col: Math.round((token.x ?? 0) / size), row: Math.round((token.y ?? 0) / size), ...footprint(token) };
 }
 
 /**
@@ -107,14 +133,14 @@ export function chargePath(charger: TokenLike, target: TokenLike, others: readon
   const start: Point = { x: charger.x ?? 0, y: charger.y ?? 0 };
   const from = centreAt(charger, start, g.size);
   if (!g.square) return straightPath(charger, target, g, start, from);
-  const c = squareBox(charger, g.size);
-  const t = squareBox(target, g.size);
-  if (!overlaps(c, t) && c.col <= t.col + t.w && c.col + c.w >= t.col && c.row <= t.row + t.h && c.row + c.h >= t.row) {
+  const c = footprintOf(charger, g.size);
+  const t = footprintOf(target, g.size);
+  if (!overlaps(c, t) && touches(c, t)) {
     return { distance: 0, waypoints: [start], feet: [0] };
   }
   const held = others
     .filter((o) => o !== charger && o !== target && !(o.id && (o.id === charger.id || o.id === target.id)))
-    .map((o) => squareBox(o, g.size));
+    .map((o) => footprintOf(o, g.size));
   // Every position touching the target's footprint without overlapping it; the nearest by the grid, then the straightest.
   let best: { col: number; row: number; key: number[] } | null = null;
   for (let col = t.col - c.w; col <= t.col + t.w; col++) {
@@ -127,18 +153,15 @@ export function chargePath(charger: TokenLike, target: TokenLike, others: readon
       if (!best || less(key, best.key)) best = { col, row, key };
     }
   }
-  const dc = best!.col - c.col;
-  const dr = best!.row - c.row;
-  // A straight line of grid spaces (one king's move a step, as core's direct path): the longer axis advances every step.
-  const n = Math.max(Math.abs(dc), Math.abs(dr));
+  // A straight line of grid spaces to the best position.
   const waypoints: Point[] = [start];
   const feet: number[] = [0];
-  for (let k = 1; k <= n; k++) {
-    const at = { x: start.x + Math.round((dc * k) / n) * g.size, y: start.y + Math.round((dr * k) / n) * g.size };
+  for (const sq of lineOfSquares(c, { ...c, col: best!.col, row: best!.row })) {
+    const at = { x: start.x + (sq.col - c.col) * g.size, y: start.y + (sq.row - c.row) * g.size };
     waypoints.push(at);
     feet.push(g.measure(from, centreAt(charger, at, g.size)));
   }
-  return { distance: feet[n], waypoints, feet };
+  return { distance: feet[feet.length - 1], waypoints, feet };
 }
 
 function less(a: number[], b: number[]): boolean {
@@ -184,19 +207,14 @@ export function gapBetween(a: TokenLike, b: TokenLike, others: readonly TokenLik
   return chargePath(a, b, others).distance;
 }
 
-export function squareOf(token: TokenLike): Square {
-  const { size } = gridOf(token);
-  return { col: Math.round((token.x ?? 0) / size), row: Math.round((token.y ?? 0) / size) };
-}
-
 /** Can this token swing a weapon needing `spaceFeet`, given the other tokens on its scene? */
 export function weaponUsableAt(token: TokenLike, others: readonly TokenLike[], spaceFeet: number): boolean {
+  const { size } = gridOf(token);
   const occupied: Square[] = [];
   for (const o of others) {
     if (o === token || (o.id && o.id === token.id)) continue;
-    const s = squareOf(o);
-    const { w, h } = footprint(o);
-    for (let dc = 0; dc < w; dc++) for (let dr = 0; dr < h; dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
+    const s = footprintOf(o, size);
+    for (let dc = 0; dc < s.w; dc++) for (let dr = 0; dr < s.h; dr++) occupied.push({ col: s.col + dc, row: s.row + dr });
   }
-  return canUseWeaponHere(spaceFeet, squareOf(token), occupied);
+  return canUseWeaponHere(spaceFeet, footprintOf(token, size), occupied);
 }

@@ -19,65 +19,9 @@
  */
 
 import type { MoveMeasure, ReachPassed } from '../rules/movement';
+import { footprintOf, lineOfSquares, touches, type Footprint, type GridLike, type TokenLike } from './grid';
 
 export type { MoveMeasure, ReachPassed };
-
-/** A token's squares: its top-left square and its size in squares. */
-export interface Footprint {
-  col: number;
-  row: number;
-  w: number;
-  h: number;
-  /** Reached by a teleporting action (core's `blink`, `displace`): no squares in between, no feet. */
-  jump?: boolean;
-}
-
-/** What this file reads of a scene's grid (core's BaseGrid: the pixel size of a square, its distance, measurePath). */
-interface GridLike {
-  size: number;
-  distance: number;
-  measurePath?(waypoints: { x: number; y: number }[], options: object): { distance: number };
-}
-
-/** What this file reads of a token or a waypoint: a top-left corner in pixels and a size in squares. */
-interface Placed {
-  x?: number | null;
-  y?: number | null;
-  width?: number | null;
-  height?: number | null;
-}
-
-/** Whole squares of a token's side (a token smaller than a square fills one). */
-function squares(n: number | null | undefined): number {
-  return Math.max(1, Math.round(n ?? 1));
-}
-
-/** The footprint of a token placed at (x, y): its top-left square is the one holding the centre of its top-left square's worth of pixels. */
-export function footprintOf(p: Placed, size: number): Footprint {
-  return {
-    col: Math.floor(((p.x ?? 0) + size / 2) / size),
-    row: Math.floor(((p.y ?? 0) + size / 2) / size),
-    w: squares(p.width),
-    h: squares(p.height),
-  };
-}
-
-/** Do two footprints touch or overlap (an opponent within melee range: adjacent squares, diagonals included)? */
-export function touches(a: Footprint, b: Footprint): boolean {
-  const cols = Math.max(b.col - (a.col + a.w - 1), a.col - (b.col + b.w - 1));
-  const rows = Math.max(b.row - (a.row + a.h - 1), a.row - (b.row + b.h - 1));
-  return cols <= 1 && rows <= 1;
-}
-
-/** The squares of a straight run from `a` to `b`, `a` left out: one square a step, diagonal while both offsets change. */
-export function lineOfSquares(a: Footprint, b: Footprint): Footprint[] {
-  const dc = b.col - a.col;
-  const dr = b.row - a.row;
-  const n = Math.max(Math.abs(dc), Math.abs(dr));
-  const out: Footprint[] = [];
-  for (let k = 1; k <= n; k++) out.push({ col: a.col + Math.round((dc * k) / n), row: a.row + Math.round((dr * k) / n), w: b.w, h: b.h });
-  return out;
-}
 
 /** The path square by square through the given positions (repeated squares dropped). */
 export function pathOfSquares(positions: readonly Footprint[]): Footprint[] {
@@ -175,7 +119,7 @@ export function gridOfScene(scene: Scene.Implementation | null | undefined): Gri
  * passed, and the melee ranges of the opponents' tokens (`opponents`: their
  * combatant ids and tokens, where they stand now) it passed through.
  */
-export function measureMovement(token: TokenDocument.Implementation, movement: Pick<TenSegmentsMovement.Movement, 'origin' | 'passed'>, opponents: readonly { c: string; token: Placed }[]): MoveMeasure {
+export function measureMovement(token: TokenDocument.Implementation, movement: Pick<TenSegmentsMovement.Movement, 'origin' | 'passed'>, opponents: readonly { c: string; token: TokenLike }[]): MoveMeasure {
   const grid = gridOfScene(token.parent);
   const path = movementPath(movement, grid.size);
   return measurePath(

@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { g, makeWorld, type World } from './world';
-import { footprintOf, lineOfSquares, measureMovement, measurePath, pathOfSquares, touches, type Footprint } from '../../src/documents/move-measure';
+import { measureMovement, measurePath, pathOfSquares } from '../../src/documents/move-measure';
+import { footprintOf, lineOfSquares, touches, type Footprint } from '../../src/documents/grid';
 
 // Seed 001: "each square will be equal to a 5-ft. by 5-ft. area"; melee range is the two tokens' footprints touching or
 // overlapping (the contract's ReachPassed: adjacent squares, diagonals included). Feet by the scene grid's measurePath,
