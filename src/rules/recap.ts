@@ -8,7 +8,8 @@
  * that player's view shows; the narrative around it is the GM's.
  *
  * In order: who won the initiative; then, step by step, what went off, what
- * was lost, the damage dealt (by attacker and target), who fell, who joined;
+ * was lost, a charge that fell short, the damage dealt (by attacker and
+ * target), who fell, who joined;
  * the castings still running; the end of the round (bleeding, deaths,
  * morale); whose bleeding is staunched; and each side's standing.
  */
@@ -17,7 +18,7 @@ import type { EndEvent } from './procedure';
 import type { CombatantView, StepView, TimelineView } from './timeline';
 
 export interface RecapLine {
-  /** A full localization key (TENSEG.Recap.*, TENSEG.Chat.*). */
+  /** A full localization key (TENSEG.Recap.*, TENSEG.Chat.*, TENSEG.Charge.FallsShort). */
   key: string;
   data: Record<string, string | number>;
   /** Data fields whose value is itself a localization key, to localize before filling the line (a phase's name, a HIGH/LOW label). */
@@ -81,6 +82,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
         else say('TENSEG.Recap.SpellCancelled', { name: name(e.combatant), spell: e.spell });
       }
     }
+    // A charge that never arrives (the round ends first): told where the view says so; its closing is the map's to show.
+    for (const c of step.charges ?? []) if (c.key === 'TENSEG.Charge.FallsShort') say(c.key, { ...c.data, name: name(c.combatant) });
     // The damage of a step, summed by attacker and target; told before what it broke and who fell of it.
     for (const d of step.damage) {
       // individual-speed: the Wound Point a hurt creature paid for acting is no blow.
