@@ -18,7 +18,7 @@ import type { EndEvent } from './procedure';
 import type { CombatantView, StepView, TimelineView } from './timeline';
 
 export interface RecapLine {
-  /** A full localization key (TENSEG.Recap.*, TENSEG.Chat.*, TENSEG.Charge.FallsShort). */
+  /** A full localization key (TENSEG.Recap.*, TENSEG.Chat.*). */
   key: string;
   data: Record<string, string | number>;
   /** Data fields whose value is itself a localization key, to localize before filling the line (a phase's name, a HIGH/LOW label). */
@@ -83,7 +83,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
       }
     }
     // A charge that never arrives (the round ends first): told where the view says so; its closing is the map's to show.
-    for (const c of step.charges ?? []) if (c.key === 'TENSEG.Charge.FallsShort') say(c.key, { ...c.data, name: name(c.combatant) });
+    for (const c of step.charges ?? []) if (c.key === 'TENSEG.Charge.FallsShort') say('TENSEG.Recap.ChargeFellShort', { ...c.data, name: name(c.combatant) });
     // The damage of a step, summed by attacker and target; told before what it broke and who fell of it.
     for (const d of step.damage) {
       // individual-speed: the Wound Point a hurt creature paid for acting is no blow.
