@@ -8,7 +8,8 @@
  * that player's view shows; the narrative around it is the GM's.
  *
  * In order: who won the initiative; then, step by step, what went off, what
- * was lost, the damage dealt (by attacker and target), who fell, who joined;
+ * was lost, a charge that fell short, the damage dealt (by attacker and
+ * target), who fell, who joined;
  * the castings still running; the end of the round (bleeding, deaths,
  * morale); whose bleeding is staunched; and each side's standing.
  */
@@ -81,6 +82,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
         else say('TENSEG.Recap.SpellCancelled', { name: name(e.combatant), spell: e.spell });
       }
     }
+    // A charge that never arrives (the round ends first): told where the view says so; its closing is the map's to show.
+    for (const c of step.charges ?? []) if (c.key === 'TENSEG.Charge.FallsShort') say('TENSEG.Recap.ChargeFellShort', { ...c.data, name: name(c.combatant) });
     // The damage of a step, summed by attacker and target; told before what it broke and who fell of it.
     for (const d of step.damage) {
       // individual-speed: the Wound Point a hurt creature paid for acting is no blow.

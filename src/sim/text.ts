@@ -8,7 +8,7 @@ import type { CombatantState, CombatInjury } from '../rules/model';
 import { injuryText } from '../rules/injury-text';
 import type { EndEvent } from '../rules/procedure';
 import type { CombatLog, DamageEvent, RoundLog } from '../rules/play';
-import type { CastingView, CombatantView, EntryView, MidRoundView, StepView, TimelineView } from '../rules/timeline';
+import type { CastingView, ChargeView, CombatantView, EntryView, MidRoundView, StepView, TimelineView } from '../rules/timeline';
 import { roundRecap } from '../rules/recap';
 import { undeliveredDamage, type ScenarioDice, type ScenarioNote, type Undelivered, type ValidScenario } from './scenario';
 import type { Data, Strings } from './strings';
@@ -47,6 +47,8 @@ export interface TimelineStep {
   fallen: (StepView['fallen'][number] & { text: string })[];
   /** Mid-round actions taken in the step (a delay, a release, a spell given up); absent when none. */
   midRound?: (MidRoundView & { text: string })[];
+  /** Chargers whose progress the step changes (closing, arriving, falling short); absent when none. */
+  charges?: (ChargeView & { text: string })[];
   /** individual-speed: the Heal checks and injuries the GM entered with this step. */
   wounds?: TimelineText[];
 }
@@ -313,6 +315,8 @@ function stepOf(
     if (e.reason !== undefined) out.reason = e.reason;
     return out;
   });
+  // Where each charger stands by the step's end: "Pip closing 12 of 30 ft".
+  const charges = (st.charges ?? []).map((c) => ({ ...c, text: w.say(3, t.format(c.key, { ...c.data, name: nameOf(c.combatant) })) }));
   // Mid-round actions come first: they happen before the blows of the step are counted.
   const midRound = (st.midRound ?? []).map((m) => {
     const data = { name: nameOf(m.combatant), action: m.kind === 'release' ? t.format(`TENSEG.Sim.Action.${m.action}`) : '', spell: m.kind === 'cancel' ? spellName(w, m.spell, false) : '' };
@@ -338,6 +342,7 @@ function stepOf(
   const fallen = st.fallen.map((f) => ({ ...f, text: w.say(3, t.format(`TENSEG.Sim.Falls.${f.condition}`, { name: nameOf(f.combatant) })) }));
   const step: TimelineStep = { index: st.index, phase: st.phase, heading, entries, damage, interruptions, fallen };
   if (midRound.length > 0) step.midRound = midRound;
+  if (charges.length > 0) step.charges = charges;
   const gm = (wounds ?? []).filter((x) => x.step === st.index).map((x) => woundText(w, x, nameOf));
   for (const x of gm) w.say(3, x.text);
   if (gm.length > 0) step.wounds = gm;

@@ -6,6 +6,7 @@
  * charge MV every segment, and the charger must end the segment at a distance equal to or less than their weapon
  * length in order to attack"; 240 ft a round charging (120 ft doubled indoors, fn 9): 24 ft a segment, each token on
  * the last square within its share, on the square beside its target in the segment it arrives (segment 3 for both).
+ * The tracker's timeline says how far each has come ("Brand closing 24 of 55 ft") and where it arrives.
  * No check waits on time: each waits for the drawn box to be where the documents say. Screenshots:
  * build/screenshots/charge-*.png.
  */
@@ -81,13 +82,29 @@ describe('the charge scenario on the preview map, in Chromium', () => {
       expect(at.segment).toBe(want.segment);
       expect(at.squares.Brand).toEqual(want.Brand);
       expect(at.squares.Ogre).toEqual(want.Ogre);
+      if (want.segment === 1) {
+        // The tracker's step for segment 1 (played) says how far Brand has come (charges.ts chargeViews, TENSEG.Charge.Closing).
+        const lines = await p.page.locator('#combat .ts-column[data-segment="1"] .ts-event.charge').allTextContents();
+        expect(lines.map((l) => l.trim())).toEqual(['Brand closing 24 of 55 ft']);
+        await expect(p.page.locator('#combat .ts-column[data-segment="1"] .ts-event.charge.closing i.fa-person-running').count()).resolves.toBe(1);
+      }
       await p.screenshot(`charge-segment-${want.segment}`);
     }
     // The targets did not move; the ogre's footprint (columns 3–4, rows 6–7) touches Halvaine's square (2, 5) at a corner.
     const end = await read();
     expect(end.squares['Orc 1']).toEqual([15, 4]);
     expect(end.squares.Halvaine).toEqual([2, 5]);
-    // The tracker says the charges arrive.
+    // The tracker says the charges arrive: each closing line in its segment, the arrival in the step the charges land.
+    const charges = (n: number) => p.page.locator(`#combat .ts-column[data-segment="${n}"] .ts-event.charge`).allTextContents();
+    expect((await charges(2)).map((l) => l.trim())).toEqual(['Brand closing 48 of 55 ft', 'Ogre closing 24 of 45 ft']);
+    expect((await charges(3)).map((l) => l.trim())).toEqual([
+      'Brand closing 51.5 of 55 ft',
+      'Ogre closing 44 of 45 ft',
+      'Brand arrives within weapon length (51.5 of 55 ft)',
+      'Ogre arrives within weapon length (44 of 45 ft)',
+    ]);
+    await p.page.locator('#combat .ts-event.charge.arrives').last().scrollIntoViewIfNeeded();
+    await p.screenshot('charge-tracker-arrives');
     expect(await p.page.textContent('#preview-sidebar-combat')).toContain('Brand');
     expect(p.errors).toEqual([]);
   }, LONG);

@@ -219,6 +219,18 @@ describe('phase 10: the recap of a round', () => {
     expect(text(roundRecap(byPhase, { steps: true }))).toContain('HIGH group:');
   });
 
+  it('a charge the round ends before (seed 004 fn 19, addict\'s falls-short entry) is told in its step; its closing is not', () => {
+    const base = fight().rounds[0].view;
+    const played = base.steps.find((s) => s.damage.length > 0)!;
+    const charge = { combatant: 'fighter', path: 265, arrived: false, short: true };
+    const closing = { ...charge, moved: 24, key: 'TENSEG.Charge.Closing' as const, data: { name: 'Fighter', moved: 24, path: 265, left: 241 } };
+    const short = { ...charge, moved: 240, key: 'TENSEG.Charge.FallsShort' as const, data: { name: 'Fighter', moved: 240, path: 265, left: 25 } };
+    const view = { ...base, steps: [{ ...played, charges: [closing] }, { ...played, index: played.index + 1, damage: [], fallen: [], charges: [short] }] };
+    const lines = text(roundRecap(view, { steps: true }));
+    expect(lines).toContain("Fighter's charge fell short: 25 ft left when the round ended.");
+    expect(lines.some((l) => l.includes('closing'))).toBe(false);
+  });
+
   it('a player\'s recap of another side\'s secrets: someone still casting, someone who gave up a spell, without naming it', () => {
     const view: TimelineView = {
       ...minimalView(),

@@ -276,6 +276,20 @@ describe('addict.yaml (seed 004)', () => {
     // Round 3: Pip starts in segment 2 at 24 ft a segment; 29 ft to within his dagger's 1 ft: lands at the end of segment 3.
     expect(stepOf(round(t, 3), 'pip').segment).toBe(3);
   });
+  it('footnote 19 on the runner\'s page: Pip closing 24 of 30 ft by the end of segment 2, arriving (29 of 30 ft, his dagger\'s 1 ft left) in 3', () => {
+    const r3 = round(t, 3);
+    const lines = r3.steps.map((s) => [s.segment, (s.charges ?? []).map((c) => c.text)]);
+    expect(lines).toEqual([
+      [2, ['Pip closing 24 of 30 ft']],
+      [3, ['Pip arrives within weapon length (29 of 30 ft)']],
+      [4, []],
+    ]);
+    // The text the runner prints: under the step's heading, beside its blows.
+    const r = simulate([join(SCENARIOS, 'addict.yaml'), '--seed', '11'], PROCEDURES, { cwd: ROOT, root: ROOT });
+    const page = r.stdout.slice(r.stdout.indexOf('Round 3'));
+    expect(page).toMatch(/ {2}Segment 2\n(?: {4}.*\n)* {6}Pip closing 24 of 30 ft\n/);
+    expect(page).toMatch(/ {2}Segment 3\n {4}Pip: charges → Goblin archer[^\n]*\n {6}Pip arrives within weapon length \(29 of 30 ft\)\n/);
+  });
   it('phase 10: each round ends with its recap; phase 11: the GM staunches the bleeding once the fight is won', () => {
     for (const r of t.timeline) expect(r.recap?.length).toBeGreaterThan(0);
     const r3 = round(t, 3);

@@ -5,7 +5,7 @@
  * combatant. Pure: no Foundry global; strings come through `i18n`. A chunk of
  * its own, loaded by combat-tracker.ts when the tracker is first drawn.
  */
-import type { CastingView, CombatantView, EntryView, StepView, TimelineView } from '../../rules/timeline';
+import type { CastingView, ChargeView, CombatantView, EntryView, StepView, TimelineView } from '../../rules/timeline';
 import type { ControlView } from './controls';
 import type { Declaration } from '../../rules/model';
 import type { ClockView } from '../../documents/declaring-in-turn';
@@ -301,9 +301,15 @@ function entry(e: EntryView, view: TimelineView, input: TrackerViewInput, name: 
   };
 }
 
+const CHARGE_CSS: Record<ChargeView['key'], string> = { 'TENSEG.Charge.Closing': 'closing', 'TENSEG.Charge.Arrives': 'arrives', 'TENSEG.Charge.FallsShort': 'falls-short' };
+
 function events(step: StepView, input: TrackerViewInput, name: (id: string) => string): EventContext[] {
   const { i18n } = input;
   const out: EventContext[] = [];
+  // A charger's progress first (charges.ts): where it stands when the step's blows land. The view gives a player only what it may see.
+  for (const c of step.charges ?? []) {
+    out.push({ icon: ACTION_ICONS.charge, text: fmt(i18n, c.key, { ...c.data, name: name(c.combatant) || c.data.name }), css: `ts-event charge ${CHARGE_CSS[c.key]}` });
+  }
   for (const i of step.interruptions) {
     const key = i.broken ? `${K}Broken` : i.outcome === 'prevented' ? `${K}Prevented` : `${K}Interrupted`;
     out.push({ icon: 'fa-solid fa-bolt-lightning', text: fmt(i18n, key, { name: name(i.caster), spell: i.spell }), css: `ts-event interruption ${i.outcome}` });
