@@ -69,6 +69,11 @@ interface Row {
   /** A client that joins after round 10 replays the whole log: milliseconds (median of 5), and the log's size in bytes. */
   replayMs?: number;
   logBytes?: number;
+  /**
+   * Round 1, its first step: a player drags their fighter one square along its row (issue 13: the active GM's client
+   * measures it and records one `moved` entry). Not under high-low, where moving before its action asks the GM.
+   */
+  moved?: Count | null;
   /** Round 10, measured like round 1. */
   late: { declare: Count[]; initiative: Count | null; steps: Count[]; end: Count | null; newRound: Count | null };
   problem?: string;
@@ -77,6 +82,8 @@ interface Row {
 type Foundry = any;
 /** queries.ts whenIdle: resolves once every combat's queue (declarations, hits, transitions) is empty. */
 let whenIdle: () => Promise<void> = async () => undefined;
+/** token-moved.ts movementIdle on the GM's client: resolves once the moves it is judging are recorded. */
+let movesIdle: (foundry: Foundry) => Promise<void> = async () => undefined;
 
 function detailOf(foundry: Foundry): string {
   const tally = new Map<string, number>();
@@ -91,6 +98,7 @@ function detailOf(foundry: Foundry): string {
 async function counted(foundry: Foundry, work: () => Promise<unknown>): Promise<Count> {
   const idle = async () => {
     await foundry.settle();
+    await movesIdle(foundry);
     await whenIdle();
     await foundry.settle();
   };
@@ -218,6 +226,12 @@ async function benchOne(generation: 13 | 14, procedure: string, n: number, modul
   // Round 1: initiative, every step, the end of the round, into round 2's declarations.
   row.initiative = await counted(foundry, () => combat.rollInitiative());
   if (stage() !== 'resolve') return { ...row, problem: `rollInitiative left the combat in ${stage()}` };
+  if (procedure !== 'high-low') {
+    const token = combat.combatants.contents[0].token;
+    const moves = combat.flowState.moves?.length ?? 0;
+    row.moved = await counted(foundry, () => foundry.asUser(foundry.users.player, () => token.move({ x: token.x + 100, y: token.y }, { method: 'dragging' })));
+    if ((combat.flowState.moves?.length ?? 0) !== moves + 1) return { ...row, problem: 'the move was not recorded' };
+  }
   const walk = async (into: { steps: Count[]; end: Count | null; newRound: Count | null }): Promise<string | undefined> => {
     const startRound = round();
     for (let guard = 0; guard < 100_000; guard++) {
@@ -469,6 +483,10 @@ export async function benchFoundry(log: (s: string) => void = say): Promise<void
   const queries = await import('../src/documents/queries');
   const { requestDeclaration } = queries;
   whenIdle = () => queries.whenIdle();
+  const { movementIdle } = await import('../src/documents/token-moved');
+  movesIdle = async (foundry) => {
+    if (foundry.users?.gm) await foundry.client(foundry.users.gm).run(() => movementIdle());
+  };
   const { PROCEDURE_IDS } = await import('../src/rules/model');
   const { FlowLog } = await import('../src/rules/flow');
   const modules = { installFoundry: standin.installFoundry, initSystem, requestDeclaration, FlowLog };
@@ -515,6 +533,13 @@ export async function benchFoundry(log: (s: string) => void = say): Promise<void
     printBytes(v13, log);
   }
   recordBytes([...v13, ...v14], log);
+  for (const n of SIZES) {
+    const moved = [...v13, ...v14].filter((r) => r.n === n && r.moved).map((r) => r.moved as Count);
+    if (moved.length === 0) continue;
+    figure(`payload.moved.n${n}.round1`, Math.max(...moved.map((c) => c.bytes)), 'bytes');
+    figure(`writes.moved.n${n}.round1`, Math.max(...moved.map((c) => c.writes)), 'writes');
+    log(`    a token moved one square in round 1 (N=${n}; not high-low, where it asks the GM): ${Math.max(...moved.map((c) => c.writes))} writes (the token's, the combat's), at most ${Math.max(...moved.map((c) => c.bytes)).toLocaleString('en')} bytes`);
+  }
   log('    a client that opens the world after round 10 replays the whole log once (then each new entry replays only itself):');
   for (const r of v14) {
     if (r.replayMs === undefined) continue;
