@@ -81,18 +81,18 @@ describe('the installable build', () => {
         // The "undo" of an interruption card (loaded at the first press).
         'chunks/undo-card.js',
         // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
-        // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
-        'chunks/surprise.js',
-        'chunks/held.js',
+        // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too). One chunk (vite.config.ts SHARED):
+        // the same three procedures use both, so each pays one chunk's overhead, not two.
+        'chunks/surprise-held.js',
         // addict's charge timing (footnotes 9 and 19), shared by addict and a charge's progress (charges.ts).
         'chunks/addict-charge.js',
         // The engine's parts loaded when a combat first needs them (rules/parts.ts): the `moved` input's checks and a charge's
-        // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) and seed 002's
-        // encumbrance table (those procedures, the charges and the actor sheet).
+        // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) with seed 002's
+        // encumbrance table (those procedures, the charges and the actor sheet): one chunk (vite.config.ts SHARED), as the same
+        // three procedures use both and each would pay a second chunk's overhead.
         'chunks/moved.js',
         'chunks/charges.js',
         'chunks/movement.js',
-        'chunks/encumbrance.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.
