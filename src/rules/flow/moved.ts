@@ -23,7 +23,6 @@ import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
 import { feetOf, movedFeet, type FlowMove, type MoveRuling, type MovementVerdict, type Provoked, type ReachPassed } from '../movement';
 import { combatantOf, nameOf, type FlowInterruption, type FlowState } from './state';
-import { movesOf } from './moves';
 import type { Applied } from './transitions';
 
 type P = Procedure<ProcedureOptions>;
@@ -43,6 +42,11 @@ export function moveMeasureOk(m: { feet?: unknown; reach?: unknown }): boolean {
   if (typeof m.feet !== 'number' || !Number.isFinite(m.feet) || m.feet < 0) return false;
   if (m.reach === undefined) return true;
   return Array.isArray(m.reach) && m.reach.every(reachOk);
+}
+
+/** This round's moves of one combatant. */
+export function movesOf(state: FlowState, id: string): FlowMove[] {
+  return (state.moves ?? []).filter((m) => m.c === id);
 }
 
 /** A token moved (feet along its path, the opponents' melee ranges passed) and, for a move beyond the allowance, the GM's ruling. */
