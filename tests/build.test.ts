@@ -71,10 +71,13 @@ describe('the installable build', () => {
         'chunks/midround.js',
         'chunks/compat-writes.js',
         // The flow's index (what the GM's chunk and the migration read of the flow beyond the replay: a combat's start, the
-        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs, d12-ascending's morale methods)
+        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs)
         // and the flow's limits (the GM's chunk and addict): start-up imports the flow's modules the replay needs by name.
         'chunks/flow.js',
         'chunks/procedure.js',
+        // The morale methods (d12-ascending's option, the request schema): apart from procedure.js, so d12-ascending's chunk
+        // does not load the procedure kit's option checks for one list.
+        'chunks/morale-methods.js',
         'chunks/limits.js',
         // What only a GM runs of combatants: a side created on first need, a combatant placed in it and brought into the flow.
         'chunks/combatant-join.js',

@@ -24,6 +24,7 @@ import type { GmPhaseInput } from './flow/gm-phases';
 import type { AttackGranted, AttackInput } from './flow/attack';
 import type { MidRoundInput } from './flow/midround';
 import type { MovementRules, Provoked } from './movement';
+import type { MoraleMethod } from './morale-methods';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
@@ -237,14 +238,8 @@ export interface EndOfRoundInput {
   moraleRequests?: MoraleCheckRequest[];
 }
 
-/**
- * How the GM checks morale where a text gives no method (d12-ascending: "no
- * formal method is given herein for checking morale the DM can still make
- * such a check in any way he sees fit"): a roll at or under a score (d100,
- * 2d6, d20), or the GM's own result ('gm').
- */
-export const MORALE_METHODS = ['d100', '2d6', 'd20', 'gm'] as const;
-export type MoraleMethod = (typeof MORALE_METHODS)[number];
+// How the GM checks morale where a text gives no method (morale-methods.ts).
+export { MORALE_METHODS, type MoraleMethod } from './morale-methods';
 
 /** A morale check the GM calls for, as a procedure reads it. */
 export interface MoraleCheckRequest {
