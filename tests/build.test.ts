@@ -87,8 +87,8 @@ describe('the installable build', () => {
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too). One chunk (vite.config.ts SHARED):
         // the same three procedures use both, so each pays one chunk's overhead, not two.
         'chunks/surprise-held.js',
-        // addict's charge timing (footnotes 9 and 19), shared by addict and a charge's progress (charges.ts).
-        'chunks/addict-charge.js',
+        // (addict's charge timing, footnotes 9 and 19, is in addict's chunk alone: a charge's progress, charges.ts, reads it
+        // through the loaded procedure, Procedure.chargeTiming, so no chunk is shared for it.)
         // The engine's parts loaded when a combat first needs them (rules/parts.ts): the `moved` input's checks and a charge's
         // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) with seed 002's
         // encumbrance table (those procedures, the charges and the actor sheet): one chunk (vite.config.ts SHARED), as the same

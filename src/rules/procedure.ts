@@ -460,6 +460,15 @@ export interface WoundRules<O extends ProcedureOptions = ProcedureOptions> {
 
 /* ---------------------------------------------------------------- interface */
 
+/** What a charge's start is read from (a flow state has it all): the round, its initiative and surprise, the encounter, the schedule. */
+export interface ChargeStartQuery {
+  round: number;
+  initiative: InitiativeResult | null;
+  surprise: SurpriseResult;
+  encounter: Encounter;
+  schedule: Schedule | null;
+}
+
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly id: ProcedureId;
   /** Default option values: the rulings of seeds/README.md. */
@@ -483,6 +492,15 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly wounds?: WoundRules<O>;
   /** What a move on the map during a round is held to, and what it provokes (movement.ts; the `moved` input); absent: movement is the GM's, recorded only. */
   readonly movement?: MovementRules<O>;
+  /**
+   * A charge that closes segment by segment (addict, footnotes 9 and 19), as a charge's progress on the map reads it
+   * (charges.ts, through the loaded procedure, so the part does not import the procedure's code): the charge movement
+   * per round in feet, and the segment its charger starts moving in. Absent: a charge arrives all at once when it acts.
+   */
+  readonly chargeTiming?: {
+    movement(c: Combatant, options: { chargeOutdoors: boolean }): number | undefined;
+    start(q: ChargeStartQuery, decl: Declaration, c: Combatant): number | undefined;
+  };
 
   /** null if legal, else the reason (key under TENSEG.Error). `encounter`, where known: what the encounter's phases recorded (addict's distance). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O, encounter?: Encounter): Problem | null;
