@@ -71,28 +71,31 @@ describe('the installable build', () => {
         'chunks/midround.js',
         'chunks/compat-writes.js',
         // The flow's index (what the GM's chunk and the migration read of the flow beyond the replay: a combat's start, the
-        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs, d12-ascending's morale methods)
+        // log's keys and recording dice), the options' resolution (the GM's chunk, the dialogs)
         // and the flow's limits (the GM's chunk and addict): start-up imports the flow's modules the replay needs by name.
         'chunks/flow.js',
         'chunks/procedure.js',
+        // The morale methods (d12-ascending's option, the request schema): apart from procedure.js, so d12-ascending's chunk
+        // does not load the procedure kit's option checks for one list.
+        'chunks/morale-methods.js',
         'chunks/limits.js',
         // What only a GM runs of combatants: a side created on first need, a combatant placed in it and brought into the flow.
         'chunks/combatant-join.js',
         // The "undo" of an interruption card (loaded at the first press).
         'chunks/undo-card.js',
         // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
-        // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too).
-        'chunks/surprise.js',
-        'chunks/held.js',
-        // addict's charge timing (footnotes 9 and 19), shared by addict and a charge's progress (charges.ts).
-        'chunks/addict-charge.js',
+        // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too). One chunk (vite.config.ts SHARED):
+        // the same three procedures use both, so each pays one chunk's overhead, not two.
+        'chunks/surprise-held.js',
+        // (addict's charge timing, footnotes 9 and 19, is in addict's chunk alone: a charge's progress, charges.ts, reads it
+        // through the loaded procedure, Procedure.chargeTiming, so no chunk is shared for it.)
         // The engine's parts loaded when a combat first needs them (rules/parts.ts): the `moved` input's checks and a charge's
-        // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) and seed 002's
-        // encumbrance table (those procedures, the charges and the actor sheet).
+        // progress; what the movement rules of d12-ascending, high-low and individual-speed share (movement.ts) with seed 002's
+        // encumbrance table (those procedures, the charges and the actor sheet): one chunk (vite.config.ts SHARED), as the same
+        // three procedures use both and each would pay a second chunk's overhead.
         'chunks/moved.js',
         'chunks/charges.js',
         'chunks/movement.js',
-        'chunks/encumbrance.js',
         // A new actor's prototype token by type (loaded when an actor is created).
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.

@@ -18,7 +18,6 @@ import {
   FlowLog,
   outOfPlace,
   RecordingDice,
-  secondsBeforeRound,
   startCombat,
   type AppliedDetail,
   type FlowInput,
@@ -27,6 +26,7 @@ import {
   type LogEntry,
   type MoraleRequest,
 } from '../rules/flow';
+import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
 import { withRolls } from './dice';
 import { deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';

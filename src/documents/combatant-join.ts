@@ -10,7 +10,7 @@ import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { groupData } from '../data/systems';
-import { roundJoinedOf } from './compat';
+import { roundJoinedOf } from './compat-writes';
 import { sideKeyOf } from './combatant';
 
 /** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */

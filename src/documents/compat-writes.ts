@@ -1,7 +1,8 @@
 /**
  * Where Foundry v13 and v14 differ in what only the writer (the active GM's
  * client: the log, the migration) and the chat cards need: deleting a key,
- * a turn change's options, the chat message modes. Apart from compat.ts so
+ * a turn change's options, the chat message modes, the round a combatant
+ * joined (combatant-join.ts). Apart from compat.ts so
  * that start-up code does not carry it (it goes with the chunks that use it).
  */
 import { generation } from './compat';
@@ -93,4 +94,15 @@ export function applyMessageMode(data: Record<string, unknown>, mode: string = c
   else configuredModes()?.[mode]?.handler?.(data);
   if (mode === selfMode() && user && user.id !== game.user?.id) shown.whisper = [user.id];
   return shown;
+}
+
+/**
+ * The round a combatant joined its combat (v14 `Combatant#roundJoined`: the
+ * combat's round when it was created, 1 before the combat starts); null
+ * under v13, which does not record it.
+ */
+export function roundJoinedOf(combatant: Combatant.Implementation): number | null {
+  if (generation() < 14) return null;
+  const round = combatant.roundJoined;
+  return typeof round === 'number' && Number.isInteger(round) && round >= 1 ? round : null;
 }

@@ -24,13 +24,3 @@ export function contextMenuEntry(entry: MenuEntry): Record<string, unknown> {
   return { name: entry.label, icon: entry.icon, condition: entry.visible, callback: entry.run };
 }
 
-/**
- * The round a combatant joined its combat (v14 `Combatant#roundJoined`: the
- * combat's round when it was created, 1 before the combat starts); null
- * under v13, which does not record it.
- */
-export function roundJoinedOf(combatant: Combatant.Implementation): number | null {
-  if (generation() < 14) return null;
-  const round = combatant.roundJoined;
-  return typeof round === 'number' && Number.isInteger(round) && round >= 1 ? round : null;
-}

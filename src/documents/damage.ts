@@ -13,6 +13,7 @@ import { isActiveGM } from './permissions';
 import { SYSTEM_ID } from '../settings';
 import { MIGRATION_OPTION, SYNC_OPTION } from './schema-version';
 import { loadedGMSide, loadGMSide } from './requests';
+import { track } from './token-movement';
 
 /** Is this combatant's actor the actor that changed? Unlinked tokens of one actor are different actors (compare by uuid). */
 function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementation): boolean {
@@ -56,9 +57,12 @@ export function registerDamageHooks(): void {
   Hooks.on('updateActor', (actor, _changes, options, userId) => {
     void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>, userId as string);
   });
+  // The system's chat cards with a button: one render hook for them all.
   Hooks.on('renderChatMessageHTML', (message, html) => {
     const flags = (message as ChatMessage.Implementation).flags as Record<string, { kind?: string; combat?: string; casting?: string }>;
     const data = flags?.[SYSTEM_ID];
+    // The attack-of-opportunity card (whispered to the GMs, token-movement.ts): its button is wired by a chunk loaded when such a card is drawn.
+    if (data?.kind === 'opportunity') return void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message as ChatMessage.Implementation, html as HTMLElement)));
     if (data?.kind !== 'interruption') return;
     const button = (html as HTMLElement).querySelector<HTMLButtonElement>('[data-action="tenseg-undo-interruption"]');
     if (!button) return;

@@ -1,7 +1,7 @@
 /**
  * Tokens moved during a round (issue 13, Deliver 2 and 3), what start-up
- * carries of it: the `moveToken` hook and the attack-of-opportunity card's
- * render hook. The judging (token-moved.ts) is the GM's side of requests
+ * carries of it: the `moveToken` hook (the attack-of-opportunity card's
+ * render hook is the chat cards' one, damage.ts). The judging (token-moved.ts) is the GM's side of requests
  * (handlers/index.ts), loaded by the active GM at the first move it sees
  * while a combat exists if it is not loaded yet; the card's button
  * (opportunity-card.ts) is a chunk loaded when such a card is first drawn.
@@ -14,7 +14,6 @@
  * word) and is not judged again when this client made it
  * (src/types/token-movement.d.ts).
  */
-import { SYSTEM_ID } from '../settings';
 import { clientState } from './client-state';
 import { isActiveGM } from './permissions';
 import { loadGMSide } from './requests';
@@ -36,10 +35,5 @@ export function registerTokenMovement(): void {
     if (!isActiveGM() || (game.combats?.size ?? 0) === 0) return;
     // The judging is the GM's side (handlers/index.ts), loaded on first use.
     void track(loadGMSide().then((gm) => gm.onTokenMoved(document, movement, operation, user)));
-  });
-  // The attack-of-opportunity card (whispered to the GMs): its button is wired by the chunk, loaded when such a card is drawn.
-  Hooks.on('renderChatMessageHTML', (message, html) => {
-    if ((message as ChatMessage.Implementation).getFlag(SYSTEM_ID, 'kind') !== 'opportunity') return;
-    void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message as ChatMessage.Implementation, html as HTMLElement)));
   });
 }

@@ -19,7 +19,7 @@
  * run one more AC (a reading of the notation for "20**", not in the text); an
  * AAC0 of 21 or more lies past the run of 20s.
  */
-import { RANGE_MODIFIERS, type RangeBand } from './range';
+import type { RangeBand } from './range';
 import type { Dice } from './dice';
 import type { Problem } from './model';
 import type { Schedule } from './procedure';
@@ -36,6 +36,9 @@ export interface AttackModifier {
   source: string;
   value: number;
 }
+
+/** RULING (the seeds are silent, src/rules/range.ts): to-hit modifiers by range band; an option, default on. */
+export const RANGE_MODIFIERS: Readonly<Record<Exclude<RangeBand, 'beyond'>, number>> = Object.freeze({ short: 0, medium: -2, long: -5 });
 
 /**
  * A missile attack's own modifiers: the Dexterity missile bonus (seed 001's

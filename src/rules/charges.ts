@@ -9,7 +9,7 @@ import type { FlowState } from './flow/state';
 import { SEGMENTS_PER_ROUND } from './model';
 import { nameOf } from './flow/state';
 import { standardRateFeet } from './encumbrance';
-import { addictChargeStart, chargeMovementOf, encounterDistanceOf, CHARGE_FALLS_SHORT } from './procedures/addict-charge';
+import { getProcedure, isLoaded } from './registry';
 
 /**
  * A charge declared this round and how far its charger has come by the end
@@ -32,6 +32,9 @@ export interface ChargeProgress {
 
 /** The reason d12-ascending gives a charge farther than its movement (III.D: it moves, and does not attack). */
 const D12_CHARGE_TOO_FAR = 'd12ChargeTooFar';
+
+/** The reason addict gives a charge that does not arrive this round (addict-charge.ts CHARGE_FALLS_SHORT, footnote 19). */
+const CHARGE_FALLS_SHORT = 'addictChargeFallsShort';
 
 const feet = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined);
 
@@ -61,6 +64,7 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
   const steps = schedule.steps;
   const last = Math.min(k, steps.length - 1);
   const out: ChargeProgress[] = [];
+  const timing = state.procedure === 'addict' && isLoaded('addict') ? getProcedure('addict').chargeTiming : undefined;
   for (const c of state.encounter.combatants) {
     const decl: Declaration | undefined = state.declarations[c.id];
     if (!decl || decl.action !== 'charge') continue;
@@ -76,17 +80,18 @@ export function chargeProgressAt(state: FlowState, k: number): ChargeProgress[] 
         else if (e.action === 'charge' && arrive < 0) arrive = j;
       }
     });
-    const addict = state.procedure === 'addict';
-    const path = feet(decl.distance) ?? (addict ? encounterDistanceOf(state.encounter) : undefined) ?? 0;
+    // addict's charge timing (Procedure.chargeTiming, footnotes 9 and 19), from its loaded procedure; its encounter distance (phase 3).
+    const addict = timing !== undefined;
+    const path = feet(decl.distance) ?? (addict ? feet(state.encounter.distance) : undefined) ?? 0;
     // A charger that could not act when its charge came (down before it) does not arrive.
     const acted = arrive >= 0 && steps[arrive].entries.every((e, i) => e.combatant !== c.id || e.kind !== 'action' || state.outcomes[arrive]?.[i] !== 'cannot-act');
     const p: ChargeProgress = { c: c.id, path, moved: 0, arrived: acted && arrive <= last, short: false };
     if (decl.target !== undefined) p.target = decl.target;
     if (addict) {
-      const perSegment = (chargeMovementOf(c, { chargeOutdoors: state.options.chargeOutdoors === true }) ?? 0) / SEGMENTS_PER_ROUND;
+      const perSegment = (timing.movement(c, { chargeOutdoors: state.options.chargeOutdoors === true }) ?? 0) / SEGMENTS_PER_ROUND;
       const length = feet((decl.weapon ?? c.weapon)?.length) ?? 1;
       const stop = Math.max(0, path - length);
-      const start = addictChargeStart(state, decl, c);
+      const start = timing.start(state, decl, c);
       const lastSegment = steps[steps.length - 1]?.segment ?? SEGMENTS_PER_ROUND;
       // It stops where a blow that leaves it unable to act lands (the rest of that segment is simultaneous).
       const down = state.hits.find((h) => h.target === c.id && h.after !== 'ok' && h.step <= last);

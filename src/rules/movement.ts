@@ -111,17 +111,3 @@ export function feetWithin(opponent: string, moves: readonly FlowMove[], now?: M
 export function provokedBefore(moves: readonly FlowMove[], by: string, grant: ProvokedGrant): boolean {
   return moves.some((m) => m.provoked.some((p) => p.by === by && p.grant === grant));
 }
-
-/** Is a ReachPassed well formed? */
-function reachOk(r: unknown): r is ReachPassed {
-  if (!r || typeof r !== 'object') return false;
-  const x = r as ReachPassed;
-  return typeof x.c === 'string' && typeof x.feet === 'number' && Number.isFinite(x.feet) && x.feet >= 0 && typeof x.startIn === 'boolean' && typeof x.endIn === 'boolean';
-}
-
-/** Is a move's measure well formed (feet a finite number ≥ 0, reach a list of ReachPassed)? */
-export function moveMeasureOk(m: { feet?: unknown; reach?: unknown }): boolean {
-  if (typeof m.feet !== 'number' || !Number.isFinite(m.feet) || m.feet < 0) return false;
-  if (m.reach === undefined) return true;
-  return Array.isArray(m.reach) && m.reach.every(reachOk);
-}

@@ -24,6 +24,7 @@ import type { GmPhaseInput } from './flow/gm-phases';
 import type { AttackGranted, AttackInput } from './flow/attack';
 import type { MidRoundInput } from './flow/midround';
 import type { MovementRules, Provoked } from './movement';
+import type { MoraleMethod } from './morale-methods';
 
 /** Everything fixed about a combat: who fights on which side. */
 export interface Encounter {
@@ -237,14 +238,8 @@ export interface EndOfRoundInput {
   moraleRequests?: MoraleCheckRequest[];
 }
 
-/**
- * How the GM checks morale where a text gives no method (d12-ascending: "no
- * formal method is given herein for checking morale the DM can still make
- * such a check in any way he sees fit"): a roll at or under a score (d100,
- * 2d6, d20), or the GM's own result ('gm').
- */
-export const MORALE_METHODS = ['d100', '2d6', 'd20', 'gm'] as const;
-export type MoraleMethod = (typeof MORALE_METHODS)[number];
+// How the GM checks morale where a text gives no method (morale-methods.ts).
+export { MORALE_METHODS, type MoraleMethod } from './morale-methods';
 
 /** A morale check the GM calls for, as a procedure reads it. */
 export interface MoraleCheckRequest {
@@ -465,6 +460,15 @@ export interface WoundRules<O extends ProcedureOptions = ProcedureOptions> {
 
 /* ---------------------------------------------------------------- interface */
 
+/** What a charge's start is read from (a flow state has it all): the round, its initiative and surprise, the encounter, the schedule. */
+export interface ChargeStartQuery {
+  round: number;
+  initiative: InitiativeResult | null;
+  surprise: SurpriseResult;
+  encounter: Encounter;
+  schedule: Schedule | null;
+}
+
 export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly id: ProcedureId;
   /** Default option values: the rulings of seeds/README.md. */
@@ -488,6 +492,15 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
   readonly wounds?: WoundRules<O>;
   /** What a move on the map during a round is held to, and what it provokes (movement.ts; the `moved` input); absent: movement is the GM's, recorded only. */
   readonly movement?: MovementRules<O>;
+  /**
+   * A charge that closes segment by segment (addict, footnotes 9 and 19), as a charge's progress on the map reads it
+   * (charges.ts, through the loaded procedure, so the part does not import the procedure's code): the charge movement
+   * per round in feet, and the segment its charger starts moving in. Absent: a charge arrives all at once when it acts.
+   */
+  readonly chargeTiming?: {
+    movement(c: Combatant, options: { chargeOutdoors: boolean }): number | undefined;
+    start(q: ChargeStartQuery, decl: Declaration, c: Combatant): number | undefined;
+  };
 
   /** null if legal, else the reason (key under TENSEG.Error). `encounter`, where known: what the encounter's phases recorded (addict's distance). */
   validateDeclaration(decl: Declaration, combatant: Combatant, options: O, encounter?: Encounter): Problem | null;

@@ -8,7 +8,8 @@
  *    up to short is short, up to medium medium, up to long long, past long
  *    `beyond` (the attack is refused, AttackOutOfRange); a weapon whose
  *    figures are absent or all 0 gives no ranges (null: not checked);
- *  - RANGE_MODIFIERS: short 0, medium −2, long −5 to hit, an option
+ *  - RANGE_MODIFIERS (src/rules/attack.ts, with the modifiers it gives:
+ *    not at start-up): short 0, medium −2, long −5 to hit, an option
  *    (missileModifiers, default on);
  *  - a spell's range as the packs write it: "0" (the caster itself or an
  *    area from it: 'self', not checked), "touch" (within 5 ft centre to
@@ -25,9 +26,6 @@ export interface MissileRanges {
   medium: number;
   long: number;
 }
-
-/** RULING (the seeds are silent): to-hit modifiers by range band; an option, default on. */
-export const RANGE_MODIFIERS: Readonly<Record<Exclude<RangeBand, 'beyond'>, number>> = Object.freeze({ short: 0, medium: -2, long: -5 });
 
 /** Touch: within this many feet centre to centre (an adjacent square, either diagonal rule). */
 export const TOUCH_FEET = 5;

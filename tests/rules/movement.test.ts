@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Combatant, CombatantState } from '../../src/rules/model';
-import { feetWithin, moveMeasureOk, movedFeet, type FlowMove, type MovementQuery } from '../../src/rules/movement';
+import { feetWithin, movedFeet, type FlowMove, type MovementQuery } from '../../src/rules/movement';
+import { moveMeasureOk } from '../../src/rules/flow/moved';
 import { d12AscendingProcedure, D12_DEFAULTS } from '../../src/rules/procedures/d12-ascending';
 import { standardRateFeet } from '../../src/rules/encumbrance';
 import { highLowProcedure, highLowRateFeet } from '../../src/rules/procedures/high-low';

@@ -18,5 +18,5 @@ export type { GmPhaseInput } from './gm-phases';
 export * from './limits';
 export * from './choose';
 export * from './casting';
-export { forfeited, movesOf, provokedBy } from './moves';
+export { forfeited, provokedBy } from './moves';
 export type { MovedDetail, MovedInput } from './moved';

@@ -21,12 +21,33 @@
 import type { Problem } from '../model';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
-import { feetOf, moveMeasureOk, movedFeet, type FlowMove, type MoveRuling, type MovementVerdict, type Provoked, type ReachPassed } from '../movement';
+import { feetOf, movedFeet, type FlowMove, type MoveRuling, type MovementVerdict, type Provoked, type ReachPassed } from '../movement';
 import { combatantOf, nameOf, type FlowInterruption, type FlowState } from './state';
-import { movesOf } from './moves';
 import type { Applied } from './transitions';
 
 type P = Procedure<ProcedureOptions>;
+
+/** Is a ReachPassed well formed? */
+function reachOk(r: unknown): r is ReachPassed {
+  if (!r || typeof r !== 'object') return false;
+  const x = r as ReachPassed;
+  return typeof x.c === 'string' && typeof x.feet === 'number' && Number.isFinite(x.feet) && x.feet >= 0 && typeof x.startIn === 'boolean' && typeof x.endIn === 'boolean';
+}
+
+/**
+ * Is a move's measure well formed (feet a finite number ≥ 0, reach a list of ReachPassed)? Here,
+ * with the input's checks, not in movement.ts: the procedures' chunk does not carry it.
+ */
+export function moveMeasureOk(m: { feet?: unknown; reach?: unknown }): boolean {
+  if (typeof m.feet !== 'number' || !Number.isFinite(m.feet) || m.feet < 0) return false;
+  if (m.reach === undefined) return true;
+  return Array.isArray(m.reach) && m.reach.every(reachOk);
+}
+
+/** This round's moves of one combatant. */
+export function movesOf(state: FlowState, id: string): FlowMove[] {
+  return (state.moves ?? []).filter((m) => m.c === id);
+}
 
 /** A token moved (feet along its path, the opponents' melee ranges passed) and, for a move beyond the allowance, the GM's ruling. */
 export interface MovedInput {

@@ -1,15 +1,10 @@
 /**
  * What the flow reads of this round's moves (FlowState.moves) at every step:
- * start-up code, small; the `moved` input itself is a part loaded on demand
- * (moved.ts, parts.ts).
+ * start-up code, small; the `moved` input itself (and movesOf) is a part
+ * loaded on demand (moved.ts, parts.ts).
  */
-import type { Provoked, FlowMove } from '../movement';
+import type { Provoked } from '../movement';
 import type { FlowState } from './state';
-
-/** This round's moves of one combatant. */
-export function movesOf(state: FlowState, id: string): FlowMove[] {
-  return (state.moves ?? []).filter((m) => m.c === id);
-}
 
 /** Has this combatant forfeited its action this round by moving (ruling 'forfeit')? */
 export function forfeited(state: FlowState, id: string): boolean {

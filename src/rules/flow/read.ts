@@ -21,15 +21,6 @@ export function currentActors(state: FlowState): string[] {
   return [...seen];
 }
 
-/** Seconds of combat before `state`'s round begins: the surprise segments (six seconds each) or surprise round, then a minute a round. */
-export function secondsBeforeRound(state: FlowState | null): number {
-  if (!state || state.round <= 0) return 0;
-  const surprised = Object.values(state.surprise?.surprised ?? {});
-  const surprise =
-    state.surprise?.unit === 'segments' ? Math.min(10, Math.max(0, ...surprised.filter((n) => Number.isFinite(n)))) * 6 : 60;
-  return surprise + (state.round - 1) * 60;
-}
-
 /** Who fell (or rose) from the hits of one step: each target whose condition after its last hit differs from before its first. */
 export function fallenBy(hits: readonly FlowHit[]): { combatant: string; condition: Condition }[] {
   const first = new Map<string, Condition>();

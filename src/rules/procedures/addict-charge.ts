@@ -1,12 +1,13 @@
 /**
  * The few pure parts of addict's charge (seed 004, footnotes 9 and 19) and
- * timing that the charge's progress on the map needs (movement.ts,
- * chargeProgress) without loading the procedure: the procedures are lazy
- * chunks, the timeline view reads these. addict.ts uses and re-exports them.
+ * timing, apart from addict.ts only as a reading aid: addict.ts uses and
+ * re-exports them, and gives the charge's progress on the map (charges.ts)
+ * what it needs through its procedure (Procedure.chargeTiming), so this is
+ * in addict's chunk alone.
  */
 import type { Combatant, Declaration } from '../model';
 import { SECONDS_PER_SEGMENT } from '../model';
-import type { Encounter, InitiativeResult, Schedule, SurpriseResult } from '../procedure';
+import type { ChargeStartQuery, Encounter } from '../procedure';
 import { sideTimings, type SideTiming } from '../round/sides';
 
 /** Options that shape a charge (addict's AddictOptions.chargeOutdoors). */
@@ -60,7 +61,7 @@ export const CHARGE_FALLS_SHORT = 'addictChargeFallsShort';
  * goes off). Undefined when there is no round planned.
  */
 export function addictChargeStart(
-  q: { round: number; initiative: InitiativeResult | null; surprise: SurpriseResult; encounter: Encounter; schedule: Schedule | null },
+  q: ChargeStartQuery,
   decl: Declaration,
   c: Combatant,
 ): number | undefined {

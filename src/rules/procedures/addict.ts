@@ -996,6 +996,8 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),
     lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options, letters),
     releaseHeld: (encounter, query) => releasePrepared(encounter, query),
+    // Footnotes 9 and 19: a charge closes 1/10 of its charge movement a segment, from its start (the map's progress, charges.ts).
+    chargeTiming: { movement: chargeMovementOf, start: addictChargeStart },
   };
 }
 

@@ -27,7 +27,7 @@ import type {
   AttackRules, Casting, ChooseSpellInput, DamageResult, Encounter, EndOfRoundInput, EndOfRoundResult, InitiativeResult, LateJoinInput, LateJoinResult,
   MoraleCheckRequest, MoraleMethod, OptionSpec, OutOfTurnQuery, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
-import { MORALE_METHODS } from '../procedure';
+import { MORALE_METHODS } from '../morale-methods';
 import { standardRateFeet } from '../encumbrance';
 import { feetOf, feetWithin, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import {
