@@ -12,17 +12,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPreview, type Preview, type PreviewPage } from './harness';
+import type { MapToken } from '../../preview/map';
 
 const LONG = 180_000; // a hang guard, not a timed assertion
 
-interface Token {
-  id: string;
-  name: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+type Token = MapToken;
 type Api = { tokens(): Token[]; map: boolean; run(fn: (api: unknown) => Promise<unknown>): Promise<unknown>; foundry: { client(u: unknown): { game: { scenes: { viewed: { tokens: { get(id: string): { update(d: object): Promise<unknown> } } } } } }; users: { gm: unknown } } };
 
 describe('the preview map in Chromium', () => {

@@ -4,23 +4,14 @@ import { g, makeWorld, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { whenChargesMoved } from '../../src/documents/charge-moves';
 import { chargeArrivalSegment } from '../../src/rules/procedures/addict';
+import { chargeAcross, chargeTooFar, declare, flow, settle, token } from './charge-helpers';
 
 // Seed 004 fn 19: "the charger moves 1/10th of their charge MV every segment, and the charger must end the segment at a
 // distance equal to or less than their weapon length in order to attack"; fn 9: charge MV is MV +100% indoors (Brand:
 // 120 ft, charging 240 ft a round, 24 ft a segment). README, Charges and ranges on the map.
 const D = { EQUIDISTANT: 0, ALTERNATING_1: 4 };
-const token = (w: World, id: string) => (w.combat.combatants.get(id) as any).token;
-const flow = (w: World) => w.combat.flowState!;
 const segmentNow = (w: World) => flow(w).schedule!.steps[flow(w).step]?.segment;
 
-async function declare(w: World, id: string, d: any): Promise<void> {
-  expect(await requestDeclaration(w.combat, id, d)).toEqual({ ok: true });
-}
-async function settle(w: World): Promise<void> {
-  await w.foundry.settle();
-  await whenChargesMoved();
-  await w.foundry.settle();
-}
 /** The token updates the system made, with their options (every client hears them; the GM's client is read). */
 function watchMoves(): any[] {
   const seen: any[] = [];
@@ -53,19 +44,12 @@ describe.each([13, 14] as const)('charges on the map, generation %i', (generatio
     const w = await makeWorld(generation, 'addict');
     const moves = watchMoves();
     const movements = watchMovements(w);
-    await token(w, w.ids.orc1).update({ x: 2100 }); // Brand in column 1, Orc 1 in column 21: 19 squares, 95 ft to close
-    moves.length = 0;
-    movements.length = 0;
-    w.foundry.dice.push(4, 4);
-    await w.combat.startCombat();
-    await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
-    await declare(w, w.ids.halvaine, { action: 'spell', spell: w.spell.id }); // begins in 1, goes off in 3: steps in 1–3
-    await declare(w, w.ids.orc2, { action: 'melee', target: w.ids.halvaine });
-    expect(flow(w).declarations[w.ids.brand].distance).toBe(95);
-    // Party 2, orcs 1: the party acts in segment 1 (the orcs' die), the orcs in 2.
-    w.foundry.dice.push(2, 1);
-    await w.combat.rollInitiative();
-    await settle(w);
+    // Brand in column 1, Orc 1 in column 21: 19 squares, 95 ft to close; the party acts in segment 1 (the orcs' die), the orcs in 2.
+    await chargeAcross(w, () => {
+      moves.length = 0;
+      movements.length = 0;
+      expect(flow(w).declarations[w.ids.brand].distance).toBe(95);
+    });
     // Within 3.5 ft after four segments: 96 ft ≥ 91.5.
     expect(chargeArrivalSegment(95, 240, 3.5, 1)).toBe(4);
     // After segment 1: 24 ft (the 4 whole squares within it), 2: 48 ft (9), 3: 72 ft (14), 4: beside Orc 1 (column 20).
@@ -89,21 +73,12 @@ describe.each([13, 14] as const)('charges on the map, generation %i', (generatio
 
   it('addict: a charge too long for the round falls short and says so, its token where the round left it (5/10/5 diagonals)', async () => {
     const w = await makeWorld(generation, 'addict');
-    await g.game.settings.set('core', 'gridDiagonals', D.ALTERNATING_1);
-    await g.game.settings.set('ten-segments', 'animateCharges', false);
     const moves = watchMoves();
-    // Orc 1 diagonally away: Brand (column 1, row 0) to column 41, row 30; the square beside it is column 40, row 29: 29 diagonals and 10 straight.
-    await token(w, w.ids.orc1).update({ x: 4100, y: 3000 });
-    moves.length = 0;
-    w.foundry.dice.push(4, 4);
-    await w.combat.startCombat();
-    await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
-    await declare(w, w.ids.orc2, { action: 'melee', target: w.ids.halvaine });
-    // 10 straight (50) + 29 diagonals at 5/10/5 (15 × 5 + 14 × 10 = 215): 265 ft, more than 240 ft in a round.
-    expect(flow(w).declarations[w.ids.brand].distance).toBe(265);
-    w.foundry.dice.push(6, 1);
-    await w.combat.rollInitiative();
-    await settle(w);
+    // Orc 1 diagonally away: Brand (column 1, row 0) to column 41, row 30; the square beside it is column 40, row 29: 29 diagonals
+    // and 10 straight: 50 + 29 diagonals at 5/10/5 (15 × 5 + 14 × 10 = 215), 265 ft, more than 240 ft in a round.
+    await chargeTooFar(w, () => {
+      moves.length = 0;
+    });
     const seen = await walk(w, w.ids.brand);
     expect(flow(w).stage).toBe('end-of-round');
     // The last segment says it falls short; the GM is told.

@@ -15,12 +15,11 @@ import { g, makeWorld, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { whenChargesMoved } from '../../src/documents/charge-moves';
 import type { TrackerContext } from '../../src/apps/tracker/tracker-view';
+import { chargeAcross, chargeTooFar, flow, settle, token } from './charge-helpers';
 
 const hbs = Handlebars.create();
 hbs.registerHelper('localize', (key: string) => g.game.i18n.localize(key));
 const TRACKER = hbs.compile(readFileSync('templates/tracker/tracker.hbs', 'utf8'), { strict: false, knownHelpers: { localize: true }, knownHelpersOnly: true });
-const token = (w: World, id: string) => (w.combat.combatants.get(id) as any).token;
-const flow = (w: World) => w.combat.flowState!;
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/\s+/g, ' ').trim();
 
 /** The tracker drawn on a user's client: its context and, per step (by segment), the text of its event lines as the template writes them. */
@@ -41,28 +40,12 @@ async function draw(w: World, user: any): Promise<{ ts: TrackerContext; html: st
     return { ts: ctx.ts, html, lines };
   });
 }
-async function declare(w: World, id: string, d: any): Promise<void> {
-  expect(await requestDeclaration(w.combat, id, d)).toEqual({ ok: true });
-}
-async function settle(w: World): Promise<void> {
-  await w.foundry.settle();
-  await whenChargesMoved();
-  await w.foundry.settle();
-}
 const RUN = 'fa-solid fa-person-running';
 
 describe.each([13, 14] as const)('charge lines on the tracker, generation %i', (generation) => {
   it('addict: the GM sees Brand closing 24, 48, 72 of 95 ft in segments 1–3 and arriving in 4; after segment 1 the line stands in the step played, for player 1 too', async () => {
     const w = await makeWorld(generation, 'addict');
-    await token(w, w.ids.orc1).update({ x: 2100 }); // Brand in column 1, Orc 1 in column 21: 95 ft to close
-    w.foundry.dice.push(4, 4);
-    await w.combat.startCombat();
-    await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
-    await declare(w, w.ids.halvaine, { action: 'spell', spell: w.spell.id }); // steps in segments 1–3
-    await declare(w, w.ids.orc2, { action: 'melee', target: w.ids.halvaine });
-    w.foundry.dice.push(2, 1);
-    await w.combat.rollInitiative();
-    await settle(w);
+    await chargeAcross(w); // Brand in column 1, Orc 1 in column 21: 95 ft to close; Halvaine's casting gives steps in segments 1–3
     // The round planned, nothing played: the GM sees each step's line ahead.
     const ahead = await draw(w, w.foundry.users.gm);
     expect(ahead.lines).toEqual({
@@ -86,17 +69,7 @@ describe.each([13, 14] as const)('charge lines on the tracker, generation %i', (
 
   it('addict: a charge too long for the round: the GM sees it fall short in segment 10, 25 ft left', async () => {
     const w = await makeWorld(generation, 'addict');
-    await g.game.settings.set('core', 'gridDiagonals', 4); // 5/10/5
-    await g.game.settings.set('ten-segments', 'animateCharges', false);
-    await token(w, w.ids.orc1).update({ x: 4100, y: 3000 }); // 265 ft away by 5/10/5
-    w.foundry.dice.push(4, 4);
-    await w.combat.startCombat();
-    await declare(w, w.ids.brand, { action: 'charge', target: w.ids.orc1, weapon: w.sword.id });
-    await declare(w, w.ids.orc2, { action: 'melee', target: w.ids.halvaine });
-    expect(flow(w).declarations[w.ids.brand].distance).toBe(265);
-    w.foundry.dice.push(6, 1);
-    await w.combat.rollInitiative();
-    await settle(w);
+    await chargeTooFar(w); // Orc 1 265 ft away by 5/10/5
     const gm = await draw(w, w.foundry.users.gm);
     expect(gm.lines[10]).toEqual([`${RUN}|Brand falls short: 25 ft left`]);
     expect(gm.html).toContain('class="ts-event charge falls-short"');
