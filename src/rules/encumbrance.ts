@@ -94,3 +94,17 @@ export function standardRateFeet(c: { movement?: number; carried?: number; small
   const inches = byEncumbrance && typeof carried === 'number' && Number.isFinite(carried) ? encumbrance(carried, own, !!c.small).inches : own;
   return squaresOfInches(inches) * 5;
 }
+
+/**
+ * A rate in feet as the sheet stores it (`movement`, 12” = 120 ft: the
+ * procedures that read feet, high-low and individual-speed); absent: none
+ * known (undefined). `byEncumbrance` with its carried weight known: no more
+ * than the table gives its load (inches at 10 ft).
+ */
+export function storedRateFeet(c: { movement?: number; carried?: number; small?: boolean }, byEncumbrance: boolean): number | undefined {
+  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement : undefined;
+  const carried = c.carried;
+  if (!byEncumbrance || typeof carried !== 'number' || !Number.isFinite(carried)) return own;
+  const table = encumbrance(carried, own === undefined ? Infinity : own / 10, !!c.small).inches * 10;
+  return own === undefined ? table : Math.min(own, table);
+}

@@ -27,7 +27,7 @@ import {
   rollSideDice, RoundBuilder, RoundEnd, splice, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 import { delay } from '../flow/held';
-import { encumbrance } from '../encumbrance';
+import { storedRateFeet } from '../encumbrance';
 import { feetOf, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import { surpriseRanges } from '../round/surprise';
 
@@ -804,11 +804,7 @@ const attackRules: AttackRules = {
  * `encumbrance` option and the weight carried known, no more than 002's table gives (inches, 12” = 120 ft).
  */
 export function highLowRateFeet(c: Combatant, byEncumbrance: boolean): number | undefined {
-  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement : undefined;
-  const carried = c.carried;
-  if (!byEncumbrance || typeof carried !== 'number' || !Number.isFinite(carried)) return own;
-  const table = encumbrance(carried, own === undefined ? Infinity : own / 10, !!c.small).inches * 10;
-  return own === undefined ? table : Math.min(own, table);
+  return storedRateFeet(c, byEncumbrance);
 }
 
 /** Declared actions whose major action is the movement itself ("movement is otherwise normally a major action"). */

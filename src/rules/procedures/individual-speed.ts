@@ -22,7 +22,7 @@ import type { AttackRules, LateJoinResult, OptionSpec, Procedure, ProcedureOptio
 import { commonDeclarationProblem, keyAt, RoundBuilder, RoundEnd, splice } from '../round';
 import type { From, Key, Placed, PlannedCasting, Where } from '../round';
 import { applyWoundInput, chargeOutOfTurn } from '../flow/wounds';
-import { encumbrance } from '../encumbrance';
+import { storedRateFeet } from '../encumbrance';
 import { feetOf, movedFeet, type MovementRules, type MovementVerdict } from '../movement';
 
 /* ------------------------------------------------------------------ options */
@@ -626,11 +626,7 @@ export const CRAWL_FEET = 3;
 
 /** Speed in feet (Combatant.movement, as stored); absent: none known (the GM's). The `encumbrance` option caps it by 002's table (12” = 120 ft). */
 export function speedFeet(c: Combatant, byEncumbrance: boolean): number | undefined {
-  const own = typeof c.movement === 'number' && Number.isFinite(c.movement) && c.movement >= 0 ? c.movement : undefined;
-  const carried = c.carried;
-  if (!byEncumbrance || typeof carried !== 'number' || !Number.isFinite(carried)) return own;
-  const table = encumbrance(carried, own === undefined ? Infinity : own / 10, !!c.small).inches * 10;
-  return own === undefined ? table : Math.min(own, table);
+  return storedRateFeet(c, byEncumbrance);
 }
 
 /** "Broken Shin ... move at half speed" (blunt row 2), where the state has it. */
