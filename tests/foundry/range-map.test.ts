@@ -53,6 +53,19 @@ describe.each([13, 14] as const)('ranges on the map, generation %i', (generation
     expect(w.foundry.errors).toEqual([]);
   });
 
+  it('with the procedure\'s option "Missile range modifiers" off, a shot at medium range has no −2: the same 14 hits', async () => {
+    const w = await makeWorld(generation, 'addict');
+    await g.game.settings.set('ten-segments', 'procedureOptions', { addict: { rangeModifiers: false } });
+    const [bow] = await w.actors.brand.createEmbeddedDocuments('Item', [SHORT_BOW]);
+    await atBrandsShot(w, bow);
+    expect(flow(w).options.rangeModifiers).toBe(false);
+    await token(w, w.ids.orc1).update({ x: 1700 }); // 80 ft: medium
+    w.foundry.dice.push(14);
+    const medium: any = await requestAttack(w.combat, { attackerId: w.ids.brand, targetId: w.ids.orc1, weaponId: bow.id });
+    expect(medium).toMatchObject({ ok: true, natural: 14, needed: 13, hit: true });
+    expect(w.foundry.errors).toEqual([]);
+  });
+
   it('a player cannot send a distance: the request\'s shape has no such field', async () => {
     const w = await makeWorld(generation, 'addict');
     const [bow] = await w.actors.brand.createEmbeddedDocuments('Item', [SHORT_BOW]);

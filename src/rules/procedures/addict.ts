@@ -114,17 +114,20 @@ export interface AddictOptions extends ProcedureOptions {
    * Absent (a combat started before issue 9, whose frozen options lack it): planned exactly as it was then.
    */
   tieRules: TieRules;
+  /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
+  rangeModifiers: boolean;
 }
 
 export type TieRules = 'footnotes' | 'segments';
 
-const DEFAULTS: AddictOptions = { chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100', tieRules: 'footnotes' };
+const DEFAULTS: AddictOptions = { chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100', tieRules: 'footnotes', rangeModifiers: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'chargeOutdoors', type: 'boolean' },
   { key: 'mutualSurprise', type: 'boolean' },
   { key: 'moraleDie', type: 'choice', choices: ['d100', '2d6'] },
   { key: 'tieRules', type: 'choice', choices: ['footnotes', 'segments'] },
+  { key: 'rangeModifiers', type: 'boolean' },
 ];
 
 /**

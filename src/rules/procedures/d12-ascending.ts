@@ -67,6 +67,8 @@ export interface D12AscendingOptions extends ProcedureOptions {
   moraleMethod: MoraleMethod;
   /** "Movement During the Round": the standard rate by the weight carried (002's table); off: the combatant's own rate. */
   encumbrance: boolean;
+  /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
+  rangeModifiers: boolean;
 }
 
 export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
@@ -79,6 +81,7 @@ export const D12_DEFAULTS: Readonly<D12AscendingOptions> = Object.freeze({
   bleedPerRound: 0,
   moraleMethod: 'd100',
   encumbrance: true,
+  rangeModifiers: true,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -91,6 +94,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
   { key: 'moraleMethod', type: 'choice', choices: MORALE_METHODS },
   { key: 'encumbrance', type: 'boolean' },
+  { key: 'rangeModifiers', type: 'boolean' },
 ];
 
 /* ============================================================ phases, keys */

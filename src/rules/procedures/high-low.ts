@@ -66,12 +66,14 @@ export interface HighLowOptions extends ProcedureOptions {
   cancelLosesSpell: boolean;
   /** RULING (an option, off): the movement rate no more than seed 002's encumbrance table gives the weight carried (12” = 120 ft). */
   encumbrance: boolean;
+  /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
+  rangeModifiers: boolean;
 }
 
 export const highLowDefaults: Readonly<HighLowOptions> = Object.freeze({
   surpriseDie: 6, surprisedOn: 2, initiativeDie: 6, groupOrder: 'missile-first', weaponSpeedTies: true,
   naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0, dexterityReaction: false, goFirstOrder: 'after-charge',
-  cancelLosesSpell: true, encumbrance: false,
+  cancelLosesSpell: true, encumbrance: false, rangeModifiers: true,
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -88,6 +90,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'goFirstOrder', type: 'choice', choices: ['after-charge', 'before-parley'] },
   { key: 'cancelLosesSpell', type: 'boolean' },
   { key: 'encumbrance', type: 'boolean' },
+  { key: 'rangeModifiers', type: 'boolean' },
 ];
 
 /** An integer option, never below `min` (options arrive as any finite number). */

@@ -49,14 +49,17 @@ export interface IndividualSpeedOptions extends ProcedureOptions {
   woundRules: boolean;
   /** RULING (an option, off): Speed no more than seed 002's encumbrance table gives the weight carried (12” = 120 ft). */
   encumbrance: boolean;
+  /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
+  rangeModifiers: boolean;
 }
 
-const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true, woundRules: true, encumbrance: false };
+const DEFAULTS: IndividualSpeedOptions = { sharedRolls: true, interruptCasting: true, automaticMorale: true, woundRules: true, encumbrance: false, rangeModifiers: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'sharedRolls', type: 'boolean' }, { key: 'interruptCasting', type: 'boolean' }, { key: 'automaticMorale', type: 'boolean' },
   { key: 'woundRules', type: 'boolean' },
   { key: 'encumbrance', type: 'boolean' },
+  { key: 'rangeModifiers', type: 'boolean' },
 ];
 
 /** Are the Wound Points rules the engine's in this combat? (Absent from a combat's frozen options: no.) */

@@ -59,9 +59,11 @@ export interface SegmentD6Options extends ProcedureOptions {
    * replays as it was).
    */
   fullyCastInSurprise: boolean;
+  /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
+  rangeModifiers: boolean;
 }
 
-const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true };
+const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true, rangeModifiers: true };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'missileInitiative', type: 'boolean' },
@@ -69,6 +71,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'deathRule', type: 'choice', choices: ['zero', 'minus-ten'] },
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
   { key: 'fullyCastInSurprise', type: 'boolean' },
+  { key: 'rangeModifiers', type: 'boolean' },
 ];
 
 /* ============================================================ vocabulary */
