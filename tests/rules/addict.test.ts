@@ -1049,7 +1049,7 @@ describe('late joiners', () => {
 
 describe('options', () => {
   it('defaults are the rulings; bad values and unknown keys are Problems', () => {
-    expect(P.defaults).toEqual({ chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100', tieRules: 'footnotes' });
+    expect(P.defaults).toEqual({ chargeOutdoors: false, mutualSurprise: true, moraleDie: 'd100', tieRules: 'footnotes', rangeModifiers: true });
     const { problems } = resolveOptions(P, { moraleDie: 'd20', fooBar: true });
     expect(problems.map((p) => p.key).sort()).toEqual(['BadOption', 'UnknownOption']);
     expect(resolveOptions(P, { chargeOutdoors: true }).options.chargeOutdoors).toBe(true);
