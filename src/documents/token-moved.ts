@@ -40,15 +40,15 @@ import { gmMode } from './compat-writes';
 import { storedActor } from './stored';
 import { weaponOf } from '../data/engine-view';
 import { pendingMoves, track } from './token-movement';
+import type { MoveRuling } from '../apps/move-dialog';
+
+export type { MoveRuling };
 
 /** Resolves once every move this client is judging has been judged (a question put to the GM counts as judged once asked; its answer is work of its own). */
 export async function movementIdle(): Promise<void> {
   const pending = pendingMoves();
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
-
-import type { MoveRuling } from '../apps/move-dialog';
-export type { MoveRuling };
 
 /** A move the GM's client is judging: where it began, what the engine is given. */
 export interface JudgedMove {
