@@ -7,7 +7,7 @@
  * MV every segment"; the other procedures: all of it when the charge acts).
  * After each write that advances the step, every charger's token is moved to
  * the share of its path the engine says it has covered by the end of the
- * step being played (chargeProgress, src/rules/movement.ts): along the
+ * step being played (chargeProgress, src/rules/charges.ts): along the
  * straight path from where it stands to the nearest place beside its target
  * (grid.ts, chargePath), to the last grid space reached within that share;
  * once it arrives, onto the square beside the target. The move is core's

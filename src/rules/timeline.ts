@@ -125,7 +125,7 @@ export interface StepView {
   joins: string[];
   /** Mid-round actions taken while the step was played (flow/midround.ts); absent when none. */
   midRound?: MidRoundView[];
-  /** Chargers whose progress changed in this step (movement.ts, chargeProgress); absent when none. */
+  /** Chargers whose progress changed in this step (charges.ts, chargeProgress); absent when none. */
   charges?: ChargeView[];
 }
 
