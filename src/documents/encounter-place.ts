@@ -168,7 +168,10 @@ export async function placeEncounter(encounter: Actor.Implementation, scene: Sce
     return null;
   }
   const perKind = new Map<string, number>();
-  for (const a of creatures) perKind.set(kindOf(a.name ?? ''), (perKind.get(kindOf(a.name ?? '')) ?? 0) + 1);
+  for (const a of creatures) {
+    const kind = kindOf(a.name ?? '');
+    perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+  }
 
   // One unlinked token per creature on the nearest free squares, numbered within its kind when there are several.
   const numbered = new Map<string, number>();
