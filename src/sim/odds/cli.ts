@@ -1,0 +1,308 @@
+/**
+ * The odds runner's command line (issue 14): `npm run odds -- [<scenario>]
+ * [--trials N] [--procedures a,b,…] [--seed S] [--json] [--chart FILE]
+ * [--rounds N] [--workers N]`.
+ *
+ * This file reads the flags and the scenario and builds one OddsSetup per
+ * procedure, refusing in words (exit 2, nothing played) whatever is wrong:
+ * a bad flag, an unknown procedure, a broken file, a setup the trials could
+ * not play (setupProblems). Playing is main.ts's (worker threads); the
+ * words are text.ts's. No process side effects here, so tests call it.
+ */
+import { availableParallelism } from 'node:os';
+import { statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { PROCEDURE_IDS, isProcedureId, type Problem, type ProcedureId } from '../../rules/model';
+import { setupProblems } from '../../rules/odds/trial';
+import { DEFAULT_MAX_ROUNDS, DEFAULT_TRIALS, type OddsSetup } from '../../rules/odds/types';
+import { EXAMPLE, parseScenarioText, quoted, quotedPath, readScenarioFile, ROOT } from '../cli';
+import { MAX_ROUNDS, suggest, validateScenario, type ProcedureTable } from '../scenario';
+import { oddsSetup } from '../scenario/odds';
+import { loadStrings, Strings } from '../strings';
+
+/** Most trials per procedure (a run of this size takes minutes; Ctrl-C stops it). */
+export const MAX_TRIALS = 100_000_000;
+/** Most worker threads. */
+export const MAX_WORKERS = 256;
+
+export interface OddsFlags {
+  file?: string;
+  json: boolean;
+  help: boolean;
+  trials: number;
+  /** The procedures to play, in the order given (duplicates dropped); all five when not given. */
+  procedures: ProcedureId[];
+  seed?: number;
+  chart?: string;
+  /** The round cap; absent: the scenario's own or DEFAULT_MAX_ROUNDS (oddsSetup). */
+  rounds?: number;
+  workers?: number;
+}
+
+/**
+ * A refusal before anything is played. `key` is a full language key
+ * (TENSEG.Error.* for the runner's and the scenario's problems,
+ * TENSEG.Odds.Cli.* for the odds runner's own).
+ */
+export interface Refusal {
+  key: string;
+  data?: Record<string, string | number>;
+  path?: string;
+}
+
+const errorKey = (p: Problem): Refusal => ({ key: `TENSEG.Error.${p.key}`, ...(p.data ? { data: p.data } : {}), ...(p.path !== undefined ? { path: p.path } : {}) });
+
+export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; problems: Refusal[] } {
+  const flags: OddsFlags = { json: false, help: false, trials: DEFAULT_TRIALS, procedures: [] };
+  const problems: Refusal[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (flag: string): string | undefined => {
+      let v = inline;
+      if (v === undefined) {
+        const next = argv[i + 1];
+        if (next !== undefined && !(next.startsWith('--') && next.length > 2)) {
+          i++;
+          v = next;
+        }
+      }
+      if (v === undefined || v.trim() === '') problems.push({ key: 'TENSEG.Error.FlagNeedsValue', path: flag, data: { flag } });
+      return v === undefined || v.trim() === '' ? undefined : v;
+    };
+    const whole = (flag: string, min: number, max: number): number | undefined => {
+      const v = value(flag);
+      if (v === undefined) return undefined;
+      const digits = v.trim().replace(/[_,]/g, '');
+      if (!/^-?\d+$/.test(digits) || Number(digits) < min || Number(digits) > max) {
+        problems.push({ key: 'TENSEG.Error.FlagBadNumber', path: flag, data: { flag, value: v, min, max } });
+        return undefined;
+      }
+      return Number(digits);
+    };
+    switch (name) {
+      case '--json':
+        flags.json = true;
+        break;
+      case '--help':
+      case '-h':
+        flags.help = true;
+        break;
+      case '--trials':
+        flags.trials = whole('--trials', 1, MAX_TRIALS) ?? flags.trials;
+        break;
+      case '--seed':
+        flags.seed = whole('--seed', 0, 4294967295);
+        break;
+      case '--rounds':
+        flags.rounds = whole('--rounds', 1, MAX_ROUNDS);
+        break;
+      case '--workers':
+        flags.workers = whole('--workers', 1, MAX_WORKERS);
+        break;
+      case '--chart': {
+        const v = value('--chart');
+        if (v !== undefined) flags.chart = v;
+        break;
+      }
+      case '--procedures':
+      case '--procedure': {
+        const v = value(name);
+        if (v === undefined) break;
+        for (const id of v.split(',').map((s) => s.trim())) {
+          if (id === '') continue;
+          if (!isProcedureId(id)) {
+            const near = suggest(id, PROCEDURE_IDS);
+            problems.push(
+              near
+                ? { key: 'TENSEG.Error.UnknownProcedureDidYouMean', path: name, data: { id, suggestion: near } }
+                : { key: 'TENSEG.Error.UnknownProcedure', path: name, data: { id } },
+            );
+          } else if (!flags.procedures.includes(id)) flags.procedures.push(id);
+        }
+        if (flags.procedures.length === 0 && !problems.some((p) => p.path === name)) problems.push({ key: 'TENSEG.Error.FlagNeedsValue', path: name, data: { flag: name } });
+        break;
+      }
+      default:
+        if (arg.startsWith('-') && arg !== '-') problems.push({ key: 'TENSEG.Odds.Cli.UnknownFlag', path: arg, data: { flag: arg } });
+        else files.push(arg);
+    }
+  }
+  if (files.length > 1) problems.push({ key: 'TENSEG.Error.TooManyFiles', data: { files: files.join(', ') } });
+  else if (files.length === 1) flags.file = files[0];
+  return { flags, problems };
+}
+
+/* ------------------------------------------------------------------ prepare */
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface OddsIO {
+  /** Where relative file names are resolved (the directory `npm run` was called from). */
+  cwd: string;
+  /** Repository root: lang files and the bundled example. */
+  root: string;
+  /** Seed used when --seed is not given. */
+  defaultSeed: () => number;
+  /** Workers used when --workers is not given. */
+  defaultWorkers: () => number;
+}
+
+export interface OddsOutcome {
+  code: 0 | 1 | 2;
+  stdout: string;
+  stderr: string;
+}
+
+/** Everything main.ts needs to play: one setup per procedure, in the order asked. */
+export interface OddsPlan {
+  flags: OddsFlags;
+  /** The file as the GM named it (or the bundled example's path). */
+  shown: string;
+  /** The chart's path, resolved. */
+  chartPath?: string;
+  setups: OddsSetup[];
+  seed: number;
+  workers: number;
+  maxRounds: number;
+  title?: string;
+  /** Notes about the setups a GM should read (the scenario's odds notes), in words, once each. */
+  notes: string[];
+}
+
+export function defaultOddsIO(): OddsIO {
+  return {
+    cwd: process.env.INIT_CWD ?? process.cwd(),
+    root: ROOT,
+    defaultSeed: () => (Date.now() ^ (process.pid << 8)) >>> 0,
+    defaultWorkers: () => availableParallelism(),
+  };
+}
+
+export function oddsStrings(root: string = ROOT): Strings {
+  return new Strings(loadStrings(root));
+}
+
+/** The usage text (also what --help prints). */
+export function oddsUsage(t: Strings): string {
+  return t.format('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: DEFAULT_TRIALS, rounds: DEFAULT_MAX_ROUNDS });
+}
+
+/**
+ * Read the flags and the scenario; either the plan to play or what to print
+ * instead (--help, or a refusal with exit 2).
+ */
+export function prepareOdds(argv: readonly string[], procedures: ProcedureTable, ioIn: Partial<OddsIO> = {}): { ok: true; plan: OddsPlan } | { ok: false; outcome: OddsOutcome } {
+  const io: OddsIO = { ...defaultOddsIO(), ...ioIn };
+  const t = oddsStrings(io.root);
+  const { flags, problems: flagProblems } = parseOddsFlags(argv);
+  type Positioned = Refusal & { at?: { line: number; column: number } };
+
+  const refuse = (problems: Positioned[], file: string | null, locate?: (path: string | undefined) => { line: number; column: number } | undefined): { ok: false; outcome: OddsOutcome } => {
+    const seen = new Set<string>();
+    const items = [];
+    for (const p of problems) {
+      const data = quoted(p.data ?? {});
+      const message = t.format(p.key, data);
+      const pos = p.at ?? locate?.(p.path);
+      const path = p.path === undefined ? undefined : quotedPath(p.path);
+      const where = file ?? '';
+      const text = path?.startsWith('-')
+        ? t.format('TENSEG.Sim.ProblemFlag', { message })
+        : pos
+          ? path
+            ? t.format('TENSEG.Sim.ProblemLine', { file: where, line: pos.line, column: pos.column, path, message })
+            : t.format('TENSEG.Sim.ProblemLineOnly', { file: where, line: pos.line, column: pos.column, message })
+          : path
+            ? t.format('TENSEG.Sim.ProblemPath', { file: where, path, message })
+            : file === null
+              ? t.format('TENSEG.Sim.ProblemFlag', { message })
+              : t.format('TENSEG.Sim.ProblemPlain', { file, message });
+      // The same problem under several procedures is said once.
+      if (seen.has(text)) continue;
+      seen.add(text);
+      items.push({ key: p.key, data, path: path ?? null, line: pos?.line ?? null, column: pos?.column ?? null, text });
+    }
+    const summary = file === null ? null : t.format('TENSEG.Sim.Broken', { file, count: items.length });
+    if (flags.json) return { ok: false, outcome: { code: 2, stdout: JSON.stringify({ ok: false, file, problems: items, summary }, null, 2) + '\n', stderr: '' } };
+    const out = items.map((i) => i.text);
+    if (summary) out.push(summary);
+    if (file === null) out.push(oddsUsage(t));
+    return { ok: false, outcome: { code: 2, stdout: '', stderr: out.join('\n') + '\n' } };
+  };
+
+  if (flags.help) return { ok: false, outcome: { code: flagProblems.length > 0 ? 2 : 0, stdout: oddsUsage(t) + '\n', stderr: '' } };
+  if (flagProblems.length > 0) return refuse(flagProblems, null);
+
+  const path = flags.file ? resolve(io.cwd, flags.file) : join(io.root, EXAMPLE);
+  const shown = flags.file ?? (relative(io.cwd, path) || EXAMPLE);
+  const read = readScenarioFile(path);
+  if (!read.ok) {
+    const data = { ...read.problem.data };
+    if (typeof data.kind === 'string') data.kind = t.format(`TENSEG.Sim.FileKind.${data.kind}`);
+    return refuse([errorKey({ ...read.problem, data })], shown);
+  }
+  const located = parseScenarioText(read.text);
+  if (located.syntax.length > 0) {
+    return refuse(
+      located.syntax.map((x) => ({ key: `TENSEG.Error.${x.key}`, data: x.data, ...(x.path ? { path: x.path } : {}), at: { line: x.line, column: x.column } })),
+      shown,
+    );
+  }
+
+  // The chart's folder must be there before anything is played (its file is written at the end).
+  const chartPath = flags.chart === undefined ? undefined : resolve(io.cwd, flags.chart);
+  if (chartPath !== undefined) {
+    const folder = dirname(chartPath);
+    if (!isFolder(folder)) return refuse([{ key: 'TENSEG.Odds.Cli.ChartFolderMissing', path: '--chart', data: { path: flags.chart ?? '', folder } }], null);
+    if (isFolder(chartPath)) return refuse([{ key: 'TENSEG.Odds.Cli.ChartIsFolder', path: '--chart', data: { path: flags.chart ?? '' } }], null);
+  }
+
+  const chosen = flags.procedures.length > 0 ? flags.procedures : [...PROCEDURE_IDS];
+  const setups: OddsSetup[] = [];
+  const problems: Refusal[] = [];
+  const notes: string[] = [];
+  for (const id of chosen) {
+    const validation = validateScenario(located.value, procedures, { procedure: id });
+    if (!validation.ok) {
+      problems.push(...validation.problems.map(errorKey));
+      continue;
+    }
+    for (const n of validation.scenario.notes) {
+      // Only the notes written for odds: the runner's others (scripted dice dropped, the procedure switched) do not apply to rolled trials.
+      if (!/^TENSEG\.Sim\.Note\.Odds/.test(n.key)) continue;
+      const line = t.format(n.key, quoted(n.data ?? {}));
+      if (!notes.includes(line)) notes.push(line);
+    }
+    const setup = oddsSetup(validation.scenario, flags.rounds);
+    problems.push(...setupProblems(setup).map(errorKey));
+    setups.push(setup);
+  }
+  if (problems.length > 0) return refuse(problems, shown, located.locate);
+
+  const maxRounds = setups[0]?.maxRounds ?? flags.rounds ?? DEFAULT_MAX_ROUNDS;
+  const title = setups[0]?.title;
+  return {
+    ok: true,
+    plan: {
+      flags,
+      shown,
+      ...(chartPath !== undefined ? { chartPath } : {}),
+      setups,
+      seed: flags.seed ?? io.defaultSeed(),
+      workers: flags.workers ?? Math.max(1, Math.min(MAX_WORKERS, io.defaultWorkers())),
+      maxRounds,
+      ...(title !== undefined ? { title } : {}),
+      notes,
+    },
+  };
+}
