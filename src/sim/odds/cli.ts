@@ -16,8 +16,8 @@ import { PROCEDURE_IDS, isProcedureId, type Problem, type ProcedureId } from '..
 import { setupProblems } from '../../rules/odds/trial';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_TRIALS, type OddsSetup } from '../../rules/odds/types';
 import { EXAMPLE, parseScenarioText, quoted, quotedPath, readScenarioFile, ROOT } from '../cli';
-import { MAX_ROUNDS, suggest, validateScenario, type ProcedureTable } from '../scenario';
-import { oddsSetup } from '../scenario/odds';
+import { MAX_ROUNDS, suggest, validateScenario, type ProcedureTable, type ScenarioNote } from '../scenario';
+import { oddsIgnoredNote, oddsSetup } from '../scenario/odds';
 import { loadStrings, Strings } from '../strings';
 
 /** Most trials per procedure (a run of this size takes minutes; Ctrl-C stops it). */
@@ -271,18 +271,22 @@ export function prepareOdds(argv: readonly string[], procedures: ProcedureTable,
   const setups: OddsSetup[] = [];
   const problems: Refusal[] = [];
   const notes: string[] = [];
+  const note = (n: ScenarioNote): void => {
+    const line = t.format(n.key, quoted(n.data ?? {}));
+    if (!notes.includes(line)) notes.push(line);
+  };
+  // What of the file the trials do not play (scripted dice, damage, …), said once, of the file as written (under its own procedure).
+  const asWritten = validateScenario(located.value, procedures);
+  const ignored = asWritten.ok ? oddsIgnoredNote(asWritten.scenario) : null;
+  if (ignored) note(ignored);
   for (const id of chosen) {
     const validation = validateScenario(located.value, procedures, { procedure: id });
     if (!validation.ok) {
       problems.push(...validation.problems.map(errorKey));
       continue;
     }
-    for (const n of validation.scenario.notes) {
-      // Only the notes written for odds: the runner's others (scripted dice dropped, the procedure switched) do not apply to rolled trials.
-      if (!/^TENSEG\.Sim\.Note\.Odds/.test(n.key)) continue;
-      const line = t.format(n.key, quoted(n.data ?? {}));
-      if (!notes.includes(line)) notes.push(line);
-    }
+    // Only the notes written for odds: the runner's others (scripted dice dropped, the procedure switched) do not apply to rolled trials.
+    for (const n of validation.scenario.notes) if (/^TENSEG\.Sim\.Note\.Odds/.test(n.key)) note(n);
     const setup = oddsSetup(validation.scenario, flags.rounds);
     problems.push(...setupProblems(setup).map(errorKey));
     setups.push(setup);
