@@ -12,9 +12,17 @@ export const WIDTH = 100;
 
 const K = 'TENSEG.Odds.Cli.';
 
-/** A chance (0..1) as a percentage with one decimal ("41.3 %"). */
+/**
+ * A chance (0..1) as a percentage with one decimal ("41.3 %"); a chance that
+ * is not nil but rounds to 0, or not certain but rounds to 100, says so
+ * ("< 0.1 %", "> 99.9 %").
+ */
 export function percent(t: Localize, chance: number, digits = 1): string {
-  return t(`${K}Percent`, { value: (chance * 100).toFixed(digits) });
+  const step = 10 ** -digits;
+  const value = chance * 100;
+  if (chance > 0 && value < step / 2) return t(`${K}PercentUnder`, { value: step.toFixed(digits) });
+  if (chance < 1 && value >= 100 - step / 2) return t(`${K}PercentOver`, { value: (100 - step).toFixed(digits) });
+  return t(`${K}Percent`, { value: value.toFixed(digits) });
 }
 
 /** A number with one decimal ("3.4"). */
@@ -136,7 +144,7 @@ export function procedureLines(p: ProcedureOdds, t: Localize): string[] {
   const row = (label: string, d: { dist: Share[]; mean: number | null; never: number }): string => {
     const head = ['    ' + label];
     if (d.mean !== null) head.push(t(`${K}Mean`, { mean: decimal(d.mean) }));
-    if (d.never > 0.0005) head.push(t(`${K}Never`, { chance: percent(t, d.never, 0) }));
+    if (d.never >= 0.005) head.push(t(`${K}Never`, { chance: percent(t, d.never, 0) }));
     if (d.mean === null) return head.join(sep);
     const start = head.join(sep) + sep;
     return start + compactDist(t, unit, d.dist, WIDTH - columns(start));
