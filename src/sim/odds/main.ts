@@ -83,7 +83,6 @@ function play(plan: OddsPlan): Promise<Played> {
 
   return new Promise((done) => {
     let next = 0;
-    let busy = 0;
     let finished = false;
     const workers: Worker[] = [];
     const stop = (): void => {
@@ -106,17 +105,28 @@ function play(plan: OddsPlan): Promise<Played> {
       out.stopped = true;
       stop();
       if (process.stderr.isTTY) process.stderr.write(`\r${t.format('TENSEG.Odds.Cli.Stopping')}\x1b[K\n`);
-      if (busy === 0) finish();
+      if (working.size === 0) finish();
     };
     process.on('SIGINT', onSigint);
 
+    /** The workers playing a batch now. */
+    const working = new Set<Worker>();
     const hand = (w: Worker): void => {
       if (out.stopped || out.fault || next >= orders.length) {
-        if (busy === 0) finish();
+        if (working.size === 0) finish();
         return;
       }
-      busy++;
+      working.add(w);
       w.postMessage(orders[next++]);
+    };
+    /** A worker that failed or went away: its batch will never come. */
+    const lost = (w: Worker, message: string): void => {
+      if (finished) return;
+      w.removeAllListeners('message');
+      working.delete(w);
+      out.fault ??= { procedure: '?', message };
+      stop();
+      if (working.size === 0) finish();
     };
     const count = Math.max(1, Math.min(plan.workers, orders.length));
     const url = new URL('./odds-worker.mjs', import.meta.url);
@@ -124,7 +134,7 @@ function play(plan: OddsPlan): Promise<Played> {
       const w = new Worker(url, { workerData: init });
       workers.push(w);
       w.on('message', (m: BatchDone) => {
-        busy--;
+        working.delete(w);
         if ('error' in m) {
           out.fault ??= { procedure: m.procedure, message: m.error };
           stop();
@@ -135,12 +145,8 @@ function play(plan: OddsPlan): Promise<Played> {
         }
         hand(w);
       });
-      w.on('error', (e: unknown) => {
-        busy = Math.max(0, busy - 1);
-        out.fault ??= { procedure: '?', message: e instanceof Error ? `${e.name}: ${e.message}` : show(e) };
-        stop();
-        if (busy === 0) finish();
-      });
+      w.on('error', (e: unknown) => lost(w, e instanceof Error ? `${e.name}: ${e.message}` : show(e)));
+      w.on('exit', (code) => lost(w, `exit ${code}`));
     }
     for (const w of workers) hand(w);
   });
