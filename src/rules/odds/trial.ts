@@ -24,7 +24,7 @@ import { AC_MAX, AC_MIN } from '../armor-class';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
 import { isLoaded, getProcedure } from '../registry';
-import { applyInput, attackGrant, castingById, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
+import { applyInput, attackGrant, castingById, recordAttack, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
 import type { CastingOutcome, FirstActionUnit, OddsSetup, TrialResult } from './types';
@@ -199,7 +199,12 @@ class Trial {
   readonly attempts: Attempt[];
   private readonly attemptBy = new Map<string, number>();
   private readonly handled: string[] = [];
+  /** The encounter's combatants by id (a combatant that leaves keeps its entry: its state says it fled). */
+  private readonly byId = new Map<string, Combatant>();
   rounds = 0;
+  /** A hit landed or a combatant left since the fight was last checked. */
+  changed = true;
+  private seenHits = 0;
 
   constructor(
     readonly setup: OddsSetup,
@@ -211,32 +216,26 @@ class Trial {
     const started = startFlow(procedure, setup.options, setup.encounter, dice);
     if (!started.ok) throw new RulesError(started.problem);
     this.state = started.state;
+    for (const c of this.state.encounter.combatants) this.byId.set(c.id, c);
     this.attempts = this.p.castings.map(() => ({ id: null, began: false, outcome: null }));
     this.p.castings.forEach((c, i) => this.attemptBy.set(`${c.caster}\u0000${c.spell}`, i));
   }
 
   /** An input the trial cannot do without: a refusal is a RulesError. */
   must(input: FlowInput): void {
+    if (input.t === 'hit' || input.t === 'leave') this.changed = true;
     const done = applyInput(this.state, input, this.dice, this.procedure);
     if (!done.ok) throw new RulesError(done.problem);
   }
 
-  /** In the fight and able to fight: in the encounter, able to act, neither routed nor fled. */
+  /** In the fight and able to fight: in the encounter (one that left has fled), able to act, neither routed nor fled. */
   standing(id: string): boolean {
     const s = this.state.states[id];
-    return s !== undefined && s.condition !== 'fled' && !s.routed && this.procedure.canAct(s) && this.inEncounter(id);
-  }
-
-  private inEncounter(id: string): boolean {
-    const list = this.state.encounter.combatants;
-    for (let i = 0; i < list.length; i++) if (list[i].id === id) return true;
-    return false;
+    return s !== undefined && s.condition !== 'fled' && !s.routed && this.procedure.canAct(s);
   }
 
   private combatant(id: string): Combatant | undefined {
-    const list = this.state.encounter.combatants;
-    for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
-    return undefined;
+    return this.byId.get(id);
   }
 
   /** The sides still standing: none, one (its id), or several (undefined). */
@@ -291,6 +290,8 @@ class Trial {
         if (foe !== undefined) d.target = foe;
         else delete d.target;
       }
+      // Carried on from last round as it is: declaring it again would change nothing.
+      if (sameDeclaration(state.declarations[id], d)) continue;
       const done = applyInput(state, { t: 'declare', d }, this.dice, this.procedure);
       if (done.ok) continue;
       if (!TOLERATED.has(done.problem.key) && d.action === set[id].action) throw new RulesError({ ...done.problem, path: done.problem.path ?? id });
@@ -417,7 +418,9 @@ class Trial {
       if (!granted.ok || granted.grant !== 'schedule') return;
       const struck = this.combatant(target) as Combatant;
       const landed = strike(this.state, this.procedure, { combatant: attacker, aac0: me.aac0 }, { combatant: struck, ac: (this.p.fighters.get(target) as Fighter).ac }, this.blowOf(id, e.action, target), this.dice);
-      this.must(input);
+      // The flow's own `attack` (transitions.ts applyInput), granted once: recorded as attackGrant allowed it.
+      recordAttack(this.state, input, granted);
+      this.procedure.flowInputs?.chargeOutOfTurn?.(this.state, input, granted, this.procedure);
       if (landed.amount > 0) {
         const hit: FlowInput & { t: 'hit' } = { t: 'hit', target, amount: landed.amount, by: id };
         if (landed.critical) hit.critical = true;
@@ -467,12 +470,18 @@ class Trial {
   playRound(): boolean {
     const state = this.state;
     this.noteCastings(state.schedule as Schedule);
+    this.seenHits = 0;
     for (;;) {
       const schedule = state.schedule as Schedule;
       if (state.step < schedule.steps.length) {
         this.playStep(state.step);
-        this.readCastings();
-        if (this.standingSide() !== undefined) return true;
+        if (this.attempts.length > 0) this.readCastings();
+        // A hit of the flow's own (individual-speed: the Wound Point a hurt combatant pays for acting) counts too.
+        if (this.changed || state.hits.length !== this.seenHits) {
+          this.changed = false;
+          this.seenHits = state.hits.length;
+          if (this.standingSide() !== undefined) return true;
+        }
       }
       const last = state.step + 1 >= schedule.steps.length;
       this.must({ t: 'next' });
@@ -508,6 +517,20 @@ class Trial {
       castings: this.p.castings.map((c, i) => ({ caster: c.caster, spell: c.spell, outcome: this.attempts[i].outcome ?? 'not-cast' })),
     };
   }
+}
+
+/** The same declaration (its fields one by one; a weapon by its JSON)? */
+function sameDeclaration(a: Declaration | undefined, b: Declaration): boolean {
+  if (!a) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    const x = (a as unknown as Record<string, unknown>)[k];
+    const y = (b as unknown as Record<string, unknown>)[k];
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || JSON.stringify(x) !== JSON.stringify(y)) return false;
+  }
+  return true;
 }
 
 /** The declarations of round r (1, 2, …): the setup's entry min(r, length) - 1. */
