@@ -151,6 +151,17 @@ describe.each(ALL)('%s: known answers', (id) => {
     if (id !== 'individual-speed') expectShare(results.filter((r) => r.rounds === 2).length, 400, (19 / 20) ** 2);
   });
 
+  it('an archer whose first arrow felled its target looses the second at the nearest standing foe, in the same step', () => {
+    const bow = { name: 'bow', missile: true, rate: 2, speed: 7 };
+    const setup = setupOf(id, [fighter('f', 'heroes', { ...SURE_COMBATANT, hp: 10, maxHp: 10, woundPoints: 10, maxWoundPoints: 10, weapon: bow }), fighter('o1', 'orcs'), fighter('o2', 'orcs')], [{ f: { combatant: 'f', action: 'missile', target: 'o1', readied: true } }], { f: SURE, o1: HARMLESS, o2: HARMLESS });
+    const results = play(setup, 400);
+    expect(results.every((r) => r.winner === 'heroes')).toBe(true);
+    // Two arrows a round (flow/attack.ts: "a missile routine allows as many as the weapon's rate of fire"): both orcs fall in round 1 when both hit.
+    const p = id === 'individual-speed' ? 1 : (19 / 20) ** 2;
+    if (p === 1) expect(results.every((r) => r.rounds === 1)).toBe(true);
+    else expectShare(results.filter((r) => r.rounds === 1).length, 400, p);
+  });
+
   it('two sides that cannot hurt each other are undecided at the cap', () => {
     const setup = setupOf(id, [fighter('a', 'x', { hp: 5, maxHp: 5 }), fighter('b', 'y', { hp: 5, maxHp: 5 })], [{ a: melee('a', 'b'), b: melee('b', 'a') }], { a: HARMLESS, b: HARMLESS }, {}, 3);
     for (const r of play(setup, 20)) {
