@@ -14,7 +14,8 @@ import { parseAac0 } from '../../src/rules/attack';
 import { firstActionUnit, playTrial, rollFormula, setupProblems } from '../../src/rules/odds/trial';
 import { strike } from '../../src/rules/odds/strike';
 import { compile, DEFAULT_DAMAGE } from '../../src/rules/odds/formula';
-import type { FighterStats, OddsSetup, SpellEffect, TrialResult } from '../../src/rules/odds/types';
+import { CASTING_OUTCOMES, DEFAULT_MAX_ROUNDS, DEFAULT_TRIALS, type FighterStats, type OddsSetup, type SpellEffect, type TrialResult } from '../../src/rules/odds/types';
+import { RulesError } from '../../src/rules/model';
 
 const ALL = PROCEDURE_IDS as readonly ProcedureId[];
 
@@ -79,6 +80,13 @@ describe('firstActionUnit', () => {
     expect(firstActionUnit('individual-speed')).toBe('count');
     expect(firstActionUnit('high-low')).toBe('order');
     expect(firstActionUnit('d12-ascending')).toBe('order');
+  });
+});
+
+describe('the contract', () => {
+  it('has its defaults and outcomes', () => {
+    expect([DEFAULT_TRIALS, DEFAULT_MAX_ROUNDS]).toEqual([10_000, 10]);
+    expect(CASTING_OUTCOMES).toEqual(['off', 'interrupted', 'prevented', 'not-cast']);
   });
 });
 
@@ -296,5 +304,48 @@ describe('AAC0 against AC (seed 001)', () => {
     // +2 missile bonus: 13 hits.
     expect(strike(state, PROCEDURES['segment-d6'], attacker, target, { ...blow, missile: true }, new SequenceDice([13, 3])).amount).toBe(3);
     expect(strike(state, PROCEDURES['segment-d6'], { ...attacker, aac0: (parseAac0('1') as { ok: true; value: never }).value }, target, blow, new SequenceDice([1])).amount).toBe(0);
+  });
+});
+
+describe('surprise, the GM phases, positions and sizes', () => {
+  it.each(['segment-d6', 'addict'] as const)('%s: an alerted side is never surprised (seed 000), the other at times; a foe felled in the surprise segments ends the fight before round 1', (id) => {
+    const setup = setupOf(id, [fighter('f', 'heroes', { ...SURE_COMBATANT, hp: 10, maxHp: 10, woundPoints: 10, maxWoundPoints: 10 }), fighter('o', 'orcs')], [{ f: melee('f', 'o'), o: melee('o', 'f') }], { f: SURE, o: HARMLESS });
+    setup.encounter.sides[1] = { ...setup.encounter.sides[1], alerted: false, surprised: true };
+    setup.surpriseDeclarations = { f: melee('f', 'o') };
+    if (id === 'addict') {
+      setup.reactions = [{ side: 'orcs', result: 'hostile' }];
+      setup.distance = 30;
+    }
+    const results = play(setup, 200);
+    expect(results.every((r) => r.surprised.heroes === 0)).toBe(true);
+    const surprised = results.filter((r) => r.surprised.orcs > 0);
+    expect(surprised.length).toBeGreaterThan(0);
+    expect(surprised.length).toBeLessThan(200);
+    expect(results.every((r) => r.winner === 'heroes')).toBe(true);
+    // Felled in the surprise segments: no regular round was played, counted as round 1.
+    expect(surprised.some((r) => r.rounds === 1 && r.first === null)).toBe(true);
+    expect(results.filter((r) => r.surprised.orcs === 0).every((r) => r.first !== null)).toBe(true);
+  });
+
+  it('the second arrow goes to the nearest foe on the grid, and a large one takes the large column', () => {
+    const bow = { name: 'bow', missile: true, rate: 2, speed: 7, damageTypes: ['piercing' as const] };
+    const setup = setupOf('segment-d6', [fighter('f', 'heroes', { hp: 10, maxHp: 10, weapon: bow }), fighter('o1', 'orcs'), fighter('o2', 'orcs'), fighter('o3', 'orcs')], [{ f: { combatant: 'f', action: 'missile', target: 'o1' } }], {
+      f: { aac0: '1', damage: '50d1', damageLarge: '40d2', position: { x: 0, y: 0 } },
+      o1: { ...HARMLESS, position: { x: 3, y: 0 } },
+      o2: { ...HARMLESS, position: { x: 9, y: 9 } },
+      o3: { ...HARMLESS, position: { x: 1, y: 2 }, size: 'large' },
+    });
+    const dice = new Watched(new RandomDice(11));
+    const r = playTrial(setup, PROCEDURES['segment-d6'], dice);
+    expect(r.winner).toBe('heroes');
+    const damage = dice.asked.filter((q) => q.purpose === 'damage' && q.combatant === 'f');
+    // The first arrow that hits fells o1 (declared); the next is at o3 (two squares), large: 40d2.
+    expect(damage[0]).toMatchObject({ count: 50, faces: 1 });
+    expect(damage[1]).toMatchObject({ count: 40, faces: 2 });
+  });
+
+  it('a declaration the procedure refuses stops the trial in words', () => {
+    const setup = setupOf('segment-d6', [fighter('a', 'x'), fighter('b', 'y')], [{ a: { combatant: 'a', action: 'spell', target: 'b' } as Declaration }], {});
+    expect(() => playTrial(setup, PROCEDURES['segment-d6'], new RandomDice(1))).toThrow(RulesError);
   });
 });
