@@ -252,7 +252,9 @@ class ScenarioReader {
         } else if (WEAPON_KEYS.has(key)) weapon[key] = v;
         else this.out.unknownField(key, at, [...WEAPON_KEYS, ...Object.keys(WEAPON_DAMAGE_FIELDS)]);
       }
-      rest.weapon = weapon;
+      // A weapon written only for its damage (a monster's claws) is no weapon to the runner.
+      if (Object.keys(weapon).length > 0 || Object.keys(value.weapon).length === 0) rest.weapon = weapon;
+      else delete rest.weapon;
     }
     return { rest, stats };
   }
