@@ -20,6 +20,11 @@
  *  (e) The scenario runner's start-up: `node build/sim.mjs --help`.
  *  (f) The combat tracker's re-render after one step in the preview page in
  *      headless Chromium, 20 and 200 combatants (tests/browser/harness.ts).
+ *  (g) Odds (issue 14): trials per second of src/rules/odds/trial.ts
+ *      playTrial, 10 vs 10 (melee, missiles, a caster a side), a 10-round
+ *      cap, per procedure, on one core; and what that gives for 10,000
+ *      trials under all five procedures on two cores (the issue's target:
+ *      ≤ 10 s).
  *
  * Every figure is the median of several timed samples after a warm-up long
  * enough for the JIT to optimize; a sample repeats its work until it lasts at
@@ -38,6 +43,8 @@ import type { Encounter, Procedure, ProcedureOptions, RoundInput } from '../src/
 import { initialStates } from '../src/rules/round';
 import { applyInput, startFlow, type FlowInput, type FlowState } from '../src/rules/flow';
 import { PROCEDURES } from '../src/rules/procedures/all';
+import { playTrial } from '../src/rules/odds/trial';
+import type { FighterStats, OddsSetup } from '../src/rules/odds/types';
 import { allFigures, figure, JSON_MODE, mark, say } from './bench-figures';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,6 +61,8 @@ const TARGET = {
   loadedGzipBytes: 40 * 1024, // what a client loads at start-up, with the tracker drawn: 40 KB = 40,960 B (issue 10; the bench's KB has always been 1,024 bytes)
   trackerRenderMs: 16, // ui.combat's re-render after one step, at 200 combatants, in Chromium: within a frame
   simStartupMs: 300,
+  oddsTrialsPerSecond: 2_500, // per core: 10,000 trials × 5 procedures on 2 cores in 10 s
+  oddsSecondsFor10000x5On2Cores: 10,
 };
 
 /* ----------------------------------------------------------------- timing */
@@ -308,6 +317,70 @@ function benchRounds(): void {
   say('');
 }
 
+/* ---------------------------------------------------- (g) odds trials per second */
+
+/**
+ * 10 vs 10 for the odds: in each side a magic-user with two copies of Magic
+ * Missile (1d4+1), two archers (short bow, rate 2, 1d6), seven fighters
+ * (sword 1d8); AC 5–7, AAC0 17–19, 8 hp; every declaration at the foe across.
+ */
+function oddsSetupOf(procedure: ProcedureId): OddsSetup {
+  const combatants: Combatant[] = [];
+  const declarations: Record<string, Declaration> = {};
+  const fighters: Record<string, FighterStats> = {};
+  for (let i = 0; i < 20; i++) {
+    const id = `c${i}`;
+    const k = i % 10;
+    const archer = k === 1 || k === 2;
+    const c: Combatant = {
+      id, name: `C${i}`, side: i < 10 ? 'party' : 'raiders', kind: i < 10 ? 'character' : 'monster', hp: 8, maxHp: 8,
+      stress: 3, maxStress: 3, woundPoints: 8, maxWoundPoints: 8, movement: 120, agilityModifier: (i % 3) - 1, defenseBonus: 2, armour: k % 3 === 0 ? 1 : 0, attackBonus: 2,
+      weapon: archer ? { name: 'short bow', missile: true, rate: 2, speed: 7 } : { name: 'sword', speed: 5, length: 3, critical: 2, damageTypes: ['slashing'] },
+    };
+    if (k === 0) c.spells = ['Magic Missile', 'Magic Missile'];
+    combatants.push(c);
+    const foe = `c${(i + 10) % 20}`;
+    declarations[id] = k === 0 ? { combatant: id, action: 'spell', spell: 'Magic Missile', castingTime: 1, speed: 1, target: foe } : { combatant: id, action: archer ? 'missile' : 'melee', target: foe };
+    fighters[id] = { ac: 5 + (i % 3), aac0: String(17 + (i % 3)), damage: archer ? '1d6' : '1d8' };
+  }
+  return {
+    procedure,
+    options: {},
+    encounter: { sides: [{ id: 'party', name: 'Party' }, { id: 'raiders', name: 'Raiders' }], combatants },
+    declarations: [declarations],
+    fighters,
+    spells: { 'Magic Missile': { damage: '1d4+1' } },
+    maxRounds: 10,
+  };
+}
+
+function benchOdds(): void {
+  say('(g) Odds: trials per second of playTrial (src/rules/odds/trial.ts), 10 vs 10, melee, missiles and a caster a side, cap 10 rounds, one core');
+  say(`    targets: ≥ ${TARGET.oddsTrialsPerSecond.toLocaleString('en')} trials/s a core; 10,000 trials × 5 procedures on 2 cores in ≤ ${TARGET.oddsSecondsFor10000x5On2Cores} s`);
+  const rates: number[] = [];
+  for (const id of PROCEDURE_IDS as readonly ProcedureId[]) {
+    const setup = oddsSetupOf(id);
+    const procedure = PROCEDURES[id];
+    let seed = 0;
+    let rounds = 0;
+    let trials = 0;
+    const ms = measure(() => {
+      const r = playTrial(setup, procedure, new RandomDice(seed++));
+      rounds += r.rounds;
+      trials++;
+    });
+    const perSecond = 1000 / ms;
+    rates.push(perSecond);
+    const f = figure(`odds.${id}.trialsPerSec`, perSecond, 'trials/s', { min: TARGET.oddsTrialsPerSecond });
+    say(`    ${padR(id, 17)} ${pad(Math.round(perSecond).toLocaleString('en'), 7)} trials/s  (${fmt(ms * 1000)} µs a trial, ${(rounds / trials).toFixed(1)} rounds on average)  ${mark(f)}`);
+  }
+  // Each procedure's 10,000 trials at its own rate, the work split evenly over two cores (the runner's workers): Σ 10,000 / rate / 2.
+  const seconds = rates.reduce((s, r) => s + 10_000 / r, 0) / 2;
+  const f = figure('odds.all.secondsFor10000x5On2Cores', seconds, 's', { max: TARGET.oddsSecondsFor10000x5On2Cores });
+  say(`    10,000 trials × 5 procedures on 2 cores: ${seconds.toFixed(2)} s (the sum over the procedures of 10,000 / trials/s, halved; start-up and merging not counted)  ${mark(f)}`);
+  say('');
+}
+
 /* ------------------------------------------- (c) what a client loads */
 
 /** The files a module imports statically, as paths (relative imports of the built chunks). */
@@ -446,6 +519,7 @@ say(`Ten Segments benchmark — node ${process.version}; each timing the median 
 say('');
 benchPlanning();
 benchRounds();
+benchOdds();
 benchLoaded();
 // (d) document writes, tracker renders and bytes per transition, against the Foundry stand-in.
 // Loaded late: it installs the stand-in's globals.

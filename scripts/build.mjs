@@ -2,6 +2,7 @@
 // Builds the installable system into dist/ (exactly what Foundry loads) and a
 // release zip into release/. Usage: npm run build
 import { build } from 'vite';
+import { build as esbuild } from 'esbuild';
 import { minify } from 'terser';
 import { compilePack } from '@foundryvtt/foundryvtt-cli';
 import JSZip from 'jszip';
@@ -44,6 +45,20 @@ for (const file of scripts) {
   const out = await minify(await readFile(file, 'utf8'), { module: true, ecma: 2022, compress: { passes: 2 }, mangle: true, format: { comments: false } });
   await writeFile(file, out.code);
 }
+
+// 1b. The odds' Web Worker (issue 14): the engine and all five procedures in one ES module beside the entry, started by the odds
+// dialog (new Worker(…, {type: 'module'})) in the GM's browser; never imported at start-up.
+await esbuild({
+  entryPoints: [join(root, 'src', 'odds-worker.ts')],
+  outfile: join(dist, 'odds-worker.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
 
 // 2. Manifest, styles, templates, languages.
 const manifest = JSON.parse(await readFile(join(root, 'system.json'), 'utf8'));

@@ -37,7 +37,7 @@ describe('the installable build', () => {
     const manifest = JSON.parse(readFileSync('dist/system.json', 'utf8'));
     const all = files('dist');
     const top = new Set(all.map((f) => f.split('/')[0]));
-    expect([...top].sort()).toEqual(['chunks', 'lang', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
+    expect([...top].sort()).toEqual(['chunks', 'lang', 'odds-worker.js', 'packs', 'styles', 'system.json', 'templates', 'ten-segments.js']);
     expect(manifest.esmodules).toEqual(['ten-segments.js']);
     // The entry, the code every client needs, the migration, the GM's side of requests, the options form, the round's display,
     // the declaration dialog (opened when the GM calls for declarations), and one chunk per procedure.
@@ -129,6 +129,10 @@ describe('the installable build', () => {
         'chunks/spell-range.js',
         'chunks/grid.js',
         'chunks/scene-options.js',
+        // The GM's "Odds of this fight" (issue 14): the dialog with the odds engine's tally, report and chart (loaded at the
+        // tracker control's click), and the Web Worker that plays the trials (built on its own by esbuild, beside the entry).
+        'chunks/odds-dialog.js',
+        'odds-worker.js',
         ...PROCEDURE_IDS.map((id) => `chunks/${id}.js`),
       ].sort(),
     );
@@ -170,7 +174,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', './odds-dialog.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.
@@ -197,6 +201,24 @@ describe('the installable build', () => {
     // A request's retries and the refusal when the GM leaves are in the client side's chunk; core sends nothing itself.
     expect(readFileSync('dist/chunks/requests-client.js', 'utf8')).toContain('GMLeft');
     expect(core).not.toContain('GMLeft');
+  });
+
+  it('the odds: the dialog is a chunk loaded by import(), the worker a module of its own with the engine and every procedure in it', () => {
+    const core = readFileSync('dist/chunks/core.js', 'utf8');
+    expect(importsOf(core).dynamic).toContain('./odds-dialog.js');
+    expect(importsOf(core).static).not.toContain('./odds-dialog.js');
+    const dialog = readFileSync('dist/chunks/odds-dialog.js', 'utf8');
+    expect(dialog).toContain('TENSEG.Odds.Dialog');
+    expect(dialog).toContain('odds-worker.js');
+    expect(core).not.toContain('TENSEG.Odds.Dialog');
+    // Nothing at start-up reaches the worker; it imports nothing (one file: Foundry serves it as it is).
+    expect(core).not.toContain('odds-worker');
+    const worker = readFileSync('dist/odds-worker.js', 'utf8');
+    expect(importsOf(worker).static).toEqual([]);
+    expect(importsOf(worker).dynamic).toEqual([]);
+    expect(worker).toContain('WorkerGlobalScope');
+    // All five procedures are in it (their ids are the registry's keys).
+    for (const id of PROCEDURE_IDS) expect(worker, id).toContain(`"${id}"`);
   });
 
   it('every pack compiles with every source document in it', async () => {

@@ -80,5 +80,7 @@ declare namespace TenSegmentsTracker {
   interface ContextAdditions {
     ts: import('../apps/tracker/tracker-view').TrackerContext | null;
     isGM: boolean;
+    /** The GM's "Odds of this fight" control (controls.ts oddsControl); null for a player or without an encounter. */
+    odds: import('../apps/tracker/controls').ControlView | null;
   }
 }

@@ -14,7 +14,7 @@ import { contextMenuEntry } from '../../documents/compat';
 import { groupIdOf } from '../../documents/encounter';
 import { groupData } from '../../data/systems';
 import { playerViewer } from '../../documents/viewer';
-import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from './controls';
+import { combatControls, combatantMenu, oddsControl, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from './controls';
 import type { ClockContext, CombatantFacts, Roster, TrackerContext } from './tracker-view';
 import type { TimelineView } from '../../rules/timeline';
 import type { Declaration } from '../../rules/model';
@@ -44,7 +44,11 @@ export class TenSegmentsCombatTracker extends Base {
   protected override async _prepareContext(options: never): Promise<never> {
     const context = await super._prepareContext(options);
     this.tenSegments = await this.#build();
-    const ours: TenSegmentsTracker.ContextAdditions = { ts: this.tenSegments, isGM: !!game.user?.isGM };
+    const combat = this.viewed as Combat.Implementation | null;
+    // The GM's odds of this fight: greyed while fewer than two sides have combatants.
+    const sides = combat ? new Set(combat.combatants.contents.map((c) => groupIdOf(c)).filter((g) => !!g)).size : 0;
+    const odds = combat ? oddsControl(!!game.user?.isGM, sides) : null;
+    const ours: TenSegmentsTracker.ContextAdditions = { ts: this.tenSegments, isGM: !!game.user?.isGM, odds };
     return Object.assign(context, ours) as never;
   }
 

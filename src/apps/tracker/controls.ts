@@ -183,6 +183,21 @@ export function combatControls(input: ControlsInput): ControlView[] {
 }
 
 /**
+ * The GM's "Odds of this fight" (issue 14): the GM only; greyed while fewer
+ * than two sides have combatants. Its dialog and the odds engine are a chunk
+ * loaded at the click (TRACKER_ACTIONS.oddsOfFight).
+ */
+export function oddsControl(gm: boolean, sidesWithCombatants: number): ControlView | null {
+  if (!gm) return null;
+  const out = button('oddsOfFight', 'fa-solid fa-chart-column', t('Odds'));
+  if (sidesWithCombatants < 2) {
+    out.disabled = true;
+    out.reason = t('OddsNeedsTwoSides');
+  }
+  return out;
+}
+
+/**
  * The call for declarations: a broadcast; under addict, declaring in turn
  * (seed 004 phase 6): start it (a die picks who is first), then call the next
  * in the order, and pause the called player's clock while they ask the GM a
@@ -319,14 +334,20 @@ export const TRACKER_ACTION_NAMES = [
 export type TrackerActionName = (typeof TRACKER_ACTION_NAMES)[number];
 
 /** Each action as core calls it (`this` the tracker, (event, target)); what it does is in actions.ts, loaded at the first click. */
-export const TRACKER_ACTIONS: Record<string, TrackerAction> = Object.fromEntries(
-  TRACKER_ACTION_NAMES.map((name) => [
-    name,
-    async function (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) {
-      await (await actions()).trackerAction(name, this, event, target);
-    },
-  ]),
-);
+export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
+  ...Object.fromEntries(
+    TRACKER_ACTION_NAMES.map((name) => [
+      name,
+      async function (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) {
+        await (await actions()).trackerAction(name, this, event, target);
+      },
+    ]),
+  ),
+  /** The GM's odds of the viewed combat (its dialog a chunk of its own). */
+  async oddsOfFight(this: { viewed: Combat.Implementation | null }) {
+    await (await import('../odds-dialog')).openOddsDialog(this.viewed);
+  },
+};
 
 /* ------------------------------------------------------- context menu */
 

@@ -1,4 +1,5 @@
 /** The fields a scenario file may have, section by section, and the dice the seed texts fix. */
+import type { CreatureSize } from '../../rules/attack';
 import type { DiePurpose } from '../../rules/dice';
 import type { ProcedureId } from '../../rules/model';
 import { ACTION_KINDS, DAMAGE_TYPES } from '../../rules/model';
@@ -205,8 +206,36 @@ export const ATTACK_FIELDS: Record<string, Spec> = {
 
 export const TOP_FIELDS = [
   'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
-  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose', 'heal', 'injuries',
+  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose', 'heal', 'injuries', 'spells',
 ];
+
+/* ------------------------------------------------ stats for rolled play (odds) */
+
+/**
+ * What a combatant brings to a rolled attack (`npm run odds`, src/rules/odds
+ * FighterStats). Read beside COMBATANT_FIELDS but kept out of the engine's
+ * Combatant: the scenario runner plays scripted damage and never reads them.
+ * `aac0` is text or a number (parseAac0); `attacks` a stat block's routines
+ * (parseAttackRoutines); `position` is read with POSITION_FIELDS.
+ */
+export const CREATURE_SIZES: readonly CreatureSize[] = ['small', 'medium', 'large'];
+export const FIGHTER_FIELDS: Record<string, Spec> = {
+  ac: int(-10, 10),
+  aac0: str,
+  size: { t: 'enum', values: CREATURE_SIZES },
+  attacks: str,
+};
+/** Where a combatant stands, in grid squares. */
+export const POSITION_FIELDS: Record<string, Spec> = {
+  x: { t: 'number', min: -100000, max: 100000, required: true },
+  y: { t: 'number', min: -100000, max: 100000, required: true },
+};
+/** A combatant's weapon damage vs small and medium, and vs large (dice.ts damageFormula): taken off the weapon into the fighter's stats. */
+export const WEAPON_DAMAGE_FIELDS: Record<string, Spec> = { damage: str, damageLarge: str };
+/** What a spell does when it goes off (top-level `spells`, by spell name): src/rules/odds SpellEffect. */
+export const SPELL_EFFECT_FIELDS: Record<string, Spec> = { damage: str, targets: int(1, 50), disables: str };
+/** The combatant fields the runner does not play (FIGHTER_FIELDS and `position`). */
+export const FIGHTER_KEYS: readonly string[] = [...Object.keys(FIGHTER_FIELDS), 'position'];
 
 /**
  * The dice a seed text fixes (000: d6 surprise and initiative; 001: d6 group

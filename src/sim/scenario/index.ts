@@ -5,3 +5,4 @@ export { editDistance, excerpt, show, suggest } from './check';
 export * from './validate';
 export * from './dice';
 export * from './run';
+export * from './odds';

@@ -4,6 +4,7 @@ import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/m
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
 import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
 import type { MoraleCheckRequest } from '../../rules/procedure';
+import type { FighterStats, SpellEffect } from '../../rules/odds/types';
 
 export type ProcedureTable = Partial<Record<ProcedureId, Procedure<ProcedureOptions>>>;
 
@@ -89,6 +90,14 @@ export interface ValidScenario {
   staunch: ScenarioStaunch[];
   /** Spells chosen at the caster's turn (d12-ascending II.C). */
   choices: ScenarioChoice[];
+  /**
+   * Stats for rolled play (`npm run odds`), by combatant id (joiners too;
+   * an empty object when it has none): AC, AAC0, size, weapon damage, attack
+   * routines, position. Kept out of the Combatant the runner plays.
+   */
+  fighters: Record<string, FighterStats>;
+  /** What each spell does when it goes off, by spell name (the file's `spells`): read by odds only. */
+  spells: Record<string, SpellEffect>;
   notes: ScenarioNote[];
 }
 

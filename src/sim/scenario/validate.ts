@@ -13,6 +13,10 @@
  *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
  *   reactions?, distance?, staunch? (addict phases 1, 3, 11)
  *   heal?, injuries? (individual-speed: Heal checks, Combat Injuries the GM enters)
+ *   spells? ({ <spell name>: { damage?, targets?, disables? } }: rolled play only)
+ * A combatant may also carry stats for rolled play (`npm run odds`): ac, aac0,
+ * size, attacks, position, and damage / damageLarge on its weapon. They go
+ * into ValidScenario.fighters, never into the Combatant the runner plays.
  */
 import type { DiePurpose } from '../../rules/dice';
 import { isPossibleTotal } from '../../rules/dice';
@@ -25,7 +29,12 @@ import type { DamageEvent, Moment, ScriptedAttack, ScriptedBreak, ScriptedDelay,
 import type { WoundInput } from '../../rules/flow/wounds';
 import { RELEASABLE } from '../../rules/flow/midround';
 import type { BreakCause } from '../../rules/flow/state';
-import { checkObject, checkValue, Collector, controlFree, isRecord, join, listAt, show, suggest } from './check';
+import type { CreatureSize } from '../../rules/attack';
+import { parseAac0 } from '../../rules/armor-class';
+import { parseAttackRoutines } from '../../rules/attack-routines';
+import { damageFormula } from '../../rules/dice';
+import type { FighterStats, SpellEffect } from '../../rules/odds/types';
+import { checkObject, checkValue, Collector, controlFree, excerpt, isRecord, join, listAt, show, suggest } from './check';
 import {
   ATTACK_FIELDS,
   BREAK_FIELDS,
@@ -37,6 +46,8 @@ import {
   DECLARATION_FIELDS,
   DELAY_FIELDS,
   DIE_FIELDS,
+  FIGHTER_FIELDS,
+  FIGHTER_KEYS,
   HEAL_FIELDS,
   INJURY_FIELDS,
   int,
@@ -44,13 +55,17 @@ import {
   KNOWN_DICE,
   MOMENT_FIELDS,
   MORALE_FIELDS,
+  POSITION_FIELDS,
   RELEASE_FIELDS,
   REACTION_FIELDS,
   SIDE_FIELDS,
+  SPELL_EFFECT_FIELDS,
   STAUNCH_FIELDS,
   str,
   text,
   TOP_FIELDS,
+  WEAPON_DAMAGE_FIELDS,
+  WEAPON_FIELDS,
   type Spec,
 } from './fields';
 import {
@@ -78,6 +93,14 @@ function roundOfKey(key: string): number | null {
 
 const SCALAR_OPTION = ['boolean', 'number', 'string'];
 
+const COMBATANT_KEYS = new Set(Object.keys(COMBATANT_FIELDS));
+const WEAPON_KEYS = new Set(Object.keys(WEAPON_FIELDS));
+
+/** A parser's problem data with the file's text in it quoted as an excerpt (a message quotes no more than that). */
+function quoted(data: Record<string, string | number> | undefined): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, typeof v === 'string' ? excerpt(v) : v]));
+}
+
 class ScenarioReader {
   readonly out = new Collector();
   readonly notes: ScenarioNote[] = [];
@@ -92,6 +115,8 @@ class ScenarioReader {
   readonly ids = new Map<string, { path: string; joinRound?: number }>();
   readonly combatants: Combatant[] = [];
   readonly byId = new Map<string, Combatant>();
+  /** Each combatant's stats for rolled play (joiners too), by id. */
+  readonly fighters = new Map<string, FighterStats>();
   joinerCombatants: (Combatant | undefined)[] = [];
   explicitRounds: number | undefined;
   impliedRounds = 1;
@@ -182,7 +207,11 @@ class ScenarioReader {
 
   private checkCombatant(value: unknown, path: string, joinRound?: number): Combatant | undefined {
     const { out } = this;
-    const o = checkObject(value, COMBATANT_FIELDS, path, out);
+    const before = out.problems.length;
+    const split = isRecord(value) ? this.splitFighter(value, path) : undefined;
+    // A stat that cannot be read refuses the combatant, as any field of it does.
+    const statsRead = out.problems.length === before;
+    const o = checkObject(split ? split.rest : value, COMBATANT_FIELDS, path, out);
     const id = isRecord(value) && typeof value.id === 'string' ? value.id : undefined;
     if (id !== undefined) {
       if (this.ids.has(id)) out.add('DuplicateId', join(path, 'id'), { id });
@@ -192,8 +221,130 @@ class ScenarioReader {
       out.add('UnknownSide', join(path, 'side'), { name: show(value.name ?? value.id ?? ''), side: value.side });
       return undefined;
     }
-    if (!o) return undefined;
+    if (!o || !statsRead) return undefined;
+    if (!this.fighters.has(o.id as string)) this.fighters.set(o.id as string, split?.stats ?? {});
     return { ...o, name: (o.name as string | undefined) ?? (o.id as string) } as unknown as Combatant;
+  }
+
+  /**
+   * A combatant as the file writes it, less its stats for rolled play
+   * (FIGHTER_FIELDS, `position`, its weapon's `damage` and `damageLarge`):
+   * those are checked here and returned as FighterStats, the rest is what
+   * the runner plays, for COMBATANT_FIELDS. Unknown fields are named here,
+   * with the stats among the known ones, and left out of the rest.
+   */
+  private splitFighter(value: Record<string, unknown>, path: string): { rest: Record<string, unknown>; stats: FighterStats } {
+    const rest: Record<string, unknown> = {};
+    const stats: FighterStats = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (!COMBATANT_KEYS.has(key) && !FIGHTER_KEYS.includes(key)) this.out.unknownField(key, path, [...COMBATANT_KEYS, ...FIGHTER_KEYS]);
+      else if (!FIGHTER_KEYS.includes(key)) rest[key] = v;
+      else if (v !== null && v !== undefined) this.fighterStat(key, v, join(path, key), stats);
+    }
+    if (isRecord(value.weapon)) {
+      const weapon: Record<string, unknown> = {};
+      const at = join(path, 'weapon');
+      for (const [key, v] of Object.entries(value.weapon)) {
+        if (key === 'damage' || key === 'damageLarge') {
+          if (v === null || v === undefined) continue;
+          const formula = this.damageText(v, join(at, key), key);
+          if (formula !== undefined) stats[key] = formula;
+        } else if (WEAPON_KEYS.has(key)) weapon[key] = v;
+        else this.out.unknownField(key, at, [...WEAPON_KEYS, ...Object.keys(WEAPON_DAMAGE_FIELDS)]);
+      }
+      // A weapon written only for its damage (a monster's claws) is no weapon to the runner.
+      if (Object.keys(weapon).length > 0 || Object.keys(value.weapon).length === 0) rest.weapon = weapon;
+      else delete rest.weapon;
+    }
+    return { rest, stats };
+  }
+
+  /** One stat for rolled play, checked and put into `stats` (a problem recorded when it cannot be read). */
+  private fighterStat(key: string, v: unknown, path: string, stats: FighterStats): void {
+    const { out } = this;
+    if (key === 'position') {
+      const o = checkObject(v, POSITION_FIELDS, path, out);
+      if (o) stats.position = { x: o.x as number, y: o.y as number };
+      return;
+    }
+    const checked = checkValue(v, FIGHTER_FIELDS[key], path, key, out);
+    if (checked === undefined) return;
+    if (key === 'ac') stats.ac = checked as number;
+    else if (key === 'size') stats.size = checked as CreatureSize;
+    else if (key === 'aac0') {
+      const parsed = parseAac0(checked);
+      if (parsed.ok) stats.aac0 = parsed.value.text;
+      else out.add('Aac0Invalid', path, { value: show(v) });
+    } else {
+      const parsed = parseAttackRoutines(checked);
+      if (parsed.ok) stats.attacks = (checked as string).trim();
+      else out.problems.push({ ...parsed.problem, path, data: quoted(parsed.problem.data) });
+    }
+  }
+
+  /** A damage roll as a stat block writes it ("1d8", "2-8", "1d6+1", "3"): the text, trimmed, or undefined (a problem recorded). */
+  private damageText(v: unknown, path: string, field: string): string | undefined {
+    const text = checkValue(v, str, path, field, this.out);
+    if (typeof text !== 'string') return undefined;
+    if (damageFormula(text) !== null) return text.trim();
+    this.out.add('ScenarioOddsDamageInvalid', path, { field, value: show(text) });
+    return undefined;
+  }
+
+  /* --------------------------------------------------- spells (rolled play) */
+
+  /**
+   * `spells`: what each spell does when it goes off, by its name. A name no
+   * combatant knows or declares is refused (a slip: the effect would never be
+   * used), with the nearest known name where one is close.
+   */
+  readSpells(): Record<string, SpellEffect> {
+    const { raw, out } = this;
+    const spells = new Map<string, SpellEffect>();
+    if (raw.spells === undefined || raw.spells === null) return {};
+    if (!isRecord(raw.spells)) {
+      out.add('ExpectedObject', 'spells', { field: 'spells' });
+      return {};
+    }
+    const known = this.knownSpells();
+    for (const [name, v] of Object.entries(raw.spells)) {
+      const path = join('spells', excerpt(name));
+      if (!controlFree(name, path, 'spells', out)) continue;
+      if (name.trim() === '') {
+        out.add('EmptyText', path, { field: 'spells' });
+        continue;
+      }
+      if (!known.has(name)) {
+        const s = suggest(name, [...known]);
+        out.add(s ? 'ScenarioOddsSpellUnknownDidYouMean' : 'ScenarioOddsSpellUnknown', path, s ? { spell: excerpt(name), suggestion: s } : { spell: excerpt(name) });
+        continue;
+      }
+      if (v === null || v === undefined) {
+        spells.set(name, {});
+        continue;
+      }
+      const o = checkObject(v, SPELL_EFFECT_FIELDS, path, out);
+      if (!o) continue;
+      const effect: SpellEffect = {};
+      for (const k of ['damage', 'disables'] as const) {
+        if (o[k] === undefined) continue;
+        const formula = this.damageText(o[k], join(path, k), k);
+        if (formula !== undefined) effect[k] = formula;
+      }
+      if (o.targets !== undefined) effect.targets = o.targets as number;
+      spells.set(name, effect);
+    }
+    return Object.fromEntries(spells);
+  }
+
+  /** Every spell a combatant knows (its `spells`) or a declaration, a join or a choice names. */
+  private knownSpells(): Set<string> {
+    const known = new Set<string>();
+    for (const c of this.byId.values()) for (const s of c.spells ?? []) known.add(s);
+    for (const { decl } of this.toCheck) if (decl.spell !== undefined) known.add(decl.spell);
+    const chosen = listAt(this.raw, 'choose', new Collector());
+    for (const c of chosen) if (isRecord(c) && typeof c.spell === 'string') known.add(c.spell);
+    return known;
   }
 
   /** The combatants, and the joiners (they share the id space), so later sections may name them. */
@@ -692,6 +843,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const staunch = r.readStaunch();
   const choices = r.readChoices();
   const wounds = r.readWounds();
+  const spells = r.readSpells();
   r.checkLegality(distance);
 
   if (r.out.problems.length > 0 || !r.procedure || !r.originalId) return { ok: false, problems: r.out.problems, notes: r.notes };
@@ -718,6 +870,8 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       reactions,
       staunch,
       choices,
+      fighters: Object.fromEntries(r.fighters),
+      spells,
       notes: r.notes,
     },
   };
