@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { PROCEDURE_IDS } from '../../src/rules/model';
 import type { OddsReport, ProcedureOdds, Share } from '../../src/rules/odds/types';
 import { parseOddsFlags } from '../../src/sim/odds/cli';
-import { compactDist, comparisonLines, fit, percent, WIDTH } from '../../src/sim/odds/text';
+import { compactDist, comparisonLines, fit, percent, WIDTH, wrapWords } from '../../src/sim/odds/text';
 import { loadStrings, Strings } from '../../src/sim/strings';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -282,6 +282,7 @@ describe('odds pieces', () => {
     expect(compactDist(say, 'segment', dist, 100)).toBe('segment 3: 41 %, 2: 30 %, 4: 20 %, 1: 5 %, 5: 4 %, 6: 1 %');
     expect(compactDist(say, 'segment', dist, 30)).toBe('segment 3: 41 %, 2: 30 % …');
     expect(fit('abcdef', 4)).toBe('abc…');
+    expect(wrapWords('one two three four', 9)).toEqual(['one two', '  three', '  four']);
     // Not nil but under the last digit, not certain but over it: said so.
     expect([0, 0.0004, 0.0005, 0.9994, 0.9996, 1].map((c) => percent(say, c))).toEqual(['0.0 %', '< 0.1 %', '0.1 %', '99.9 %', '> 99.9 %', '100.0 %']);
   });

@@ -26,7 +26,7 @@ import { PROCEDURES } from '../../rules/procedures/all';
 import { quoted } from '../cli';
 import { show } from '../scenario';
 import { oddsStrings, prepareOdds, type OddsPlan } from './cli';
-import { oddsText, progressLine, stoppedLine, throughputLine } from './text';
+import { oddsText, progressLine, stoppedLine, throughputLine, wrapWords } from './text';
 import type { BatchDone, BatchOrder, WorkerInit } from './worker';
 
 /** Trials per batch: small enough to spread over the workers and stop quickly, large enough that posting costs nothing. */
@@ -186,7 +186,7 @@ async function main(): Promise<number> {
   if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else {
     lines.push(...oddsText(report, say, plan.shown));
-    if (plan.notes.length > 0) lines.splice(2, 0, ...plan.notes);
+    if (plan.notes.length > 0) lines.splice(2, 0, ...plan.notes.flatMap((n) => wrapWords(n)));
     lines.push('');
   }
   const said = json ? aside : lines;

@@ -36,6 +36,22 @@ export function fit(text: string, width: number): string {
 
 const columns = (text: string): number => [...text].length;
 
+/** A sentence in lines of at most `width` columns, broken between words (the lines after the first indented by `indent`). */
+export function wrapWords(text: string, width: number = WIDTH, indent = '  '): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line === '' ? word : `${line} ${word}`;
+    const prefix = out.length === 0 ? '' : indent;
+    if (line !== '' && columns(prefix + next) > width) {
+      out.push(prefix + line);
+      line = word;
+    } else line = next;
+  }
+  out.push((out.length === 0 ? '' : indent) + line);
+  return out;
+}
+
 /** The header: title, seed (to repeat the run), trials and round cap. */
 export function headerLines(report: OddsReport, t: Localize, file?: string): string[] {
   const out: string[] = [];
