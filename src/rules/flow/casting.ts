@@ -19,10 +19,14 @@ type P = Procedure<ProcedureOptions>;
  * round's declarations. A magic device is no spellcasting.
  */
 export function castingNow(state: FlowState, id: string): Casting | null {
-  const pending = (c: Casting) => c.caster === id && !c.device && !c.choosing && (state.status[c.id] ?? 'pending') === 'pending';
-  if (state.stage !== 'resolve' || !state.schedule) return state.carry.find(pending) ?? null;
+  const resolving = state.stage === 'resolve' && state.schedule;
+  const list = resolving ? (state.schedule as NonNullable<FlowState['schedule']>).castings : state.carry;
   const k = state.step;
-  return state.schedule.castings.find((c) => pending(c) && c.beginStep <= k && (c.completeStep === null || k < c.completeStep)) ?? null;
+  for (const c of list) {
+    if (c.caster !== id || c.device || c.choosing || (state.status[c.id] ?? 'pending') !== 'pending') continue;
+    if (!resolving || (c.beginStep <= k && (c.completeStep === null || k < c.completeStep))) return c;
+  }
+  return null;
 }
 
 /**

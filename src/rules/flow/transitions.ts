@@ -21,7 +21,7 @@ import { resolveOptions } from '../procedure';
 import { getProcedure } from '../registry';
 import { combatantProblem, copyState, initialState, NEVER, plainStartingCondition, startingConditionProblem } from '../round';
 import { castingById, landHit, openStep } from './step';
-import { attackGrant, recordAttack, type AttackInput } from './attack';
+import { attackGrant, recordAttack, type AttackGranted, type AttackInput } from './attack';
 import type { WoundDetail, WoundInput } from './wounds';
 import { applyMidRound, type MidRoundInput } from './midround';
 import type { GmPhaseInput } from './gm-phases';
@@ -417,6 +417,18 @@ function next(state: FlowState, dice: Dice, procedure: P): Applied {
   return OK;
 }
 
+/**
+ * The `attack` input once attackGrant allowed it: the attack recorded (and
+ * the castings its grant breaks), and a charge it made out of turn. The odds'
+ * trials (odds/trial.ts) call it after their own attackGrant, so the grant is
+ * not asked twice.
+ */
+export function makeAttack(state: FlowState, input: AttackInput, granted: Extract<AttackGranted, { ok: true }>, procedure: P): ReturnType<typeof recordAttack> {
+  const detail = recordAttack(state, input, granted);
+  procedure.flowInputs?.chargeOutOfTurn?.(state, input, granted, procedure);
+  return detail;
+}
+
 /* ----------------------------------------------------------------- damage */
 
 /**
@@ -737,9 +749,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'attack': {
       const granted = attackGrant(state, input, procedure);
       if (!granted.ok) return granted;
-      const detail = recordAttack(state, input, granted);
-      procedure.flowInputs?.chargeOutOfTurn?.(state, input, granted, procedure);
-      return { ok: true, detail };
+      return { ok: true, detail: makeAttack(state, input, granted, procedure) };
     }
     case 'heal':
     case 'injury': {

@@ -24,7 +24,7 @@ import { AC_MAX, AC_MIN } from '../armor-class';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
 import { isLoaded, getProcedure } from '../registry';
-import { applyInput, attackGrant, castingById, recordAttack, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
+import { applyInput, attackGrant, castingById, makeAttack, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
 import type { CastingOutcome, FirstActionUnit, OddsSetup, TrialResult } from './types';
@@ -418,9 +418,8 @@ class Trial {
       if (!granted.ok || granted.grant !== 'schedule') return;
       const struck = this.combatant(target) as Combatant;
       const landed = strike(this.state, this.procedure, { combatant: attacker, aac0: me.aac0 }, { combatant: struck, ac: (this.p.fighters.get(target) as Fighter).ac }, this.blowOf(id, e.action, target), this.dice);
-      // The flow's own `attack` (transitions.ts applyInput), granted once: recorded as attackGrant allowed it.
-      recordAttack(this.state, input, granted);
-      this.procedure.flowInputs?.chargeOutOfTurn?.(this.state, input, granted, this.procedure);
+      // The flow's own `attack` input, its grant asked once.
+      makeAttack(this.state, input, granted, this.procedure);
       if (landed.amount > 0) {
         const hit: FlowInput & { t: 'hit' } = { t: 'hit', target, amount: landed.amount, by: id };
         if (landed.critical) hit.critical = true;
