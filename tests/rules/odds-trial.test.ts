@@ -274,6 +274,24 @@ describe('individual-speed (seed 003)', () => {
     expect(new Set(results.map((r) => r.castings[0].outcome))).toEqual(new Set(['interrupted']));
   });
 
+  it("a caster's first action is the count its spell goes off at, not the round's start it is under way from", () => {
+    // Seed 003: a spell acts at "Base Initiative plus spell speed"; the casting is under way from the start of the round
+    // (its step has no count), so the slow caster is not the first to act.
+    const setup = setupOf(
+      id,
+      [fighter('m', 'party', { spells: ['Bolt'], hp: 9, woundPoints: 9, maxWoundPoints: 9 }), fighter('o', 'orcs', { agilityModifier: 20, hp: 9, woundPoints: 9, maxWoundPoints: 9 })],
+      [{ m: cast('m', 'Bolt', 'o', 5), o: melee('o', 'm') }],
+      { o: HARMLESS },
+      {},
+      1,
+    );
+    for (const r of play(setup, 100)) {
+      expect(r.first).toBe('orcs');
+      expect(r.firstAction.m).toBeGreaterThan(r.firstAction.o);
+      expect(r.castings[0].outcome).toBe('off');
+    }
+  });
+
   it('a natural 20 is a critical hit: the damage times the weapon multiplier, less Armour (seed 003 "Critical Hits")', () => {
     const started = startFlow(PROCEDURES[id], {}, { sides: [{ id: 'x', name: 'x' }, { id: 'y', name: 'y' }], combatants: [fighter('a', 'x'), fighter('b', 'y', { armour: 2 })] }, new RandomDice(1));
     if (!started.ok) throw new Error(started.problem.key);

@@ -338,7 +338,10 @@ class Trial {
         for (const a of this.attempts) if (a.id === e.casting) a.began = true;
       }
       if (state.round !== 1 || this.firstAction[e.combatant] !== undefined) continue;
-      const n = this.unit === 'segment' ? (step.segment ?? k + 1) : this.unit === 'count' ? (step.count ?? k + 1) : this.orderOf(k);
+      // A step with no segment (count) of its own is no moment of action: individual-speed's castings "since the start
+      // of the round" act at their count, when they go off.
+      const n = this.unit === 'segment' ? step.segment : this.unit === 'count' ? step.count : this.orderOf(k);
+      if (n === undefined) continue;
       this.firstAction[e.combatant] = n;
       const side = this.sideOf(e.combatant);
       if (this.firstStep === -1) {
