@@ -22,9 +22,8 @@
  * only): neither it nor the odds engine is part of start-up.
  */
 import { SYSTEM_ID } from '../settings';
-import { RulesError, type Problem, type ProcedureId } from '../rules/model';
+import { RulesError, type Problem } from '../rules/model';
 import { DEFAULT_TRIALS, type Localize, type OddsReport, type OddsSetup, type Tally } from '../rules/odds/types';
-import { firstActionUnit, setupProblems } from '../rules/odds/trial';
 import { mergeTally, newTally } from '../rules/odds/tally';
 import { oddsReport } from '../rules/odds/report';
 import { oddsChart } from '../rules/odds/chart';
@@ -269,12 +268,7 @@ export class OddsDialog extends HandlebarsApplicationMixin(ApplicationV2) {
       await this.#fail([localizeProblem(err.problem)]);
       return null;
     }
-    // The same combatants and stats under every procedure: the first setup's problems are all of them.
-    const problems = setupProblems(setups[0]);
-    if (problems.length > 0) {
-      await this.#fail(problems.map((p) => localizeProblem(p)));
-      return null;
-    }
+    // What the engine cannot read of the stats is refused by the worker before any trial (a `problems` reply).
     return setups;
   }
 
@@ -321,7 +315,6 @@ export class OddsDialog extends HandlebarsApplicationMixin(ApplicationV2) {
         played.map((x) => x.setup),
         played.map((x) => x.tally),
         { seed: this.seed, trials: this.trials, maxRounds: this.setups[0].maxRounds, complete },
-        (p: ProcedureId) => firstActionUnit(p),
       );
       // Inline: the standalone document's XML declaration is not part of HTML.
       this.chart = oddsChart(this.report, oddsLocalize).replace(/^\s*<\?xml[^>]*\?>\s*/, '');

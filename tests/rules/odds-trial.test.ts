@@ -11,7 +11,8 @@ import { PROCEDURE_IDS, type Combatant, type Declaration, type ProcedureId } fro
 import { RandomDice, SequenceDice, type Dice, type DieRequest } from '../../src/rules/dice';
 import { startFlow } from '../../src/rules/flow';
 import { parseAac0 } from '../../src/rules/attack';
-import { firstActionUnit, playTrial, rollFormula, setupProblems } from '../../src/rules/odds/trial';
+import { playTrial, rollFormula, setupProblems } from '../../src/rules/odds/trial';
+import { firstActionUnit } from '../../src/rules/odds/report';
 import { strike } from '../../src/rules/odds/strike';
 import { compile, DEFAULT_DAMAGE } from '../../src/rules/odds/formula';
 import { CASTING_OUTCOMES, DEFAULT_MAX_ROUNDS, DEFAULT_TRIALS, type FighterStats, type OddsSetup, type SpellEffect, type TrialResult } from '../../src/rules/odds/types';

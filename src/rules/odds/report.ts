@@ -22,6 +22,13 @@ export const SURPRISE_UNIT: Record<ProcedureId, 'segments' | 'round'> = {
   addict: 'segments',
 };
 
+/** What a first action's number counts, by procedure: a segment, an initiative count, or the step's place in the round (trial.ts). */
+export function firstActionUnit(procedure: ProcedureId): FirstActionUnit {
+  if (procedure === 'segment-d6' || procedure === 'addict') return 'segment';
+  if (procedure === 'individual-speed') return 'count';
+  return 'order';
+}
+
 /** The spread of rounds to the end, from a histogram (rounds[n]: trials that took n rounds). */
 export function roundStats(rounds: readonly number[]): ProcedureOdds['rounds'] {
   let total = 0;
@@ -149,14 +156,13 @@ export function procedureOdds(setup: OddsSetup | undefined, tally: Tally, unit: 
 /**
  * The report of a run: one ProcedureOdds per tally, in the tallies' order,
  * each with the setup of its procedure (else the setup at the same index).
- * `unit` names what a procedure's first-action numbers count (trial.ts
- * firstActionUnit).
+ * `unit` names what a procedure's first-action numbers count (firstActionUnit).
  */
 export function oddsReport(
   setups: OddsSetup[],
   tallies: Tally[],
   meta: { seed: number; trials: number; maxRounds: number; complete: boolean; title?: string },
-  unit: (p: ProcedureId) => FirstActionUnit,
+  unit: (p: ProcedureId) => FirstActionUnit = firstActionUnit,
 ): OddsReport {
   const title = meta.title ?? setups.find((s) => s.title)?.title;
   return {

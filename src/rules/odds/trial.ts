@@ -27,6 +27,7 @@ import { isLoaded, getProcedure } from '../registry';
 import { applyInput, attackGrant, castingById, makeAttack, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
+import { firstActionUnit } from './report';
 import type { CastingOutcome, FirstActionUnit, OddsSetup, TrialResult } from './types';
 
 export { rollFormula } from './formula';
@@ -38,13 +39,6 @@ const ATTACKS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile'
 
 /** Refusals of a declaration a trial cannot foresee: a combatant that cannot act, a spell with no copy left, one gone, a final declaration. */
 const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant', 'DeclarationFinal', 'DeclarationCancelled']);
-
-/** What a first action's number counts, by procedure: a segment, an initiative count, or the step's place in the round. */
-export function firstActionUnit(procedure: ProcedureId): FirstActionUnit {
-  if (procedure === 'segment-d6' || procedure === 'addict') return 'segment';
-  if (procedure === 'individual-speed') return 'count';
-  return 'order';
-}
 
 /* ------------------------------------------------------------ the setup, read once */
 

@@ -20,7 +20,6 @@ import { Worker } from 'node:worker_threads';
 import { oddsChart } from '../../rules/odds/chart';
 import { oddsReport } from '../../rules/odds/report';
 import { mergeTally, newTally } from '../../rules/odds/tally';
-import { firstActionUnit } from '../../rules/odds/trial';
 import type { Localize, Tally } from '../../rules/odds/types';
 import { PROCEDURES } from '../../rules/procedures/all';
 import { quoted } from '../cli';
@@ -178,7 +177,6 @@ async function main(): Promise<number> {
     plan.setups,
     tallies,
     { seed: plan.seed, trials: plan.flags.trials, maxRounds: plan.maxRounds, complete, ...(plan.title !== undefined ? { title: plan.title } : {}) },
-    firstActionUnit,
   );
 
   const lines: string[] = [];
