@@ -22,6 +22,10 @@
  * document-sheet handler → validate → update), its buttons through the
  * stand-in's action dispatch; the shown client's notifications since the
  * last action are drawn in #preview-notifications.
+ * The GM's "Odds of this fight" (the tracker's control) opens its dialog in
+ * #preview-windows at its own width; its trials are played by a real Worker,
+ * the module scripts/preview.mjs builds from src/odds-worker.ts and serves
+ * where the dialog asks for it (systems/ten-segments/odds-worker.js).
  *
  * One client's code at a time: a browser has no async context (the stand-in's
  * AsyncLocalStorage is shimmed, preview/shims/async_hooks.ts), so everything
@@ -102,6 +106,9 @@ ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, l
       appOf.set(el, app);
       if (!tracker) el.dataset.previewViewer = viewerOfClient(app.client);
     }
+    // The odds dialog at its position's width, as core sizes its window (the stand-in does not; the other dialogs keep the page's sizes).
+    const width = (app.options as any).position?.width;
+    if (el?.classList.contains('odds-dialog') && typeof width === 'number') el.style.width = `${width}px`;
     if (el && !tracker && !el.isConnected) document.getElementById('preview-windows')?.append(el);
     showWindows();
     return app;

@@ -2,8 +2,12 @@
 // npm run preview [-- --port N]: bundles the preview page's entry
 // (preview/main.ts: the stand-in of Foundry booted in the browser, the system,
 // a fixture combat; esbuild, node: modules replaced by preview/shims/) into
-// build/preview/main.js, and serves it with the repository's templates/,
-// lang/, styles/ and system.json on http://localhost:<port>/ (default 30010).
+// build/preview/main.js, and the odds' Web Worker (src/odds-worker.ts, as
+// scripts/build.mjs builds dist/odds-worker.js) into build/preview/odds-worker.js,
+// and serves them with the repository's templates/, lang/, styles/ and
+// system.json on http://localhost:<port>/ (default 30010). The worker is served
+// where the odds dialog asks for it outside dist/chunks/ (its fallback,
+// systems/ten-segments/odds-worker.js, from the page's root).
 // The browser checks (tests/browser/) and the benchmark import
 // buildPreview and startPreviewServer from here.
 import { createServer } from 'node:http';
@@ -14,10 +18,32 @@ import { build } from 'esbuild';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const OUT = join(ROOT, 'build/preview/main.js');
+const WORKER_OUT = join(ROOT, 'build/preview/odds-worker.js');
+/** Where the odds dialog asks for its worker when its code is not in dist/chunks/ (src/apps/odds-dialog.ts oddsWorkerUrl). */
+const WORKER_PATH = '/systems/ten-segments/odds-worker.js';
 const SHIMS = ['async_hooks', 'timers', 'fs', 'path', 'url'];
 
-/** Bundle preview/main.ts for the browser (one file: the procedures' import() inlined). */
+/** Bundle preview/main.ts for the browser (one file: the procedures' import() inlined), and the odds' worker beside it. */
 export async function buildPreview() {
+  await Promise.all([buildPage(), buildOddsWorker()]);
+  return OUT;
+}
+
+/** The odds' Web Worker, one ES module (the engine and all five procedures), as scripts/build.mjs builds it, unminified. */
+async function buildOddsWorker() {
+  await build({
+    entryPoints: [join(ROOT, 'src/odds-worker.ts')],
+    outfile: WORKER_OUT,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+}
+
+async function buildPage() {
   await build({
     entryPoints: [join(ROOT, 'preview/main.ts')],
     outfile: OUT,
@@ -41,7 +67,6 @@ export async function buildPreview() {
       },
     ],
   });
-  return OUT;
 }
 
 const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.hbs': 'text/plain', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.webp': 'image/webp' };
@@ -73,6 +98,11 @@ export function startPreviewServer({ port = 30010, host = '127.0.0.1' } = {}) {
       if (path.startsWith('/icons/')) {
         res.writeHead(200, { 'content-type': 'image/svg+xml' });
         res.end(await readFile(join(ROOT, 'preview/token.svg')));
+        return;
+      }
+      if (path === WORKER_PATH) {
+        res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' });
+        res.end(await readFile(WORKER_OUT));
         return;
       }
       const file = normalize(join(ROOT, path));

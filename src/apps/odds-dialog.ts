@@ -127,7 +127,7 @@ export class OddsDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   static override DEFAULT_OPTIONS = {
     classes: ['ten-segments', 'odds-dialog'],
     window: { title: 'TENSEG.Odds.Dialog.Title', icon: 'fa-solid fa-chart-column', resizable: true },
-    position: { width: 720, height: 'auto' as const },
+    position: { width: 900, height: 'auto' as const },
     actions: { cancel: OddsDialog.onCancel, runAgain: OddsDialog.onRunAgain },
   };
 
