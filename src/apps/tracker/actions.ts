@@ -156,6 +156,7 @@ export const COMBAT = {
   moraleCheck: (combat: TenSegmentsCombat) => moraleFor(combat, monstersOf(combat)),
   recordReactions: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).recordReactions(combat),
   encounterDistance: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).encounterDistance(combat),
+  oddsOfFight: async (combat: TenSegmentsCombat) => (await import('../odds-dialog')).openOddsDialog(combat),
 };
 
 type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;

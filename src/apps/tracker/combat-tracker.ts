@@ -43,12 +43,10 @@ export class TenSegmentsCombatTracker extends Base {
 
   protected override async _prepareContext(options: never): Promise<never> {
     const context = await super._prepareContext(options);
-    this.tenSegments = await this.#build();
-    const combat = this.viewed as Combat.Implementation | null;
+    const ts = (this.tenSegments = await this.#build());
+    const gm = !!game.user?.isGM;
     // The GM's odds of this fight: greyed while fewer than two sides have combatants.
-    const sides = combat ? new Set(combat.combatants.contents.map((c) => groupIdOf(c)).filter((g) => !!g)).size : 0;
-    const odds = combat ? oddsControl(!!game.user?.isGM, sides) : null;
-    const ours: TenSegmentsTracker.ContextAdditions = { ts: this.tenSegments, isGM: !!game.user?.isGM, odds };
+    const ours: TenSegmentsTracker.ContextAdditions = { ts, isGM: gm, odds: gm && ts ? oddsControl(ts.sides.filter((s) => s.rows.length > 0).length) : null };
     return Object.assign(context, ours) as never;
   }
 

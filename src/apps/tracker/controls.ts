@@ -183,17 +183,13 @@ export function combatControls(input: ControlsInput): ControlView[] {
 }
 
 /**
- * The GM's "Odds of this fight" (issue 14): the GM only; greyed while fewer
- * than two sides have combatants. Its dialog and the odds engine are a chunk
- * loaded at the click (TRACKER_ACTIONS.oddsOfFight).
+ * The GM's "Odds of this fight" (issue 14; the tracker offers it to the GM only): greyed while fewer
+ * than two sides have combatants. Its dialog (and the worker it starts) is a
+ * chunk loaded at the click (actions.ts).
  */
-export function oddsControl(gm: boolean, sidesWithCombatants: number): ControlView | null {
-  if (!gm) return null;
+export function oddsControl(sidesWithCombatants: number): ControlView {
   const out = button('oddsOfFight', 'fa-solid fa-chart-column', t('Odds'));
-  if (sidesWithCombatants < 2) {
-    out.disabled = true;
-    out.reason = t('OddsNeedsTwoSides');
-  }
+  if (sidesWithCombatants < 2) Object.assign(out, { disabled: true, reason: t('OddsNeedsTwoSides') });
   return out;
 }
 
@@ -330,24 +326,19 @@ export const TRACKER_ACTION_NAMES = [
   'chooseSpell',
   'recordReactions',
   'encounterDistance',
+  'oddsOfFight',
 ] as const;
 export type TrackerActionName = (typeof TRACKER_ACTION_NAMES)[number];
 
 /** Each action as core calls it (`this` the tracker, (event, target)); what it does is in actions.ts, loaded at the first click. */
-export const TRACKER_ACTIONS: Record<string, TrackerAction> = {
-  ...Object.fromEntries(
-    TRACKER_ACTION_NAMES.map((name) => [
-      name,
-      async function (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) {
-        await (await actions()).trackerAction(name, this, event, target);
-      },
-    ]),
-  ),
-  /** The GM's odds of the viewed combat (its dialog a chunk of its own). */
-  async oddsOfFight(this: { viewed: Combat.Implementation | null }) {
-    await (await import('../odds-dialog')).openOddsDialog(this.viewed);
-  },
-};
+export const TRACKER_ACTIONS: Record<string, TrackerAction> = Object.fromEntries(
+  TRACKER_ACTION_NAMES.map((name) => [
+    name,
+    async function (this: { viewed: Combat.Implementation | null }, event: PointerEvent, target: HTMLElement) {
+      await (await actions()).trackerAction(name, this, event, target);
+    },
+  ]),
+);
 
 /* ------------------------------------------------------- context menu */
 
