@@ -7,7 +7,7 @@
  * names the seed passage (seeds/000…004) or ruling (seeds/README.md) it checks.
  */
 import { describe, expect, it } from 'vitest';
-import { attackProblem, currentActors, type FlowState } from '../../src/rules/flow';
+import { attackProblem, currentActors, scheduledAttacksLeft, type FlowState } from '../../src/rules/flow';
 import { PROCEDURE_IDS, type Combatant, type ProcedureId } from '../../src/rules/model';
 import type { ScriptedRoll } from '../../src/rules/dice';
 import { base, d, encounter, expectRefused, finishRound, give, init, melee, playTo, start, stepOf, surprise } from './flow-helpers';
@@ -77,9 +77,17 @@ describe('segment-d6 (seed 000): attacks in the segment of the side', () => {
     const { state, dice } = d6();
     give(state, { t: 'declare', d: d('archer', 'missile', { target: 'orc' }) });
     give(state, { t: 'begin' }, dice);
+    // How many the schedule still allows (what the odds' trials ask once): the rate of fire, less those made.
+    expect(scheduledAttacksLeft(state, 'archer')).toBe(2);
+    expect(scheduledAttacksLeft(state, 'orc')).toBe(0);
     give(state, attack('archer', 'orc', { weapon: 'Short bow' }));
+    expect(scheduledAttacksLeft(state, 'archer')).toBe(1);
     give(state, attack('archer', 'orc2', { weapon: 'Short bow' }));
+    expect(scheduledAttacksLeft(state, 'archer')).toBe(0);
     expectRefused(state, attack('archer', 'orc'), 'NoAttackLeft');
+    // Outside a round's steps: none.
+    finishRound(state);
+    expect(scheduledAttacksLeft(state, 'archer')).toBe(0);
   });
 
   it('dead in an earlier segment it cannot attack; killed in its own segment it still does ("It is possible for two combatants to kill each other during a simultaneous initiative round!")', () => {

@@ -153,14 +153,16 @@ function weaponProblem(state: FlowState, c: Combatant, input: AttackInput): Prob
   return null;
 }
 
-/** What allows this attack now, or why nothing does. `able`: the attacker's state as it acts in this step. */
-function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, target: Combatant): AttackGranted {
+/**
+ * The attacks the schedule still allows the attacker in the current step:
+ * its acting attack entries' allowance (one per routine, a missile routine
+ * its rate of fire; its turn's entry one), capped by the procedure, less the
+ * attacks of the schedule it made in this step; `scheduled`: it has such an
+ * entry at all. `able`: its state as it acts in this step.
+ */
+function scheduleLeft(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, entries = currentEntries(state)): { scheduled: boolean; left: number } {
   const id = attacker.id;
-  const name = attacker.name;
   const rules = procedure.attackRules;
-  // It moved and forfeited its action this round (the `moved` input, flow/moved.ts): no attack at all.
-  if (forfeited(state, id)) return refuse('ActionForfeited', { name });
-  const entries = currentEntries(state);
   let scheduled = false;
   let allowance = 0;
   for (const { entry, outcome } of entries) {
@@ -174,8 +176,34 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   }
   const cap = rules?.cap?.(state.states[id] ?? able);
   if (cap !== undefined) allowance = Math.min(allowance, cap);
-  const here = made(state).filter((a) => a.c === id && a.step === state.step && a.as === 'schedule').length;
-  if (here < allowance) return { ok: true, grant: 'schedule' };
+  let here = 0;
+  for (const a of made(state)) if (a.c === id && a.step === state.step && a.as === 'schedule') here++;
+  return { scheduled, left: Math.max(0, allowance - here) };
+}
+
+/**
+ * How many more attacks the schedule allows `id` in the current step (0 when
+ * it cannot act, has forfeited its action, or it is not a round's step). The
+ * odds' trials ask it once, then make that many attacks, each granted by
+ * attackGrant.
+ */
+export function scheduledAttacksLeft(state: FlowState, id: string, procedure: P = getProcedure(state.procedure)): number {
+  if (state.stage !== 'resolve' || !state.schedule?.steps[state.step] || forfeited(state, id)) return 0;
+  const attacker = combatantOf(state, id);
+  const able = attacker ? ableState(state, id, procedure) : null;
+  return attacker && able ? scheduleLeft(state, procedure, attacker, able).left : 0;
+}
+
+/** What allows this attack now, or why nothing does. `able`: the attacker's state as it acts in this step. */
+function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, target: Combatant): AttackGranted {
+  const id = attacker.id;
+  const name = attacker.name;
+  const rules = procedure.attackRules;
+  // It moved and forfeited its action this round (the `moved` input, flow/moved.ts): no attack at all.
+  if (forfeited(state, id)) return refuse('ActionForfeited', { name });
+  const entries = currentEntries(state);
+  const { scheduled, left } = scheduleLeft(state, procedure, attacker, able, entries);
+  if (left > 0) return { ok: true, grant: 'schedule' };
 
   // A held action is one attack, or the action it was released as (its entries in the schedule).
   const held = rules?.held !== undefined && holdHasCome(state, id, rules.held);

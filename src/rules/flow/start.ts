@@ -27,13 +27,15 @@ function hasSurprisePhase(procedure: Procedure<ProcedureOptions>, encounter: Enc
   return procedure.planSurprise(encounter, surprise, {}, options) !== null;
 }
 
-/** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
-export function startCombat(
-  procedureOrId: unknown,
-  givenOptions: ProcedureOptions,
-  encounter: Encounter,
-  dice: Dice,
-): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+/** What a combat's start decides before any die: the procedure, its options resolved, the condition each combatant enters in. */
+export interface CheckedStart {
+  procedure: P;
+  options: ProcedureOptions;
+  conditions: Record<string, Condition>;
+}
+
+/** A start's checks: the procedure found, its options resolved, each combatant sound, on a side of the encounter, in the condition its hit points allow. */
+export function checkStart(procedureOrId: unknown, givenOptions: ProcedureOptions, encounter: Encounter): { ok: true; value: CheckedStart } | { ok: false; problem: Problem } {
   const found = asking(() => (isProcedure(procedureOrId) ? procedureOrId : getProcedure(procedureOrId)));
   if (!found.ok) return found;
   const procedure = found.value;
@@ -48,6 +50,12 @@ export function startCombat(
     if (!entering.ok) return entering;
     if (entering.value !== 'ok') conditions[c.id] = entering.value;
   }
+  return { ok: true, value: { procedure, options, conditions } };
+}
+
+/** A checked start's dice, on a copy of the encounter: surprise rolled once, per-combat initiative. The odds' trials check once and roll per trial. */
+export function rollStart(checked: CheckedStart, encounter: Encounter, dice: Dice): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+  const { procedure, options, conditions } = checked;
   const enc = copyJson(encounter);
   const rolled = asking(() => ({
     surprise: procedure.rollSurprise(enc, dice, options),
@@ -56,7 +64,18 @@ export function startCombat(
   if (!rolled.ok) return rolled;
   const { surprise, baseInitiative } = rolled.value;
   const round = hasSurprisePhase(procedure, enc, surprise, options) ? 0 : 1;
-  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions } };
+  return { ok: true, start: { procedure: procedure.id, options, encounter: enc, surprise, baseInitiative, round, rules: RULES_REVISION, conditions: { ...conditions } } };
+}
+
+/** Start a combat: the procedure and options frozen, surprise rolled once, per-combat initiative. */
+export function startCombat(
+  procedureOrId: unknown,
+  givenOptions: ProcedureOptions,
+  encounter: Encounter,
+  dice: Dice,
+): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+  const checked = checkStart(procedureOrId, givenOptions, encounter);
+  return checked.ok ? rollStart(checked.value, encounter, dice) : checked;
 }
 
 /** startCombat and flowFrom in one. */

@@ -135,21 +135,22 @@ export function enteringCondition(procedure: P, c: Combatant, options: Procedure
 }
 
 /** The first state of a combat from its start. */
-export function flowFrom(start: FlowStart): FlowState {
-  const encounter = copyJson(start.encounter);
+export function flowFrom(start: FlowStart, owned = false): FlowState {
+  // `owned`: the start is the state's own (a fresh start nobody else keeps), so it is not copied.
+  const encounter = owned ? start.encounter : copyJson(start.encounter);
   const states: FlowState['states'] = {};
   const conditions = start.conditions;
   for (const c of encounter.combatants) states[c.id] = conditions ? initialState(c, conditions[c.id] ?? 'ok') : initialState(c);
   const state: FlowState = {
     v: FLOW_VERSION,
     procedure: start.procedure,
-    options: copyJson(start.options),
+    options: owned ? start.options : copyJson(start.options),
     encounter,
     stage: 'declare',
     round: start.round,
     firstRound: start.round,
     step: 0,
-    surprise: copyJson(start.surprise),
+    surprise: owned ? start.surprise : copyJson(start.surprise),
     baseInitiative: { ...start.baseInitiative },
     declarations: {},
     initiative: null,

@@ -24,7 +24,7 @@ import { AC_MAX, AC_MIN } from '../armor-class';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
 import { isLoaded, getProcedure } from '../registry';
-import { applyInput, attackGrant, castingById, makeAttack, spellAvailable, startFlow, type FlowInput, type FlowState } from '../flow';
+import { applyInput, attackGrant, castingById, checkStart, scheduledAttacksLeft, flowFrom, makeAttack, rollStart, spellAvailable, type CheckedStart, type FlowInput, type FlowState } from '../flow';
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
 import { firstActionUnit } from './report';
@@ -66,6 +66,8 @@ interface Prepared {
   /** Each (caster, spell) declared in any set, in order. */
   castings: { caster: string; spell: string }[];
   sides: string[];
+  /** The start's checks, by procedure (flow/start.ts checkStart). */
+  checked: Map<P, CheckedStart>;
 }
 
 const AAC0_20 = (parseAac0('20') as { ok: true; value: Aac0 }).value;
@@ -123,7 +125,7 @@ function prepare(setup: OddsSetup): Prepared {
       castings.push({ caster: id, spell: d.spell });
     }
   }
-  p = { fighters, spells, castings, sides: setup.encounter.sides.map((s) => s.id) };
+  p = { fighters, spells, castings, sides: setup.encounter.sides.map((s) => s.id), checked: new Map() };
   prepared.set(setup, p);
   return p;
 }
@@ -207,9 +209,16 @@ class Trial {
   ) {
     this.p = prepare(setup);
     this.unit = firstActionUnit(procedure.id);
-    const started = startFlow(procedure, setup.options, setup.encounter, dice);
+    // The start's checks once per setup and procedure; its dice (surprise, per-combat initiative) every trial.
+    let checked = this.p.checked.get(procedure);
+    if (!checked) {
+      const c = checkStart(procedure, setup.options, setup.encounter);
+      if (!c.ok) throw new RulesError(c.problem);
+      this.p.checked.set(procedure, (checked = c.value));
+    }
+    const started = rollStart(checked, setup.encounter, dice);
     if (!started.ok) throw new RulesError(started.problem);
-    this.state = started.state;
+    this.state = flowFrom(started.start, true);
     for (const c of this.state.encounter.combatants) this.byId.set(c.id, c);
     this.attempts = this.p.castings.map(() => ({ id: null, began: false, outcome: null }));
     this.p.castings.forEach((c, i) => this.attemptBy.set(`${c.caster}\u0000${c.spell}`, i));
@@ -407,7 +416,9 @@ class Trial {
     const attacker = this.combatant(id);
     if (!attacker) return;
     const me = this.p.fighters.get(id) as Fighter;
-    for (let guard = 0; guard < 100; guard++) {
+    // As many as the schedule allows it now (asked once), each granted by the engine.
+    const left = scheduledAttacksLeft(this.state, id, this.procedure);
+    for (let n = 0; n < left; n++) {
       const target = this.targetOf(id, e.target ?? this.state.declarations[id]?.target);
       if (target === undefined) return;
       const input: FlowInput & { t: 'attack' } = { t: 'attack', c: id, target };
