@@ -246,9 +246,26 @@ describe.each(ALL)('%s: known answers', (id) => {
       { a: { aac0: '18', damage: '1d6' }, b: { aac0: '17', damage: '1d8', ac: 5 }, c: { aac0: '19', damage: '1d8' }, d: { damage: '1d6' } },
       { Bolt: { damage: '2d4', targets: 2 } },
     );
+    const before = JSON.stringify(setup);
     for (let s = 0; s < 20; s++) {
       expect(playTrial(setup, PROCEDURES[id], new RandomDice(s))).toEqual(playTrial(setup, PROCEDURES[id], new RandomDice(s)));
     }
+    // The trials share the setup's combatants and sides, read only: nothing of it changed.
+    expect(JSON.stringify(setup)).toBe(before);
+  });
+
+  it('a fight where Sleep takes foes out leaves the setup as it was (the trials share its lists, read only)', () => {
+    const setup = setupOf(
+      id,
+      [fighter('m', 'x', { hp: 8, maxHp: 8, woundPoints: 8, maxWoundPoints: 8, spells: ['Sleep', 'Sleep'] }), fighter('o1', 'y'), fighter('o2', 'y'), fighter('o3', 'y', { hp: 30, maxHp: 30, woundPoints: 30, maxWoundPoints: 30 })],
+      [{ m: cast('m', 'Sleep', 'o1'), o1: melee('o1', 'm'), o2: melee('o2', 'm'), o3: melee('o3', 'm') }],
+      { o1: HARMLESS, o2: HARMLESS, o3: HARMLESS },
+      { Sleep: { disables: '2' } },
+    );
+    const before = JSON.stringify(setup);
+    const results = play(setup, 30);
+    expect(results.some((r) => r.winner === 'x')).toBe(true);
+    expect(JSON.stringify(setup)).toBe(before);
   });
 });
 

@@ -160,13 +160,17 @@ function weaponProblem(state: FlowState, c: Combatant, input: AttackInput): Prob
  * attacks of the schedule it made in this step; `scheduled`: it has such an
  * entry at all. `able`: its state as it acts in this step.
  */
-function scheduleLeft(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState, entries = currentEntries(state)): { scheduled: boolean; left: number } {
+function scheduleLeft(state: FlowState, procedure: P, attacker: Combatant, able: CombatantState): { scheduled: boolean; left: number } {
   const id = attacker.id;
   const rules = procedure.attackRules;
   let scheduled = false;
   let allowance = 0;
-  for (const { entry, outcome } of entries) {
-    if (entry.combatant !== id || outcome !== 'acts') continue;
+  // The current step's entries and their outcomes, read in place.
+  const entries = state.schedule?.steps[state.step]?.entries ?? [];
+  const outcomes = state.outcomes[state.step] ?? [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.combatant !== id || outcomes[i] !== 'acts') continue;
     // addict footnote 19: a charge still closing at the end of the round does not attack (addict.ts CHARGE_FALLS_SHORT).
     if (entry.reason === 'addictChargeFallsShort') continue;
     if (ATTACK_ACTIONS.has(entry.action)) allowance += entryAllowance(state, attacker, entry);
@@ -201,8 +205,7 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   const rules = procedure.attackRules;
   // It moved and forfeited its action this round (the `moved` input, flow/moved.ts): no attack at all.
   if (forfeited(state, id)) return refuse('ActionForfeited', { name });
-  const entries = currentEntries(state);
-  const { scheduled, left } = scheduleLeft(state, procedure, attacker, able, entries);
+  const { scheduled, left } = scheduleLeft(state, procedure, attacker, able);
   if (left > 0) return { ok: true, grant: 'schedule' };
 
   // A held action is one attack, or the action it was released as (its entries in the schedule).
@@ -217,7 +220,7 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
       surprised: surprisedNow(state, id),
       schedule: state.schedule as NonNullable<FlowState['schedule']>,
       step: state.step,
-      entries,
+      entries: currentEntries(state),
       declarations: state.declarations,
       attacks: made(state),
       provoked: provokedBy(state, target.id, id),

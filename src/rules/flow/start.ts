@@ -53,10 +53,16 @@ export function checkStart(procedureOrId: unknown, givenOptions: ProcedureOption
   return { ok: true, value: { procedure, options, conditions } };
 }
 
-/** A checked start's dice, on a copy of the encounter: surprise rolled once, per-combat initiative. The odds' trials check once and roll per trial. */
-export function rollStart(checked: CheckedStart, encounter: Encounter, dice: Dice): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
+/**
+ * A checked start's dice, on a copy of the encounter: surprise rolled once,
+ * per-combat initiative. The odds' trials check once and roll per trial; they
+ * pass `copy` false with an encounter object of their own whose sides and
+ * combatants they never change (the flow replaces those lists, never changes
+ * them in place, but for `move`, which a trial does not use).
+ */
+export function rollStart(checked: CheckedStart, encounter: Encounter, dice: Dice, copy = true): { ok: true; start: FlowStart } | { ok: false; problem: Problem } {
   const { procedure, options, conditions } = checked;
-  const enc = copyJson(encounter);
+  const enc = copy ? copyJson(encounter) : encounter;
   const rolled = asking(() => ({
     surprise: procedure.rollSurprise(enc, dice, options),
     baseInitiative: procedure.rollCombatInitiative(enc, enc.combatants, dice, options),

@@ -216,7 +216,8 @@ class Trial {
       if (!c.ok) throw new RulesError(c.problem);
       this.p.checked.set(procedure, (checked = c.value));
     }
-    const started = rollStart(checked, setup.encounter, dice);
+    // The encounter's lists are shared by the trials, read only: each trial has its own encounter object.
+    const started = rollStart(checked, { ...setup.encounter }, dice, false);
     if (!started.ok) throw new RulesError(started.problem);
     this.state = flowFrom(started.start, true);
     for (const c of this.state.encounter.combatants) this.byId.set(c.id, c);
