@@ -29,30 +29,19 @@ export async function buildPreview() {
   return OUT;
 }
 
+/** What both of the page's bundles are: one ES module for the browser, with its source map. */
+const BROWSER = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', sourcemap: 'inline', logLevel: 'warning' };
+
 /** The odds' Web Worker, one ES module (the engine and all five procedures), as scripts/build.mjs builds it, unminified. */
 async function buildOddsWorker() {
-  await build({
-    entryPoints: [join(ROOT, 'src/odds-worker.ts')],
-    outfile: WORKER_OUT,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    sourcemap: 'inline',
-    logLevel: 'warning',
-  });
+  await build({ ...BROWSER, entryPoints: [join(ROOT, 'src/odds-worker.ts')], outfile: WORKER_OUT });
 }
 
 async function buildPage() {
   await build({
+    ...BROWSER,
     entryPoints: [join(ROOT, 'preview/main.ts')],
     outfile: OUT,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    sourcemap: 'inline',
-    logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"development"' },
     plugins: [
       {
