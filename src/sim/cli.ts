@@ -22,6 +22,7 @@ import type { Problem } from '../rules/model';
 import { PROCEDURE_IDS } from '../rules/model';
 import { excerpt, MAX_ROUNDS, runScenario, validateScenario, type ProcedureTable } from './scenario';
 import { buildTimeline } from './text';
+import { walkArgs } from './args';
 import { loadStrings, Strings } from './strings';
 
 /** The repository: lang files and the bundled example (this file is in src/sim, the built runner in build/). */
@@ -44,18 +45,7 @@ export function parseFlags(argv: readonly string[]): { flags: SimFlags; problems
   const flags: SimFlags = { json: false, help: false };
   const problems: Problem[] = [];
   const files: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
-    const value = (): string | undefined => {
-      if (inline !== undefined) return inline;
-      const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('--') && next.length > 2)) return undefined;
-      i++;
-      return next;
-    };
+  walkArgs(argv, ({ arg, name, value }) => {
     const whole = (flag: string, min: number, max: number): number | undefined => {
       const v = value();
       if (v === undefined) {
@@ -92,7 +82,7 @@ export function parseFlags(argv: readonly string[]): { flags: SimFlags; problems
         if (arg.startsWith('-') && arg !== '-') problems.push({ key: 'UnknownFlag', path: arg, data: { flag: arg } });
         else files.push(arg);
     }
-  }
+  });
   if (files.length > 1) problems.push({ key: 'TooManyFiles', data: { files: files.join(', ') } });
   else if (files.length === 1) flags.file = files[0];
   return { flags, problems };

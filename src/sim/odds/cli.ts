@@ -14,6 +14,7 @@ import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { PROCEDURE_IDS, isProcedureId, type Problem, type ProcedureId } from '../../rules/model';
 import { setupProblems } from '../../rules/odds/trial';
+import { walkArgs } from '../args';
 import { DEFAULT_MAX_ROUNDS, DEFAULT_TRIALS, type OddsSetup } from '../../rules/odds/types';
 import { EXAMPLE, parseScenarioText, quoted, quotedPath, readScenarioFile, ROOT } from '../cli';
 import { MAX_ROUNDS, suggest, validateScenario, type ProcedureTable, type ScenarioNote } from '../scenario';
@@ -56,20 +57,11 @@ export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; pro
   const flags: OddsFlags = { json: false, help: false, trials: DEFAULT_TRIALS, procedures: [] };
   const problems: Refusal[] = [];
   const files: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+  walkArgs(argv, (a) => {
+    const { arg, name } = a;
+    /** The flag's value; none, or only blanks, is refused. */
     const value = (flag: string): string | undefined => {
-      let v = inline;
-      if (v === undefined) {
-        const next = argv[i + 1];
-        if (next !== undefined && !(next.startsWith('--') && next.length > 2)) {
-          i++;
-          v = next;
-        }
-      }
+      const v = a.value();
       if (v === undefined || v.trim() === '') problems.push({ key: 'TENSEG.Error.FlagNeedsValue', path: flag, data: { flag } });
       return v === undefined || v.trim() === '' ? undefined : v;
     };
@@ -130,7 +122,7 @@ export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; pro
         if (arg.startsWith('-') && arg !== '-') problems.push({ key: 'TENSEG.Odds.Cli.UnknownFlag', path: arg, data: { flag: arg } });
         else files.push(arg);
     }
-  }
+  });
   if (files.length > 1) problems.push({ key: 'TENSEG.Error.TooManyFiles', data: { files: files.join(', ') } });
   else if (files.length === 1) flags.file = files[0];
   return { flags, problems };
