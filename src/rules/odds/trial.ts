@@ -19,7 +19,7 @@
 import { parseAac0, type Aac0, type CreatureSize } from '../attack';
 import { parseAttackRoutines } from '../attack-routines';
 import type { Dice } from '../dice';
-import type { ActionKind, Combatant, Declaration, Problem, ProcedureId } from '../model';
+import type { ActionKind, Combatant, Declaration, Problem } from '../model';
 import { AC_MAX, AC_MIN } from '../armor-class';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
