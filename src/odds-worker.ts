@@ -12,8 +12,7 @@
 import './rules/procedures/all';
 import { getProcedure } from './rules/registry';
 import { RulesError, type Problem } from './rules/model';
-import { playTrial, setupProblems } from './rules/odds/trial';
-import { newTally, runTrials } from './rules/odds/tally';
+import { setupProblems, tallyTrials } from './rules/odds/trial';
 import type { OddsSetup, Tally } from './rules/odds/types';
 
 /** What the dialog posts: the setups (one per procedure) and how many trials of each, from which seed, in batches of how many. */
@@ -65,11 +64,9 @@ export async function playOdds(data: unknown, post: (reply: OddsReply) => void, 
   try {
     for (const [index, setup] of data.setups.entries()) {
       const procedure = getProcedure(setup.procedure);
-      const play = (dice: Parameters<typeof playTrial>[2]) => playTrial(setup, procedure, dice);
       for (let from = 0; from < data.trials; from += batch) {
         if (stop()) return;
-        const tally = newTally(setup.procedure);
-        runTrials(play, setup.procedure, data.seed, from, Math.min(data.trials, from + batch), tally, stop);
+        const { tally } = tallyTrials(setup, procedure, data.seed, from, Math.min(data.trials, from + batch), stop);
         post({ t: 'batch', index, tally });
         await control.pause?.();
       }

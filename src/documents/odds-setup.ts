@@ -29,6 +29,8 @@ import { weaponOf, type ItemView } from '../data/engine-view';
 import { actorData, actorSize } from '../data/systems';
 import { SYSTEM_ID } from '../settings';
 import { buildEncounter } from './engine-encounter';
+import { footprintOf } from './grid';
+import { nearest } from '../rules/odds/nearest';
 import { sceneOfCombat, withSceneOptions } from './scene-options';
 import type { TenSegmentsCombat } from './combat';
 
@@ -57,13 +59,12 @@ function optionsFor(combat: Combat.Implementation, procedure: ProcedureId): Proc
 
 const items = (actor: Actor.Implementation): ItemView[] => actor.items.contents.map((i) => ({ id: i.id as string, name: i.name ?? '', type: i.type, system: i.system }));
 
-/** Where a combatant's token stands, in grid squares (its top-left corner over the scene's grid size). */
+/** Where a combatant's token stands, in grid squares (its top-left square, grid.ts footprintOf). */
 function positionOf(combatant: Combatant.Implementation): { x: number; y: number } | undefined {
   const token = combatant.token;
   if (!token) return undefined;
-  const size = (token.parent as { grid?: { size?: number } } | null)?.grid?.size;
-  const grid = typeof size === 'number' && size > 0 ? size : 100;
-  return { x: (token.x ?? 0) / grid, y: (token.y ?? 0) / grid };
+  const { col, row } = footprintOf(token, token.parent?.grid?.size ?? 100);
+  return { x: col, y: row };
 }
 
 /** What a combatant brings to a rolled attack: from its actor, its items and its token. */
@@ -82,7 +83,10 @@ export function fighterOf(combatant: Combatant.Implementation, declared: Declara
   }
   out.size = actorSize(actor);
   // The declared weapon (by name), else the one in hand (the first equipped), else the first weapon carried.
-  const weapons = items(actor).flatMap((i) => (weaponOf(i) ? [{ name: i.name, w: weaponOf(i)! }] : []));
+  const weapons = items(actor).flatMap((i) => {
+    const w = weaponOf(i);
+    return w ? [{ name: i.name, w }] : [];
+  });
   const name = declared?.weapon?.name;
   const weapon = (name !== undefined ? weapons.find((x) => x.name === name) : undefined) ?? weapons.find((x) => x.w.equipped) ?? weapons[0];
   if (weapon) {
@@ -95,37 +99,19 @@ export function fighterOf(combatant: Combatant.Implementation, declared: Declara
   return out;
 }
 
-/** The nearest foe still on its feet (hit points above 0), by the fighters' positions; without positions, the first in the encounter's order. */
+/** The nearest foe still on its feet (hit points above 0), by the fighters' positions (rules/odds/nearest.ts, as the trials count it). */
 export function nearestFoe(encounter: Encounter, fighters: Record<string, FighterStats>, id: string): string | undefined {
   const self = encounter.combatants.find((c) => c.id === id);
   if (!self) return undefined;
-  const here = fighters[id]?.position;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of encounter.combatants) {
-    if (c.side === self.side || c.hp <= 0) continue;
-    const there = fighters[c.id]?.position;
-    const d = here && there ? (here.x - there.x) ** 2 + (here.y - there.y) ** 2 : Infinity;
-    if (best === undefined || d < bestDistance) {
-      best = c.id;
-      bestDistance = d;
-    }
-  }
-  return best;
+  return nearest(fighters[id]?.position, encounter.combatants, (c) => c.side !== self.side && c.hp > 0, (c) => fighters[c.id]?.position)?.id;
 }
 
-/**
- * The combat on the tracker under one procedure, ready to play (the
- * procedure must be loaded: oddsSetupsFor loads them). A combat the engine
- * cannot read (a combatant without an actor or a side) is a RulesError with
- * the engine's problem.
- */
-export function oddsSetupFor(combat: Combat.Implementation, procedure: ProcedureId): OddsSetup {
+/** What every procedure's setup of the combat shares: its encounter, its fighters, this round's declarations (read once for all five). */
+function sharedSetup(combat: Combat.Implementation): Omit<OddsSetup, 'procedure' | 'options'> {
   const built = buildEncounter(combat);
   if ('problem' in built) throw new RulesError(built.problem);
   const { encounter } = built;
-  const tc = combat as TenSegmentsCombat;
-  const held = tc.gmDeclarations ?? {};
+  const held = (combat as TenSegmentsCombat).gmDeclarations ?? {};
   const fighters: Record<string, FighterStats> = {};
   for (const c of combat.combatants.contents) fighters[c.id as string] = fighterOf(c, held[c.id as string]);
   const declarations: Record<string, Declaration> = {};
@@ -142,22 +128,24 @@ export function oddsSetupFor(combat: Combat.Implementation, procedure: Procedure
     if (c.weapon) attack.weapon = structuredClone(c.weapon);
     declarations[c.id] = attack;
   }
-  const setup: OddsSetup = {
-    procedure,
-    options: optionsFor(combat, procedure),
-    encounter: structuredClone(encounter),
-    declarations: [declarations],
-    fighters,
-    spells: {},
-    maxRounds: DEFAULT_MAX_ROUNDS,
-  };
-  return setup;
+  // The encounter is built afresh for the setup (buildEncounter): nothing in it is the combat's own.
+  return { encounter, declarations: [declarations], fighters, spells: {}, maxRounds: DEFAULT_MAX_ROUNDS };
 }
 
-/** The combat under all five procedures (the combat's own first), each loaded first. */
+/**
+ * The combat on the tracker under one procedure, ready to play (the
+ * procedure must be loaded: oddsSetupsFor loads them). A combat the engine
+ * cannot read (a combatant without an actor or a side) is a RulesError with
+ * the engine's problem.
+ */
+export function oddsSetupFor(combat: Combat.Implementation, procedure: ProcedureId, shared = sharedSetup(combat)): OddsSetup {
+  return { ...shared, procedure, options: optionsFor(combat, procedure) };
+}
+
+/** The combat under all five procedures (the combat's own first), each loaded first; the combat read once. */
 export async function oddsSetupsFor(combat: Combat.Implementation): Promise<OddsSetup[]> {
   const procedures = oddsProcedures(combatProcedure(combat));
   await Promise.all(procedures.map((p) => loadProcedure(p)));
-  return procedures.map((p) => oddsSetupFor(combat, p));
+  const shared = sharedSetup(combat);
+  return procedures.map((p) => oddsSetupFor(combat, p, shared));
 }
-

@@ -19,6 +19,11 @@ import { buildPreview, startPreviewServer } from '../../scripts/preview.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Where the checks put their screenshots (git-ignored, under build/). */
 export const SCREENSHOTS = join(ROOT, 'build/screenshots');
+/** The text of the first element matching `selector`, its whitespace collapsed. */
+export async function textOf(p: PreviewPage, selector: string): Promise<string> {
+  return ((await p.page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /** The browser: TENSEG_CHROMIUM, else Debian's package. */
 export const CHROMIUM = process.env.TENSEG_CHROMIUM ?? '/usr/bin/chromium';
 

@@ -13,7 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, SCREENSHOTS, type Preview, type PreviewPage } from './harness';
+import { openPreview, SCREENSHOTS, type Preview, type PreviewPage, textOf } from './harness';
 
 const LONG = 300_000; // a hang guard, not a timed assertion
 const PROCEDURES = ['segment-d6', 'high-low', 'd12-ascending', 'individual-speed', 'addict'] as const;
@@ -30,7 +30,6 @@ afterAll(async () => {
   await preview?.close();
 }, LONG);
 
-const text = async (p: PreviewPage, selector: string) => ((await p.page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
 /** The bar's value and max, and the phase the body is in. */
 const progress = (p: PreviewPage) =>
   p.page.evaluate((dialog) => {
@@ -154,7 +153,7 @@ describe('the odds of this fight in Chromium, segment-d6', () => {
     expect(workers).toEqual(['/systems/ten-segments/odds-worker.js', '/systems/ten-segments/odds-worker.js']);
     await p.click(`${DIALOG} button[data-action="cancel"]`);
     await p.page.waitForSelector(`${DIALOG} .odds-body[data-phase="stopped"]`, { timeout: LONG });
-    expect(await text(p, `${DIALOG} .odds-stopped`)).toBe(en['TENSEG.Odds.Dialog.Stopped']);
+    expect(await textOf(p, `${DIALOG} .odds-stopped`)).toBe(en['TENSEG.Odds.Dialog.Stopped']);
     const stopped = await progress(p);
     expect(stopped.value).toBeGreaterThanOrEqual(under.value!);
     expect(stopped.value).toBeLessThan(500_000);

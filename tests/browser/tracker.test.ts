@@ -11,7 +11,7 @@
  * Screenshots: build/screenshots/tracker-*.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, type Preview, type PreviewPage } from './harness';
+import { openPreview, type Preview, type PreviewPage, textOf } from './harness';
 
 const LONG = 180_000; // a hang guard, not a timed assertion
 
@@ -31,7 +31,6 @@ afterAll(async () => {
   await preview?.close();
 }, LONG);
 
-const text = async (p: PreviewPage, selector: string) => ((await p.page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
 const ids = (p: PreviewPage) => p.page.evaluate(() => (globalThis as unknown as { tenPreview: Api }).tenPreview.world.ids);
 const viewer = async (p: PreviewPage, key: 'gm' | 'player' | 'player2') => {
   await p.page.selectOption('#preview-viewer', key);
@@ -45,7 +44,7 @@ describe('our tracker in Chromium, segment-d6', () => {
   }, LONG);
 
   it('the current segment is highlighted, in the header and the timeline, and lists who acts in it', async () => {
-    expect(await text(p, '#combat .ts-current-label')).toBe('Surprise segment 1');
+    expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 1');
     const current = p.page.locator('#combat .ts-step.current');
     await expect(current.count()).resolves.toBe(1);
     expect(await current.getAttribute('aria-current')).toBe('step');
@@ -55,25 +54,25 @@ describe('our tracker in Chromium, segment-d6', () => {
       'ts-entry kind-cast-begin outcome-begins Halvaine',
       'ts-entry kind-action outcome-acts Brand',
     ]);
-    expect(await text(p, '#combat .ts-step.current li.kind-cast-begin')).toContain('Sleep');
-    expect(await text(p, '#combat .ts-step.current li.kind-action')).toContain('→ Orc 1');
+    expect(await textOf(p, '#combat .ts-step.current li.kind-cast-begin')).toContain('Sleep');
+    expect(await textOf(p, '#combat .ts-step.current li.kind-action')).toContain('→ Orc 1');
     // The next step is the current one after the tracker's own Next.
     await p.click('#combat button.ts-control[data-action="nextStep"]');
-    expect(await text(p, '#combat .ts-current-label')).toBe('Surprise segment 2');
+    expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 2');
     expect(await p.page.locator('#combat .ts-step.current li.ts-entry .ts-entry-name').allTextContents()).toEqual(['Brand']);
     await p.click('#combat button.ts-control[data-action="previousStep"]');
-    expect(await text(p, '#combat .ts-current-label')).toBe('Surprise segment 1');
+    expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 1');
     expect(p.errors).toEqual([]);
   }, LONG);
 
   it('the surprised side: its tag and its members\' badges, the surprise die shown', async () => {
     const side = p.page.locator('#combat .ts-side.surprised');
     await expect(side.count()).resolves.toBe(1);
-    expect(await text(p, '#combat .ts-side.surprised .ts-side-name')).toBe('Hostile');
-    expect(await text(p, '#combat .ts-side.surprised .ts-tag.surprised')).toBe('2 still surprised');
+    expect(await textOf(p, '#combat .ts-side.surprised .ts-side-name')).toBe('Hostile');
+    expect(await textOf(p, '#combat .ts-side.surprised .ts-tag.surprised')).toBe('2 still surprised');
     expect(await p.page.locator('#combat .ts-side.surprised li.combatant.ts-row.surprised').count()).toBe(2);
     expect(await p.page.locator('#combat .ts-side:not(.surprised) .ts-tag.surprised').count()).toBe(0);
-    expect(await text(p, '#combat .ts-side.surprised .ts-die')).toContain('2');
+    expect(await textOf(p, '#combat .ts-side.surprised .ts-die')).toContain('2');
   }, LONG);
 
   it('a caster hit while casting: the tracker shows the interrupted spell, the chat its card with the GM\'s Undo, which restores it', async () => {
@@ -86,9 +85,9 @@ describe('our tracker in Chromium, segment-d6', () => {
         await c.actor.update({ 'system.hp.value': 9 });
       });
     }, halvaine);
-    expect(await text(p, '#combat .ts-step.current .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
-    expect(await text(p, '#combat .ts-step.current .ts-event.damage')).toBe('Halvaine takes 3');
-    expect(await text(p, '#combat-popout .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
+    expect(await textOf(p, '#combat .ts-step.current .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
+    expect(await textOf(p, '#combat .ts-step.current .ts-event.damage')).toBe('Halvaine takes 3');
+    expect(await textOf(p, '#combat-popout .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
     // The card is posted by the GM's damage hook after the write: drawn when it arrives (a DOM state, not a time).
     await p.page.waitForSelector('#chat-log [data-card-kind="interruption"]');
     const card = p.page.locator('#chat-log [data-card-kind="interruption"]');
@@ -100,19 +99,19 @@ describe('our tracker in Chromium, segment-d6', () => {
     // A player's chat has the card without the GM's Undo; their tracker shows the interruption too.
     await viewer(p, 'player');
     await expect(p.page.locator('#chat-log [data-card-kind="interruption"] button[data-action="tenseg-undo-interruption"]').count()).resolves.toBe(0);
-    expect(await text(p, '#combat .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
+    expect(await textOf(p, '#combat .ts-event.interruption')).toBe("Halvaine's Sleep is interrupted");
     await viewer(p, 'gm');
     // The GM's Undo: the spell is being cast again, the interruption gone from the tracker.
     await p.click('#chat-log [data-card-kind="interruption"] button[data-action="tenseg-undo-interruption"]');
     expect(await p.page.locator('#combat .ts-event.interruption').count()).toBe(0);
-    expect(await text(p, '#combat .ts-step.current li.kind-cast-begin')).toContain('Sleep');
+    expect(await textOf(p, '#combat .ts-step.current li.kind-cast-begin')).toContain('Sleep');
     expect(p.errors).toEqual([]);
   }, LONG);
 
   it('the popped-out copy (≥ 640 px) shows the ten segments side by side; the 300 px sidebar stacks them', async () => {
     // Round 1 (segments 1–10): out of the surprise, declared, initiative rolled.
-    for (let i = 0; i < 8 && !(await text(p, '#preview-status')).startsWith('round 1 · resolve'); i++) await p.click('#preview-next');
-    expect(await text(p, '#preview-status')).toMatch(/^round 1 · resolve/);
+    for (let i = 0; i < 8 && !(await textOf(p, '#preview-status')).startsWith('round 1 · resolve'); i++) await p.click('#preview-next');
+    expect(await textOf(p, '#preview-status')).toMatch(/^round 1 · resolve/);
     const layout = (root: string) =>
       p.page.locator(`${root} .ts-column[data-segment]`).evaluateAll((els) =>
         els.map((e) => {
@@ -166,7 +165,7 @@ describe('declarations in Chromium, segment-d6', () => {
     // The GM: each orc's plan, held.
     for (const id of monsters) {
       const row = `#combat li.combatant.ts-row[data-combatant-id~="${id}"]`;
-      expect(await text(p, `${row} .ts-declaration.action-melee.held`)).toMatch(/melee/i);
+      expect(await textOf(p, `${row} .ts-declaration.action-melee.held`)).toMatch(/melee/i);
     }
     await viewer(p, 'player');
     for (const id of monsters) {
@@ -176,7 +175,7 @@ describe('declarations in Chromium, segment-d6', () => {
       const words = ((await row.textContent()) ?? '').replace(/\s+/g, ' ');
       expect(words).not.toMatch(/melee/i);
     }
-    expect((await text(p, '#combat')).match(/melee/i)).toBeNull();
+    expect((await textOf(p, '#combat')).match(/melee/i)).toBeNull();
     await p.screenshot('tracker-declare-player');
     await viewer(p, 'gm');
     expect(p.errors).toEqual([]);
@@ -186,18 +185,18 @@ describe('declarations in Chromium, segment-d6', () => {
     const { halvaine } = await ids(p);
     await viewer(p, 'player');
     const row = `#combat li.combatant.ts-row[data-combatant-id="${halvaine}"]`;
-    expect(await text(p, `${row} .ts-declaration`)).toBe('not declared yet');
+    expect(await textOf(p, `${row} .ts-declaration`)).toBe('not declared yet');
     await p.click(`${row} button.ts-control[data-action="declare"]`);
     const dialog = p.page.locator('#preview-windows .tenseg-declaration:visible');
     await expect(dialog.count()).resolves.toBe(1);
     await dialog.locator('select[name="action"]').selectOption('spell');
     await p.screenshot('dialog-declaration-player');
     await p.click('#preview-windows .tenseg-declaration:visible button[type="submit"]');
-    expect(await text(p, '#preview-windows .tenseg-declaration:visible [data-answer]')).toBe('Halvaine: declared — Cast a spell.');
+    expect(await textOf(p, '#preview-windows .tenseg-declaration:visible [data-answer]')).toBe('Halvaine: declared — Cast a spell.');
     expect(await p.page.getAttribute('#preview-windows .tenseg-declaration:visible [data-answer]', 'data-answer')).toBe('accepted');
-    expect(await text(p, `${row} .ts-declaration.action-spell`)).toBe('casts a spell Sleep (2 segments)');
+    expect(await textOf(p, `${row} .ts-declaration.action-spell`)).toBe('casts a spell Sleep (2 segments)');
     await viewer(p, 'gm');
-    expect(await text(p, `${row} .ts-declaration.action-spell`)).toBe('casts a spell Sleep (2 segments)');
+    expect(await textOf(p, `${row} .ts-declaration.action-spell`)).toBe('casts a spell Sleep (2 segments)');
     // The player's dialog is not on the GM's screen.
     expect(await p.page.locator('#preview-windows .tenseg-declaration:visible').count()).toBe(0);
     expect(p.errors).toEqual([]);
@@ -219,9 +218,9 @@ describe('the surprise dialog in Chromium, segment-d6', () => {
     // The dice the table rolls: the party 4, the orcs 2.
     await p.page.evaluate(() => (globalThis as unknown as { tenPreview: Api & { foundry: { dice: { push(...n: number[]): void } } } }).tenPreview.foundry.dice.push(4, 2));
     await p.click('#preview-windows .surprise-dialog:visible button[type="submit"]');
-    expect(await text(p, '#preview-status')).toBe('surprise · declare');
-    expect(await text(p, '#combat .ts-side.surprised .ts-side-name')).toBe('Hostile');
-    expect(await text(p, '#combat .ts-side.surprised .ts-tag.surprised')).toBe('2 still surprised');
+    expect(await textOf(p, '#preview-status')).toBe('surprise · declare');
+    expect(await textOf(p, '#combat .ts-side.surprised .ts-side-name')).toBe('Hostile');
+    expect(await textOf(p, '#combat .ts-side.surprised .ts-tag.surprised')).toBe('2 still surprised');
     expect(await p.page.locator('#chat-log [data-card-kind="surprise"]').count()).toBe(1);
     expect(p.errors).toEqual([]);
     await p.page.close();
@@ -273,14 +272,14 @@ describe('every procedure plays in the preview', () => {
     const p = await preview.page(`?procedure=${procedure}`);
     await p.click('#preview-next'); // declared, initiative rolled
     let steps = 0;
-    for (let i = 0; i < 20 && (await text(p, '#preview-status')).includes('resolve'); i++) {
+    for (let i = 0; i < 20 && (await textOf(p, '#preview-status')).includes('resolve'); i++) {
       expect(await p.page.locator('#combat .ts-step.current').count()).toBe(1);
       expect(await p.page.locator('#combat .ts-step.current li.ts-entry').count()).toBeGreaterThan(0);
       await p.click('#combat button.ts-control[data-action="nextStep"]');
       steps++;
     }
     expect(steps).toBeGreaterThan(1);
-    expect(await text(p, '#preview-status')).toMatch(/end-of-round$/);
+    expect(await textOf(p, '#preview-status')).toMatch(/end-of-round$/);
     expect(p.errors).toEqual([]);
     await p.page.close();
   }, LONG);

@@ -16,7 +16,7 @@
  * Colours: the Okabe–Ito palette (safe for the common colour blindnesses).
  */
 import type { ProcedureId } from '../model';
-import type { CastingOutcome, FirstActionUnit, Localize, OddsReport, ProcedureOdds } from './types';
+import { CASTING_OUTCOMES, type CastingOutcome, type FirstActionUnit, type Localize, type OddsReport, type ProcedureOdds } from './types';
 
 /** A procedure's short name (the table's and the chart's), by id. */
 export const PROCEDURE_SHORT_KEYS: Record<ProcedureId, string> = {
@@ -254,9 +254,8 @@ export function oddsChart(report: OddsReport, t: Localize): string {
     out.push(text(MARGIN, y, t('TENSEG.Odds.Chart.NoSpells'), { size: 13, fill: MUTED }));
     y += 6;
   } else {
-    const outcomes: CastingOutcome[] = ['off', 'interrupted', 'prevented', 'not-cast'];
     const spellLegend = legend(
-      outcomes.map((o) => ({ colour: OUTCOME_COLOURS[o], label: t(OUTCOME_KEYS[o]) })),
+      CASTING_OUTCOMES.map((o) => ({ colour: OUTCOME_COLOURS[o], label: t(OUTCOME_KEYS[o]) })),
       PLOT_X0,
       y,
       WIDTH - MARGIN,
@@ -275,7 +274,7 @@ export function oddsChart(report: OddsReport, t: Localize): string {
         rows.push(text(MARGIN + 18, by + 12, clip(procName(p), 30), { size: 12 }));
         const values: Record<CastingOutcome, number> = { off: c.off, interrupted: c.interrupted, prevented: c.prevented, 'not-cast': c.notCast };
         let at = 0;
-        for (const o of outcomes) {
+        for (const o of CASTING_OUTCOMES) {
           const x = xOf(at);
           const w = xOf(at + values[o]) - x;
           if (w > 0) {

@@ -28,7 +28,9 @@ import { applyInput, attackGrant, castingById, checkStart, scheduledAttacksLeft,
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
 import { firstActionUnit } from './report';
-import type { CastingOutcome, FirstActionUnit, OddsSetup, TrialResult } from './types';
+import { castingKey, newTally, runTrials } from './tally';
+import { nearest, type Position } from './nearest';
+import type { CastingOutcome, FirstActionUnit, OddsSetup, Tally, TrialResult } from './types';
 
 export { rollFormula } from './formula';
 
@@ -50,8 +52,7 @@ interface Fighter {
   large: Compiled | null;
   melee: Compiled[] | null;
   missile: Compiled[] | null;
-  x?: number;
-  y?: number;
+  position?: Position;
 }
 
 interface Effect {
@@ -100,10 +101,7 @@ function prepare(setup: OddsSetup): Prepared {
       missile: routineDamage(f.attacks, 'missile'),
     };
     if (f.size) fighter.size = f.size;
-    if (f.position) {
-      fighter.x = f.position.x;
-      fighter.y = f.position.y;
-    }
+    if (f.position) fighter.position = { x: f.position.x, y: f.position.y };
     fighters.set(c.id, fighter);
   }
   const spells = new Map<string, Effect>();
@@ -119,7 +117,7 @@ function prepare(setup: OddsSetup): Prepared {
   for (const set of [...(setup.surpriseDeclarations ? [setup.surpriseDeclarations] : []), ...setup.declarations]) {
     for (const [id, d] of Object.entries(set)) {
       if ((d.action !== 'spell' && d.action !== 'device') || !d.spell) continue;
-      const key = `${id}\u0000${d.spell}`;
+      const key = castingKey(id, d.spell);
       if (seen.has(key)) continue;
       seen.add(key);
       castings.push({ caster: id, spell: d.spell });
@@ -222,7 +220,7 @@ class Trial {
     this.state = flowFrom(started.start, true);
     for (const c of this.state.encounter.combatants) this.byId.set(c.id, c);
     this.attempts = this.p.castings.map(() => ({ id: null, began: false, outcome: null }));
-    this.p.castings.forEach((c, i) => this.attemptBy.set(`${c.caster}\u0000${c.spell}`, i));
+    this.p.castings.forEach((c, i) => this.attemptBy.set(castingKey(c.caster, c.spell), i));
   }
 
   /** An input the trial cannot do without: a refusal is a RulesError. */
@@ -253,23 +251,18 @@ class Trial {
     return found;
   }
 
-  /** The nearest standing foe of `id` (grid squares where both have positions; else the encounter's order), skipping `not`. */
+  /** The nearest standing foe of `id` (nearest.ts: grid squares, else the encounter's order), skipping `not`. */
   nearestFoe(id: string, not?: ReadonlySet<string>): string | undefined {
     const me = this.combatant(id);
     if (!me) return undefined;
-    const from = this.p.fighters.get(id);
-    let best: string | undefined;
-    let bestD = Infinity;
-    for (const c of this.state.encounter.combatants) {
-      if (c.side === me.side || not?.has(c.id) || !this.standing(c.id)) continue;
-      const to = this.p.fighters.get(c.id);
-      const d = from?.x !== undefined && to?.x !== undefined ? Math.max(Math.abs(from.x - (to.x as number)), Math.abs((from.y as number) - (to.y as number))) : Number.MAX_SAFE_INTEGER;
-      if (best === undefined || d < bestD) {
-        best = c.id;
-        bestD = d;
-      }
-    }
-    return best;
+    const fighters = this.p.fighters;
+    const foe = nearest(
+      fighters.get(id)?.position,
+      this.state.encounter.combatants,
+      (c) => c.side !== me.side && !not?.has(c.id) && this.standing(c.id),
+      (c) => fighters.get(c.id)?.position,
+    );
+    return foe?.id;
   }
 
   /** A standing target: the one given while it stands, else the nearest standing foe. */
@@ -307,7 +300,7 @@ class Trial {
   noteCastings(schedule: Schedule): void {
     for (const c of schedule.castings) {
       if (c.choosing) continue;
-      const i = this.attemptBy.get(`${c.caster}\u0000${c.spell}`);
+      const i = this.attemptBy.get(castingKey(c.caster, c.spell));
       if (i === undefined || this.attempts[i].id !== null) continue;
       this.attempts[i].id = c.id;
       if (c.beginStep < 0) this.attempts[i].began = true;
@@ -372,15 +365,9 @@ class Trial {
 
   private firstStep = -1;
   private readonly unit: FirstActionUnit;
-  private readonly sidesOf = new Map<string, string>();
 
   private sideOf(id: string): string {
-    let side = this.sidesOf.get(id);
-    if (side === undefined) {
-      side = this.setup.encounter.combatants.find((c) => c.id === id)?.side ?? '';
-      this.sidesOf.set(id, side);
-    }
-    return side;
+    return this.combatant(id)?.side ?? '';
   }
 
   /** The place of step k among the round's steps where someone acts (1 = first). */
@@ -579,4 +566,15 @@ export function playTrial(setup: OddsSetup, procedure: P, dice: Dice): TrialResu
     if (round < max) t.must({ t: 'next' });
   }
   return t.result(true);
+}
+
+/**
+ * Trials from..to-1 of a setup, each from its own seed (tally.ts runTrials),
+ * tallied: a batch as the runner's worker threads and the dialog's Worker
+ * play it. `stop` is asked between trials.
+ */
+export function tallyTrials(setup: OddsSetup, procedure: P, seed: number, from: number, to: number, stop?: () => boolean): { played: number; tally: Tally } {
+  const tally = newTally(setup.procedure);
+  const played = runTrials((dice) => playTrial(setup, procedure, dice), setup.procedure, seed, from, to, tally, stop);
+  return { played, tally };
 }

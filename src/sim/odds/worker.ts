@@ -6,10 +6,8 @@
  * where it is and what was played is posted.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Dice } from '../../rules/dice';
-import { newTally, runTrials } from '../../rules/odds/tally';
-import { playTrial } from '../../rules/odds/trial';
-import type { OddsSetup, Tally, TrialResult } from '../../rules/odds/types';
+import { tallyTrials } from '../../rules/odds/trial';
+import type { OddsSetup, Tally } from '../../rules/odds/types';
 import { PROCEDURES } from '../../rules/procedures/all';
 
 /** What the main thread gives every worker once. */
@@ -34,11 +32,7 @@ export type BatchDone = { batch: number; played: number; tally: Tally } | { batc
 /** Play one batch (also what a test can call without a thread). */
 export function playBatch(init: WorkerInit, order: BatchOrder, stop: () => boolean): { played: number; tally: Tally } {
   const setup = init.setups[order.setup];
-  const procedure = PROCEDURES[setup.procedure];
-  const play = (dice: Dice): TrialResult => playTrial(setup, procedure, dice);
-  const tally = newTally(setup.procedure);
-  const played = runTrials(play, setup.procedure, init.seed, order.from, order.to, tally, stop);
-  return { played, tally };
+  return tallyTrials(setup, PROCEDURES[setup.procedure], init.seed, order.from, order.to, stop);
 }
 
 if (parentPort) {

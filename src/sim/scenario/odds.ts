@@ -8,12 +8,8 @@
  */
 import type { Declaration } from '../../rules/model';
 import { DEFAULT_MAX_ROUNDS, type FighterStats, type OddsSetup } from '../../rules/odds/types';
+import { copyJson } from '../../rules/journal';
 import type { ScenarioNote, ValidScenario } from './types';
-
-/** A plain-JSON copy (an OddsSetup is posted to workers; nothing in it is shared with the scenario). */
-function copy<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
 
 /**
  * The declarations of round 1, 2, … up to the last round the file gives
@@ -28,29 +24,29 @@ export function oddsDeclarations(valid: ValidScenario): Record<string, Declarati
   let previous = explicit.get(0) ?? {};
   for (let r = 1; r <= last; r++) {
     previous = explicit.get(r) ?? previous;
-    rounds.push(copy(previous));
+    rounds.push(copyJson(previous));
   }
   return rounds;
 }
 
-/** One validated scenario, ready to play under its procedure with rolled dice (`maxRounds`: the round cap). */
+/** One validated scenario, ready to play under its procedure with rolled dice (`maxRounds`: the round cap); plain-JSON copies, nothing shared with the scenario (a setup is posted to workers). */
 export function oddsSetup(valid: ValidScenario, maxRounds = DEFAULT_MAX_ROUNDS): OddsSetup {
   // Every combatant of the encounter has an entry (empty: no stats); a Map, so no id is taken for a property of Object.
   const fighters = new Map<string, FighterStats>();
-  for (const c of valid.encounter.combatants) fighters.set(c.id, copy(Object.hasOwn(valid.fighters, c.id) ? valid.fighters[c.id] : {}));
+  for (const c of valid.encounter.combatants) fighters.set(c.id, copyJson(Object.hasOwn(valid.fighters, c.id) ? valid.fighters[c.id] : {}));
   const setup: OddsSetup = {
     procedure: valid.procedure.id,
-    options: copy(valid.options),
-    encounter: copy(valid.encounter),
+    options: copyJson(valid.options),
+    encounter: copyJson(valid.encounter),
     declarations: oddsDeclarations(valid),
     fighters: Object.fromEntries(fighters),
-    spells: copy(valid.spells),
+    spells: copyJson(valid.spells),
     maxRounds,
   };
   if (valid.title !== undefined) setup.title = valid.title;
   const surprise = valid.declarations.get(0);
-  if (surprise) setup.surpriseDeclarations = copy(surprise);
-  if (valid.reactions.length > 0) setup.reactions = copy(valid.reactions);
+  if (surprise) setup.surpriseDeclarations = copyJson(surprise);
+  if (valid.reactions.length > 0) setup.reactions = copyJson(valid.reactions);
   if (valid.distance !== undefined) setup.distance = valid.distance;
   return setup;
 }
