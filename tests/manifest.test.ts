@@ -2,6 +2,11 @@ import "./standin/global";
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DATA_MODELS } from '../src/data/index';
+import { installFoundry } from './standin';
+import { initSystem } from '../src/system';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const g = globalThis as any;
 
 // The manifest is what Foundry reads to install and load the system.
 const manifest = JSON.parse(readFileSync('system.json', 'utf8'));
@@ -23,11 +28,25 @@ describe('system.json', () => {
     expect(manifest.grid).toMatchObject({ type: 1, distance: 5, units: 'ft' });
   });
 
-  it('declares every document type the data models register, and no other', () => {
-    for (const [doc, types] of Object.entries(DATA_MODELS)) {
-      expect(Object.keys(manifest.documentTypes[doc] ?? {}).sort()).toEqual(Object.keys(types).sort());
+  it('declares the Actor and Item types, each with its data model and its default sheet; no core-typed document (issue 24)', async () => {
+    // Foundry refuses a core type ("base") under documentTypes and then drops the whole field: Actor and Item only.
+    expect(Object.keys(manifest.documentTypes).sort()).toEqual(['Actor', 'Item']);
+    const foundry = installFoundry({ generation: 13, lang: 'lang/en.json' });
+    foundry.everyClient(initSystem);
+    for (const doc of ['Actor', 'Item'] as const) {
+      const declared = Object.keys(manifest.documentTypes[doc]).sort();
+      expect(declared).toEqual(Object.keys(DATA_MODELS[doc]).sort());
+      for (const type of declared) {
+        expect(g.CONFIG[doc].dataModels[type], `${doc}.${type}'s data model`).toBe(DATA_MODELS[doc][type as keyof (typeof DATA_MODELS)[typeof doc]]);
+        const sheets = Object.values(g.CONFIG[doc].sheetClasses[type] ?? {}) as { id: string; default: boolean }[];
+        expect(sheets.filter((s) => s.default).map((s) => s.id.split('.')[0]), `${doc}.${type}'s default sheet`).toEqual(['ten-segments']);
+      }
     }
-    expect(Object.keys(manifest.documentTypes).sort()).toEqual(Object.keys(DATA_MODELS).sort());
+    // The core-typed documents' models are registered through CONFIG alone, on the "base" type core gives them.
+    for (const doc of ['Combat', 'Combatant', 'CombatantGroup'] as const) {
+      expect(manifest.documentTypes[doc]).toBeUndefined();
+      expect(g.CONFIG[doc].dataModels.base).toBe(DATA_MODELS[doc].base);
+    }
   });
 
   it('lists files that exist: styles, languages', () => {
