@@ -18,7 +18,7 @@ import { network } from './network';
 import { recordError, runIn, state, track, type Endpoint, type ErrorRecord, type RenderRecord } from './state';
 import { CombatTracker, Notifications } from './ui';
 import { registerCoreSheets } from './sheets';
-import { manifestTokenAttributes } from './manifest';
+import { manifestSystem } from './manifest';
 import { CompendiumPacks } from './packs';
 import type { ClientPort, ModifyRequest, Server } from './server';
 import { decode, encode } from './wire';
@@ -168,7 +168,8 @@ export class Client implements Endpoint, ClientPort {
       get version() {
         return this.release.version;
       },
-      system: { id: ctx.systemId, title: 'Ten Segments', version: '0.1.0', initiative: '1d20', ...manifestTokenAttributes() },
+      // Core builds game.system from the manifest it read (package.ts); the id is the world's system.
+      system: { ...manifestSystem(), id: ctx.systemId },
       documentTypes,
       world: { id: 'test-world' },
       ready: false,

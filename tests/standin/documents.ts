@@ -185,6 +185,10 @@ export class Document extends DataModel {
     // The server knows the types of the system's manifest, not its data models
     const serverTypes = CONFIG()?.[this.documentName]?.serverTypes;
     if (serverTypes) return [...serverTypes];
+    // A client knows the world's types (game.documentTypes, from the manifest as the server read it), not its data
+    // models: a model for a type the manifest lacks makes no valid type (Conformance P2; the stricter reading).
+    const worldTypes = (globalThis as any).game?.documentTypes?.[this.documentName];
+    if (Array.isArray(worldTypes)) return [...worldTypes];
     const types = Object.keys(CONFIG()?.[this.documentName]?.dataModels ?? {});
     if (this.baseTypeAlways || !types.length) types.unshift(CONST.BASE_DOCUMENT_TYPE);
     return types;

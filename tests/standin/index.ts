@@ -36,13 +36,15 @@ import { ClientKeybindings, KeyboardManager, Localization, queryTransport, userQ
 import { hooks } from './hooks';
 import { network, type PendingMessage } from './network';
 import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
-import { ApplicationV2, CombatTracker, ContextMenu, HandlebarsApplicationMixin, templates } from './ui';
+import { ApplicationV2, CombatTracker, ContextMenu, HandlebarsApplicationMixin, applicationInstances, templates } from './ui';
 import { ActorSheet, ActorSheetV2, BaseSheet, DocumentSheetConfig, DocumentSheetV2, ItemSheet, ItemSheetV2, clickSheetAction, dropOnSheet, submitSheet } from './sheets';
 import { SceneConfig } from './scene-config';
 import { FormDataExtended } from './html';
 import { DataFieldOperator, ForcedDeletion, ForcedReplacement, utils } from './utils';
 import { Client, loadLangInto, type LangSource } from './client';
 import { createWorld, currentWorld, manifestTypes } from './world';
+import { systemPackage, useSystemPackage, type SystemPackage } from './package';
+import { resolve as resolvePath } from 'node:path';
 import { installCanvas } from './canvas';
 import { installMovement } from './movement';
 export { dropOnCanvas } from './canvas';
@@ -58,8 +60,14 @@ export interface InstallOptions {
   systemId?: string;
   /** Seed for document ids and unscripted dice. */
   seed?: number;
-  /** The sub-types the server knows, by document name (default: the documentTypes of system.json). */
+  /** The sub-types the server knows, by document name (default: the documentTypes of the system's manifest as Foundry read it). */
   documentTypes?: Record<string, string[]>;
+  /**
+   * The system folder the world installs (package.ts): its manifest (validated as Foundry validates it), templates,
+   * languages (when `lang` is not given: the manifest's English file) and packs. Default: the repository's sources;
+   * built-system.ts reads a built `dist/`.
+   */
+  system?: SystemPackage;
 }
 
 /** What a test sees of one client. */
@@ -116,6 +124,8 @@ export interface FoundryHandle {
   /** Errors Foundry catches and logs, on every client and the server (each with its userId, or "server"). */
   readonly errors: ErrorRecord[];
   readonly deprecations: string[];
+  /** What Foundry's setup screen warned of when it read the system's manifest: each field that failed validation and fell back (package.ts). */
+  readonly packageWarnings: string[];
   /** One scripted queue for the whole world: whichever client rolls takes the next result. */
   dice: { push(...results: number[]): void; seed(seed: number): void; requireScripted: boolean; readonly remaining: number[]; readonly log: { faces: number; result: number; scripted: boolean }[] };
   /** Merge lang JSON into every client's game.i18n (also those that connect later). */
@@ -279,9 +289,28 @@ const foundryNamespace = {
     handlebars: { loadTemplates: templates.loadTemplates, renderTemplate: templates.renderTemplate },
     sidebar: { tabs: { CombatTracker } },
     ux: { ContextMenu, FormDataExtended },
+    /** The running client's rendered applications by id (ui.ts). */
+    get instances() {
+      return applicationInstances();
+    },
   },
   appv1: {
     sheets: { ActorSheet, ItemSheet },
+  },
+};
+
+/**
+ * `Hooks` while a system module loads (built-system.ts): its body's registrations are recorded, to be made on
+ * every client; anything else a module body does with Hooks at load is not modelled (an error).
+ */
+const moduleLoadHooks = {
+  on: (hook: string, fn: (...args: any[]) => unknown) => void state.moduleLoad!.registrations.push({ kind: 'on', hook, fn }),
+  once: (hook: string, fn: (...args: any[]) => unknown) => void state.moduleLoad!.registrations.push({ kind: 'once', hook, fn }),
+  call: (hook: string) => {
+    throw new Error(`Hooks.call("${hook}") while a module loads is not modelled by the stand-in`);
+  },
+  callAll: (hook: string) => {
+    throw new Error(`Hooks.callAll("${hook}") while a module loads is not modelled by the stand-in`);
   },
 };
 
@@ -304,7 +333,7 @@ function installGlobals(): void {
   defineClientGlobal('game', () => currentEndpoint().game);
   defineClientGlobal('CONFIG', () => currentEndpoint().CONFIG);
   defineClientGlobal('ui', () => currentEndpoint().ui ?? undefined);
-  defineClientGlobal('Hooks', () => (currentEndpoint().hooks ? currentEndpoint().hooks : hooks));
+  defineClientGlobal('Hooks', () => (state.moduleLoad ? moduleLoadHooks : currentEndpoint().hooks ? currentEndpoint().hooks : hooks));
   g.Roll = Roll;
   g.Actor = Actor;
   g.Item = Item;
@@ -331,7 +360,9 @@ function resetWorld(): void {
   diceSource.reset(seed + 41);
   resetPending();
   configRef.systemId = options.systemId ?? 'ten-segments';
-  const lang = options.lang === undefined ? [] : Array.isArray(options.lang) ? options.lang : [options.lang];
+  const pkg = useSystemPackage(options.system);
+  const manifestLang = options.system ? (pkg.manifest.languages ?? []).filter((l: any) => l.lang === 'en').map((l: any) => resolvePath(pkg.root, l.path)) : [];
+  const lang = options.lang === undefined ? manifestLang : Array.isArray(options.lang) ? options.lang : [options.lang];
   createWorld({ generation: state.generation, systemId: configRef.systemId, lang, documentTypes: options.documentTypes ?? manifestTypes() });
 }
 
@@ -424,6 +455,9 @@ const handle: FoundryHandle = {
   },
   get deprecations() {
     return state.deprecations;
+  },
+  get packageWarnings() {
+    return [...systemPackage().warnings];
   },
   dice: {
     push: (...results) => {

@@ -1,20 +1,8 @@
-/** What the stand-in reads of the system's manifest (system.json) besides its document types. */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/** What the stand-in reads of the installed system's manifest besides its document types (package.ts reads it). */
+import { systemPackage } from './package';
 
-const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
-let cached: { primaryTokenAttribute: string | null; secondaryTokenAttribute: string | null } | undefined;
-
-/** game.system.primaryTokenAttribute / secondaryTokenAttribute (core reads them from the manifest). */
-export function manifestTokenAttributes(): { primaryTokenAttribute: string | null; secondaryTokenAttribute: string | null } {
-  if (!cached) {
-    try {
-      const m = JSON.parse(readFileSync(resolvePath(REPO_ROOT, 'system.json'), 'utf8'));
-      cached = { primaryTokenAttribute: m.primaryTokenAttribute ?? null, secondaryTokenAttribute: m.secondaryTokenAttribute ?? null };
-    } catch {
-      cached = { primaryTokenAttribute: null, secondaryTokenAttribute: null };
-    }
-  }
-  return { ...cached };
+/** game.system as core builds it from the manifest: id, title, version, initiative and the token bars. */
+export function manifestSystem(): { id: string; title: string; version: string; initiative: string | null; primaryTokenAttribute: string | null; secondaryTokenAttribute: string | null } {
+  const m = systemPackage().manifest;
+  return { id: m.id, title: m.title, version: m.version, initiative: m.initiative ?? null, primaryTokenAttribute: m.primaryTokenAttribute ?? null, secondaryTokenAttribute: m.secondaryTokenAttribute ?? null };
 }

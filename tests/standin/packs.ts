@@ -19,13 +19,12 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve as resolvePath } from 'node:path';
 import { parse } from 'yaml';
 import { Collection, DocumentCollection, getDocumentClass } from './documents';
 import { deepClone } from './utils';
+import { systemPackage } from './package';
 
-const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
 const LEVELS = { INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 } as const;
 /** Core's default pack ownership (CompendiumCollection.DEFAULT_OWNERSHIP). */
 const DEFAULT_OWNERSHIP: Record<string, keyof typeof LEVELS> = { PLAYER: 'OBSERVER', TRUSTED: 'OBSERVER', ASSISTANT: 'OWNER' };
@@ -48,17 +47,17 @@ interface PackSource {
   folders: any[];
 }
 
-/** The manifest's packs with their sources, parsed once per process (per root). */
-let sourceCache: PackSource[] | undefined;
-let root = REPO_ROOT;
+/** The manifest's packs with their sources, parsed once per system package (per root). */
+let sourceCache: { key: unknown; sources: PackSource[] } | undefined;
+let rootOverride: string | undefined;
 
 /**
  * Read the packs from another tree (its system.json and packs/_source), for the stand-in's own tests of
- * pack shapes the repository has no source for yet; no argument: the repository again. Clients made after
+ * pack shapes the repository has no source for yet; no argument: the installed system's again. Clients made after
  * the call see it (call it before installFoundry).
  */
 export function usePackRoot(dir?: string): void {
-  root = dir ?? REPO_ROOT;
+  rootOverride = dir;
   sourceCache = undefined;
 }
 
@@ -84,22 +83,31 @@ function withoutKeys(doc: any): any {
   return rest;
 }
 
-/** The system's packs from system.json and packs/_source (a source without `_key` is skipped, as the CLI does). */
+/**
+ * The installed system's packs (package.ts): from its compiled packs when it was read from a build
+ * (built-system.ts, through the official CLI), else from system.json and packs/_source (a source without
+ * `_key` is skipped, as the CLI does).
+ */
 export function packSources(): PackSource[] {
-  if (sourceCache) return sourceCache;
-  const manifest = JSON.parse(readFileSync(resolvePath(root, 'system.json'), 'utf8'));
-  sourceCache = (manifest.packs ?? []).map((p: any) => {
+  const pkg = systemPackage();
+  const key = rootOverride ?? pkg;
+  if (sourceCache?.key === key) return sourceCache.sources;
+  const root = rootOverride ?? pkg.root;
+  const manifest = rootOverride ? JSON.parse(readFileSync(resolvePath(root, 'system.json'), 'utf8')) : pkg.manifest;
+  const compiled = rootOverride ? undefined : pkg.packs;
+  const sources = (manifest.packs ?? []).map((p: any) => {
     const documents: any[] = [];
     const folders: any[] = [];
-    for (const file of yamlFiles(resolvePath(root, 'packs', '_source', p.name))) {
-      const doc = parse(readFileSync(file, 'utf8'));
+    const entries = compiled ? (compiled.get(p.name) ?? []) : yamlFiles(resolvePath(root, 'packs', '_source', p.name)).map((file) => parse(readFileSync(file, 'utf8')));
+    for (const doc of entries) {
       if (!doc?._key) continue;
       (String(doc._key).startsWith('!folders!') ? folders : documents).push(withoutKeys(doc));
     }
     const metadata: PackMetadata = { id: `${manifest.id}.${p.name}`, name: p.name, label: p.label, type: p.type, path: p.path, system: p.system, packageType: 'system', packageName: manifest.id, ownership: { ...DEFAULT_OWNERSHIP, ...(p.ownership ?? {}) } };
     return { metadata, documents, folders };
   });
-  return sourceCache!;
+  sourceCache = { key, sources };
+  return sources;
 }
 
 /** Core's CompendiumCollection, read-only. */

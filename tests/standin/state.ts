@@ -77,6 +77,13 @@ const context = new AsyncLocalStorage<Context>();
 /** Set by index.ts: the endpoint that runs code outside any context (the base client). */
 export const baseEndpoint: { resolve: () => Endpoint | null } = { resolve: () => null };
 
+/** A hook a module's body registered at load: `Hooks.on` or `Hooks.once`. */
+export interface ModuleHookRegistration {
+  kind: 'on' | 'once';
+  hook: string;
+  fn: (...args: any[]) => unknown;
+}
+
 /** The endpoint running the current code. */
 export function currentEndpoint(): Endpoint {
   const ep = context.getStore()?.endpoint ?? baseEndpoint.resolve();
@@ -132,6 +139,11 @@ export const state = {
   get endpoint(): Endpoint {
     return currentEndpoint();
   },
+  /**
+   * While a system module is being loaded (built-system.ts): the hook registrations its body makes, which the
+   * global `Hooks` records instead of registering, to be made on every client.
+   */
+  moduleLoad: null as null | { registrations: ModuleHookRegistration[] },
   writes: [] as WriteRecord[],
   /** Every endpoint's errors, in order (each endpoint also keeps its own). */
   errors: [] as ErrorRecord[],

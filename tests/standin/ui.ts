@@ -17,6 +17,7 @@ import { DOCUMENT_OWNERSHIP_LEVELS } from './constants';
 import { currentEndpoint, deprecate, recordRender, state, type Endpoint } from './state';
 import { deepClone, escapeHTML, getProperty, mergeObject, randomID } from './utils';
 import { FormDataExtended, parseHTML, renderedForm } from './html';
+import { systemPackage } from './package';
 import type {
   MenuEntryV13,
   MenuEntryV14,
@@ -69,6 +70,17 @@ function onClickTab(this: ApplicationV2, event: Event, target: HTMLElement): voi
   const tab = target.dataset.tab;
   if (!tab || target.classList?.contains('active')) return;
   this.changeTab(tab, target.dataset.group as string, { event, navElement: target.closest?.('.tabs') as HTMLElement });
+}
+
+const instancesByClient = new WeakMap<Endpoint, Map<string, ApplicationV2>>();
+/**
+ * `foundry.applications.instances` (v13 and v14: "a registry of currently rendered ApplicationV2 instances",
+ * by id): each client's own; an application is in it from its first render until it closes.
+ */
+export function applicationInstances(endpoint: Endpoint = currentEndpoint()): Map<string, ApplicationV2> {
+  let map = instancesByClient.get(endpoint);
+  if (!map) instancesByClient.set(endpoint, (map = new Map()));
+  return map;
 }
 
 /** ApplicationV2 subset: options merged from DEFAULT_OPTIONS up the class chain; render runs _prepareContext and is counted. */
@@ -230,6 +242,8 @@ export class ApplicationV2 {
       if (typeof options.tab !== 'string') Object.assign(this.tabGroups, options.tab);
       else if (first) this.tabGroups[first] = options.tab;
     }
+    // Core's registry of rendered applications (foundry.applications.instances), the running client's.
+    applicationInstances(this.client).set(this.id, this);
     this.lastContext = await this._prepareContext(options);
     const result = await this._renderHTML(this.lastContext, options);
     const frame = this.ensureFrame();
@@ -294,6 +308,7 @@ export class ApplicationV2 {
   /** Closed: not rendered; with a DOM its element is removed (core removes it; a later render builds a new one). */
   async close(_options: any = {}): Promise<this> {
     this.rendered = false;
+    if (applicationInstances(this.client).get(this.id) === this) applicationInstances(this.client).delete(this.id);
     this.#element?.remove();
     this.#element = null;
     return this;
@@ -641,12 +656,16 @@ const fsLoader: TemplateLoader = async (repoPath) => {
 
 /**
  * Where a template path resolves: a system's `systems/<id>/<path>` to the
- * repository's `<path>`; core's own `templates/…` (the combat tracker's
+ * installed system folder's `<path>` (the repository's by default); core's own `templates/…` (the combat tracker's
  * parts) to the stand-in's small copies in `tests/standin/core-templates/`.
  */
 function repoPathOf(path: string): string {
   const system = /^systems\/[^/]+\/(.+)$/.exec(path);
-  if (system) return system[1];
+  if (system) {
+    // The installed system's folder (package.ts): the repository, or a built dist/ (then an absolute path).
+    const root = systemPackage().root;
+    return root === REPO_ROOT ? system[1] : resolvePath(root, system[1]);
+  }
   if (/^templates\//.test(path)) return `tests/standin/core-templates/${path.slice('templates/'.length)}`;
   throw new Error(`Template ${path} is neither a system template nor one of core's`);
 }

@@ -4,26 +4,17 @@
  * Connecting, disconnecting and reloading clients.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { USER_ROLES } from './constants';
 import { Client, type LangSource } from './client';
 import { network } from './network';
 import { Server } from './server';
 import { baseEndpoint, runIn, track, type Generation } from './state';
 import { randomID } from './utils';
+import { systemPackage } from './package';
 
-const REPO_ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The sub-types of the system's manifest (system.json documentTypes): what the server knows of them. */
+/** The sub-types of the installed system's manifest as Foundry read it (package.ts): what the server knows of them. */
 export function manifestTypes(): Record<string, string[]> {
-  try {
-    const manifest = JSON.parse(readFileSync(resolvePath(REPO_ROOT, 'system.json'), 'utf8'));
-    return Object.fromEntries(Object.entries(manifest.documentTypes ?? {}).map(([name, types]) => [name, Object.keys(types as object)]));
-  } catch {
-    return {};
-  }
+  return systemPackage().types;
 }
 
 export interface WorldOptions {
