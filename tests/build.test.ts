@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import JSZip from 'jszip';
@@ -14,7 +13,7 @@ function importsOf(js: string): { static: string[]; dynamic: string[] } {
   return { static: [...new Set(all)], dynamic: [...new Set(dynamic)] };
 }
 
-// `npm run build` fills dist/ with exactly what Foundry loads and writes a release zip.
+// `npm run build` fills dist/ with exactly what Foundry loads and writes a release zip (the global setup ran it).
 function files(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
@@ -28,10 +27,10 @@ type ExtractPack = (src: string, dest: string, options: { yaml: boolean; log: bo
 
 describe('the installable build', () => {
   let extractPack: ExtractPack;
+  // dist/ and release/ are built once per test run, by the global setup (tests/global-setup.ts).
   beforeAll(async () => {
-    execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'pipe' });
     ({ extractPack } = (await import(CLI)) as { extractPack: ExtractPack });
-  }, 120_000);
+  });
 
   it('dist holds the manifest, the entry module and its chunks, the styles, templates, languages and compiled packs — nothing else', () => {
     const manifest = JSON.parse(readFileSync('dist/system.json', 'utf8'));

@@ -6,6 +6,8 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { expect } from 'vitest';
+import { buttonsOf, type Button } from './tracker-html';
+export { buttonsOf, text, type Button } from './tracker-html';
 import { g, idle } from './world';
 import type { FoundryHandle } from '../standin';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
@@ -20,42 +22,11 @@ export interface Table {
   combat: TenSegmentsCombat;
 }
 
-export interface Button {
-  action: string;
-  combatantId?: string;
-  disabled: boolean;
-  label: string;
-  data: Record<string, string>;
-}
-
 export interface Drawn {
   html: string;
   ts: TrackerContext;
   buttons: Button[];
   app: any;
-}
-
-const camel = (k: string) => k.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-export const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&#x27;/g, "'").replace(/&amp;/g, '&').replace(/\s+/g, ' ');
-
-/** The buttons in the tracker's rendered HTML, with the row they are on (data-combatant-id of the button or its row). */
-export function buttonsOf(html: string): Button[] {
-  const out: Button[] = [];
-  let row: string | undefined;
-  const re = /<li class="[^"]*ts-row[^"]*"[^>]*data-combatant-id="([^"]+)"|<button([^>]*)>/g;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    if (m[1]) {
-      row = m[1];
-      continue;
-    }
-    const attrs = m[2];
-    const action = /data-action="([^"]+)"/.exec(attrs)?.[1];
-    if (!action) continue;
-    const data: Record<string, string> = {};
-    for (const d of attrs.matchAll(/data-([a-z-]+)="([^"]*)"/g)) if (d[1] !== 'action' && d[1] !== 'tooltip') data[camel(d[1])] = d[2];
-    out.push({ action, combatantId: data.combatantId ?? row, disabled: /\sdisabled(\s|$)/.test(attrs), label: /aria-label="([^"]*)"/.exec(attrs)?.[1] ?? '', data });
-  }
-  return out;
 }
 
 /** The tracker on a user's client, drawn as the sidebar draws it (the stand-in renders our templates into partHTML). */
