@@ -24,9 +24,13 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     setupFiles: ['tests/setup.ts'],
-    // The scenario runner is built once (build/sim.mjs) for the tests that run it as a GM does.
+    // Once per run: dist/ built as npm run build builds it, and the command-line tools (build/sim.mjs, build/odds.mjs).
     globalSetup: ['tests/global-setup.ts'],
     environment: 'node',
+    // Hang guards, not timings: the slowest test takes about 20 s on a quiet 2-core machine; on a busy one several
+    // times that. Nothing asserts on wall time (README: "The tests on a busy machine").
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-report.json' },
     // Coverage of the engine, on when scripts/test.mjs passes --coverage (npm test).

@@ -54,7 +54,7 @@ describe('lint: src/apps never writes the combat (ten-segments/no-combat-writes,
     ].join('\n');
     const messages = await lint('src/apps/lint-fixture-combat.ts', code);
     expect(linesOf(messages, 'ten-segments/no-combat-writes')).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
-  }, 120_000);
+  });
 
   it('a sheet saving its own Actor is clean', async () => {
     const code = [
@@ -65,7 +65,7 @@ describe('lint: src/apps never writes the combat (ten-segments/no-combat-writes,
     ].join('\n');
     const messages = await lint('src/apps/lint-fixture-sheet.ts', code);
     expect(messages).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe('lint: src/rules is the pure engine', () => {
@@ -108,5 +108,5 @@ describe('lint: the real tree', () => {
     const results = await new ESLint({ cwd: root }).lintFiles(['src', 'tests']);
     const errors = results.flatMap((r) => r.messages.filter((m) => m.severity === 2).map((m) => `${r.filePath}:${m.line}:${m.column} ${m.ruleId ?? ''} ${m.message}`));
     expect(errors).toEqual([]);
-  }, 300_000);
+  });
 });

@@ -115,7 +115,7 @@ describe.each(PACKS.map((p) => [p.name, p.type]))('pack %s (%s)', (name, type) =
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });
 
 describe('the key check is not silent (a fixture pack in a temp dir)', () => {

@@ -63,13 +63,22 @@ export async function openPreview({ executablePath = CHROMIUM }: { executablePat
     browser,
     async page(query = '', viewport = { width: 1400, height: 900 }) {
       const page = await browser.newPage({ viewport });
+      // No Playwright timeout (its default is 30 s an action): on a busy machine a slow page is not a failure; vitest's testTimeout guards a hang.
+      page.setDefaultTimeout(0);
       const errors: string[] = [];
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(m.text());
       });
-      page.on('pageerror', (e) => errors.push(e.stack ?? e.message));
+      // An error the page does not catch (its start-up module throwing, say) ends any wait for it at once, in words.
+      let crashed: (error: Error) => void = () => undefined;
+      const crash = new Promise<never>((_resolve, reject) => (crashed = reject));
+      crash.catch(() => undefined);
+      page.on('pageerror', (e) => {
+        errors.push(e.stack ?? e.message);
+        crashed(new Error(`The preview page threw: ${e.stack ?? e.message}`));
+      });
       const idle = async () => {
-        await page.waitForSelector('body[data-preview-state="idle"], body[data-preview-state="failed"]', { state: 'attached', timeout: 0 });
+        await Promise.race([page.waitForSelector('body[data-preview-state="idle"], body[data-preview-state="failed"]', { state: 'attached', timeout: 0 }), crash]);
         const failed = await page.evaluate(() => document.body.dataset.previewState === 'failed');
         if (failed) throw new Error(`The preview failed to start: ${await page.textContent('#preview-status')}\n${errors.join('\n')}`);
       };

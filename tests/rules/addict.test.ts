@@ -1351,7 +1351,7 @@ describe('planning: order and identity (what a faster planner must keep)', () =>
 /* ============================================================== performance */
 
 describe('performance', () => {
-  it('plans a round of 10,000 combatants quickly (N log N)', () => {
+  it('plans a round of 10,000 combatants (its speed: npm run bench, plan.*)', () => {
     const combatants: Combatant[] = [];
     const decls: Record<string, Declaration> = {};
     const kinds: ActionKind[] = ['melee', 'missile', 'spell', 'charge', 'set-vs-charge', 'parley'];
@@ -1367,10 +1367,7 @@ describe('performance', () => {
     }
     const enc: Encounter = { sides: [{ id: 'party', name: 'party' }, { id: 'foes', name: 'foes' }], combatants };
     const input: RoundInput = { round: 1, declarations: decls, states: initialStates(enc), surprise: null, baseInitiative: {}, carryIn: [] };
-    const t0 = performance.now();
     const s = P.planRound(enc, input, initiative({ party: 3, foes: 3 }), opts);
-    const ms = performance.now() - t0;
     expect(s.steps.length).toBeGreaterThan(10);
-    expect(ms).toBeLessThan(3000);
   });
 });

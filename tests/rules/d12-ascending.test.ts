@@ -1112,7 +1112,7 @@ describe('planning large rounds gives the same order as small ones', () => {
 /* ============================================================ performance */
 
 describe('scale', () => {
-  it('plans a round of 10,000 combatants in well under a second per thousand (N log N)', () => {
+  it('plans a round of 10,000 combatants (its speed: npm run bench, plan.*)', () => {
     const combatants: Combatant[] = [];
     const declarations: Record<string, Declaration> = {};
     for (let i = 0; i < 10000; i++) {
@@ -1136,11 +1136,8 @@ describe('scale', () => {
     const o = opts({ tieWeaponSpeed: true, tieMoreAttacks: true, tieSpellVsMelee: true, tieMissileVsSpell: true, initiativeMode: 'individual' });
     const dice: Dice = new RandomDice(7);
     const inp = input(enc, declarations, 2);
-    const t0 = performance.now();
     const s = P.planRound(enc, inp, P.rollInitiative(enc, inp, dice, o), o);
-    const ms = performance.now() - t0;
     expect(s.steps.length).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(3000);
   });
 });
 

@@ -1091,7 +1091,7 @@ describe('localization fragment', () => {
 /* ============================================================ scale */
 
 describe('scale', () => {
-  it('plans a round of 10,000 combatants quickly (N log N)', () => {
+  it('plans a round of 10,000 combatants (its speed: npm run bench, plan.*)', () => {
     const combatants: Combatant[] = [];
     const decls: Declaration[] = [];
     const kinds: ActionKind[] = ['melee', 'missile', 'spell', 'charge', 'other', 'complex'];
@@ -1102,11 +1102,8 @@ describe('scale', () => {
       decls.push(act(id, action, action === 'spell' ? { castingTime: 1 + (i % 14) } : action === 'melee' || action === 'missile' ? {} : {}));
     }
     const e = encounter(combatants);
-    const t0 = performance.now();
     const { schedule } = plan(e, decls, { rolls: { a: 3, b: 3 } });
-    const ms = performance.now() - t0;
     expect(schedule.steps.length).toBeGreaterThan(10);
-    expect(ms).toBeLessThan(3000);
   });
 });
 

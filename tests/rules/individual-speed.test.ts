@@ -1317,19 +1317,16 @@ describe('planning: counts of any size and number', () => {
 });
 
 describe('performance', () => {
-  it('plans a round of 10,000 combatants quickly (N log N)', () => {
+  it('plans a round of 10,000 combatants (its speed: npm run bench, plan.*)', () => {
     const combatants: Combatant[] = Array.from({ length: 10000 }, (_, i) =>
       who(`c${i}`, i % 2 ? 'party' : 'monsters', { weapon: { speed: i % 7 }, routines: 1 + (i % 2), initiativeGroup: i % 3 === 0 ? `g${i % 50}` : undefined }),
     );
     const encounter: Encounter = { sides: PARTY_MONSTERS, combatants };
-    const t0 = performance.now();
     const base = P.rollCombatInitiative(encounter, combatants, new RandomDice(1), D);
     const declarations: Record<string, Declaration> = {};
     for (const c of combatants) declarations[c.id] = c.id.endsWith('5') ? act(c.id, 'spell', { speed: 3, spell: 'x' }) : act(c.id, 'melee');
     const schedule = plan(encounter, roundInput(encounter, declarations, base));
-    const ms = performance.now() - t0;
     expect(schedule.steps.reduce((n, s) => n + s.entries.length, 0)).toBeGreaterThan(10000);
-    expect(ms).toBeLessThan(1500);
   });
 });
 

@@ -1104,7 +1104,7 @@ describe('segment-d6 · properties over random encounters', () => {
 /* ================================================================ performance */
 
 describe('segment-d6 · scale', () => {
-  it('plans a round of 10,000 combatants quickly (N log N: maps by side built once, one sort)', () => {
+  it('plans a round of 10,000 combatants (its speed: npm run bench, plan.*)', () => {
     const sides: Side[] = Array.from({ length: 4 }, (_, i) => ({ id: `s${i}`, name: `S${i}` }));
     const combatants: Combatant[] = [];
     const decls: Record<string, Declaration> = {};
@@ -1115,12 +1115,9 @@ describe('segment-d6 · scale', () => {
       decls[`c${i}`] = { combatant: `c${i}`, action, target: `c${(i * 7 + 1) % 10_000}`, ...(action === 'spell' ? { spell: 'S', castingTime: 1 + (i % 12) } : {}) };
     }
     const enc = { sides, combatants };
-    const t0 = performance.now();
     const inp = input(enc, decls);
     const sch = d6.planRound(enc, inp, d6.rollInitiative(enc, inp, new RandomDice(1), opts), opts);
-    const ms = performance.now() - t0;
     expect(sch.steps.length).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(2000);
   });
 });
 
