@@ -29,7 +29,7 @@ import {
 import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
 import { withRolls } from './dice';
-import { deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
+import { combatantSceneId, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
@@ -198,14 +198,20 @@ export async function transition(combat: TenSegmentsCombat, input: FlowInput, op
   return 'problem' in done ? done.problem : null;
 }
 
-/** The active GM: round and turn back to what the flow says, after a change by a non-GM. */
-export async function putBackStep(combat: TenSegmentsCombat, who: string): Promise<void> {
+/**
+ * The active GM: round and turn back to what the flow says, after another write moved them; `player` names
+ * the player whose write did (told to the GM even when something queued before has already put them back).
+ */
+export async function putBackStep(combat: TenSegmentsCombat, player: string | null): Promise<void> {
+  if (player) notifyProblem({ key: 'TurnReverted', data: { user: player } });
   const state = combat.flowState;
   if (!state) return;
   const data = combat.turnDataFor(state);
   if (data.round === combat.round && data.turn === combat.turn) return;
-  await combat.update(data);
-  notifyProblem({ key: 'TurnReverted', data: { user: who } });
+  const changed: { round?: number; turn?: number | null } = {};
+  if (data.round !== combat.round) changed.round = data.round;
+  if (data.turn !== combat.turn) changed.turn = data.turn;
+  await combat.update(changed);
 }
 
 /**
@@ -523,7 +529,7 @@ async function move(combat: TenSegmentsCombat, combatantId: string, groupId: str
 
 /** How a combatant is known across leaving and coming back: its token, else its actor. */
 export function whoIs(combatant: Combatant.Implementation): string | null {
-  if (combatant.tokenId) return `t:${combatant.sceneId ?? ''}.${combatant.tokenId}`;
+  if (combatant.tokenId) return `t:${combatantSceneId(combatant) ?? ''}.${combatant.tokenId}`;
   return combatant.actorId ? `a:${combatant.actorId}` : null;
 }
 

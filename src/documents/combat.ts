@@ -90,6 +90,9 @@ function procedureOfLog(entries: readonly (readonly [string, LogEntry])[]): Proc
 /** The combatants in turn order: in v14's typings stored documents (`Combatant.Stored`), as core's own `turns`. */
 type Turns = ReturnType<Combat['setupTurns']>;
 
+/** A combatant write's options carry a turn for the server to write (core's `combatTurn`). */
+const carriesTurn = (options: unknown): boolean => typeof (options as { combatTurn?: unknown } | null)?.combatTurn === 'number';
+
 /** Held declarations by combat, in a world setting the active GM writes (a reload or a handover keeps them). */
 type HeldStore = Record<string, Record<string, Declaration | null>>;
 
@@ -291,11 +294,44 @@ export class TenSegmentsCombat extends Combat {
     }
     super._onUpdate(...args);
     if (!isActiveGM()) return;
-    const author = game.users?.get(userId as string);
-    const stepChanged = 'round' in (changed as object) || 'turn' in (changed as object);
-    // The active GM puts back round and turn changed by a non-GM, and re-bases entries another GM wrote (combat-writer.ts).
-    if (stepChanged && !author?.isGM) void this.exclusive(async () => (await writer()).putBackStep(this, author?.name ?? String(userId)));
+    // The active GM re-bases entries another GM wrote (combat-writer.ts), and puts back round and turn.
     if (logChanged && userId !== game.user?.id) void this.exclusive(async () => (await writer()).rebase(this));
+    const moved = 'round' in (changed as object) || 'turn' in (changed as object);
+    this.checkStep(userId as string, moved);
+  }
+
+  /*
+   * Core lets any user change a combat's round and turn, and the server writes the turn a Combatant create,
+   * update or delete carries as its `combatTurn` option, which clients apply without an updateCombat hook
+   * (issue 25). So after every write of this combat or of its combatants, the active GM compares them with the
+   * flow's and puts back a difference, whoever made it.
+   */
+  protected override _onCreateDescendantDocuments(...args: Parameters<Combat['_onCreateDescendantDocuments']>): void {
+    super._onCreateDescendantDocuments(...args);
+    if (args[1] === 'combatants') this.checkStep(args[5] as string, carriesTurn(args[4]));
+  }
+  protected override _onUpdateDescendantDocuments(...args: Parameters<Combat['_onUpdateDescendantDocuments']>): void {
+    super._onUpdateDescendantDocuments(...args);
+    if (args[1] === 'combatants') this.checkStep(args[5] as string, carriesTurn(args[4]));
+  }
+  protected override _onDeleteDescendantDocuments(...args: Parameters<Combat['_onDeleteDescendantDocuments']>): void {
+    super._onDeleteDescendantDocuments(...args);
+    if (args[1] === 'combatants') this.checkStep(args[5] as string, carriesTurn(args[4]));
+  }
+
+  /**
+   * The active GM, after a write by `userId`: round and turn back to the flow's when they differ (in the
+   * combat's queue, after what is under way). `moved`: the write itself set them (round or turn, or a
+   * `combatTurn`); a player who did is named to the GM.
+   */
+  private checkStep(userId: string, moved: boolean): void {
+    const state = this.flowState;
+    if (!isActiveGM() || !state) return;
+    const data = this.turnDataFor(state);
+    if (data.round === this.round && data.turn === this.turn) return;
+    const author = game.users?.get(userId);
+    const player = moved && !author?.isGM ? (author?.name ?? userId) : null;
+    void this.exclusive(async () => (await writer()).putBackStep(this, player));
   }
 
 

@@ -90,10 +90,22 @@ export function applyMessageMode(data: Record<string, unknown>, mode: string = c
   let shown = data;
   if (generation() < 14) shown = cls.applyRollMode?.call(cls, data, mode) ?? data;
   else if (cls.applyMode) shown = cls.applyMode.call(cls, data, mode) ?? data;
-  // A v14 client without the static helper: the mode's own handler (CONFIG.ChatMessage.modes, v14 API).
-  else configuredModes()?.[mode]?.handler?.(data);
+  else {
+    // v14 without a static helper (none in the 14.366 typings or the API pages): the mode's handler where a
+    // package set one (CONFIG.ChatMessage.modes, v14 API), else core's whisper and blindness for the mode.
+    const handler = configuredModes()?.[mode]?.handler;
+    if (handler) handler(data);
+    else whisperFor(data, mode);
+  }
   if (mode === selfMode() && user && user.id !== game.user?.id) shown.whisper = [user.id];
   return shown;
+}
+
+/** Core's whisper and blindness of a v14 mode: gm and blind to the GMs (blind hidden from the roller), self to this user, public to all. */
+function whisperFor(data: Record<string, unknown>, mode: string): void {
+  const gms = (game.users?.filter((u) => u.isGM) ?? []).map((u) => u.id as string);
+  data.whisper = mode === 'gm' || mode === 'blind' ? gms : mode === selfMode() ? [game.user?.id as string] : [];
+  data.blind = mode === 'blind';
 }
 
 /**
@@ -105,4 +117,18 @@ export function roundJoinedOf(combatant: Combatant.Implementation): number | nul
   if (generation() < 14) return null;
   const round = combatant.roundJoined;
   return typeof round === 'number' && Number.isInteger(round) && round >= 1 ? round : null;
+}
+
+/**
+ * The scene a combatant's token is on: v13 its own `sceneId` (13.345.1 typings), else its combat's; v14's
+ * CombatantData has no `sceneId` (v14 API page), so always the combat's.
+ */
+export function combatantSceneId(combatant: Combatant.Implementation): string | null {
+  const own = generation() < 14 ? (combatant as unknown as { sceneId?: string | null }).sceneId : null;
+  return own ?? (combatant.parent as Combat.Implementation | null)?._source.scene ?? null;
+}
+
+/** A new combatant's scene in its creation data, where the generation has the field (v13 `sceneId`; v14 none). */
+export function sceneIdField(sceneId: string): { sceneId?: string } {
+  return generation() < 14 ? { sceneId } : {};
 }

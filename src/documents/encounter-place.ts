@@ -18,6 +18,7 @@
 import { encounterData } from '../data/systems';
 import { ensureSide } from './combatant-join';
 import { DISPOSITION_SIDES } from './combatant';
+import { sceneIdField } from './compat-writes';
 
 /** A square of the grid (column, row) and a token's footprint in squares. */
 export interface Square {
@@ -208,7 +209,7 @@ export async function placeEncounter(encounter: Actor.Implementation, scene: Sce
       const shared = (perKind.get(kind) ?? 0) > 1;
       return {
         tokenId: t.id,
-        sceneId: scene.id,
+        ...sceneIdField(scene.id as string),
         actorId: t.actorId,
         hidden: t.hidden,
         ...(group ? { group: group.id } : {}),

@@ -450,4 +450,67 @@ describe.each([13, 14] as const)('core round and turn, generation %i', (generati
     }
     expect(w.foundry.errors).toEqual([]);
   });
+
+  // Issue 25: the server writes the turn a Combatant create, update or delete carries as `combatTurn` (core sends it
+  // with many of its own combatant writes), and clients take it without an updateCombat hook. The active GM puts it
+  // back after any combatant write too, whoever made it; a player is named to the GM, a GM is not.
+  it.each(['update', 'create', 'delete'] as const)("a player's combatant %s carrying combatTurn: the server moves the turn, the active GM puts it back, with a notice", async (action) => {
+    const w = await table(generation);
+    await start(w);
+    await declareAll(w);
+    await rollInitiative(w);
+    const owner = w.users.owner;
+    const turn = w.combat.turn;
+    const forged = turn === 0 ? 2 : 0;
+    const raw = w.foundry.raw(owner);
+    if (action === 'update') await raw.modify('update', 'Combatant', [{ _id: w.ids.halvaine, flags: { x: { y: 1 } } }], { combatTurn: forged }, w.combat.uuid);
+    if (action === 'create') await raw.modify('create', 'Combatant', [{ actorId: w.actors.halvaine.id, name: 'Halvaine again' }], { combatTurn: forged }, w.combat.uuid);
+    if (action === 'delete') {
+      // A combatant of her own to delete (a GM may add one for her), then her delete carrying the turn.
+      const [extra] = (await w.combat.createEmbeddedDocuments('Combatant', [{ actorId: w.actors.halvaine.id, name: 'Halvaine again' }] as never)) as any[];
+      await w.foundry.settle();
+      await raw.modify('delete', 'Combatant', [(extra as any).id], { combatTurn: forged }, w.combat.uuid);
+    }
+    await w.foundry.settle();
+    expect(w.combat.turn).toBe(w.combat.turnDataFor(w.combat.flowState!).turn);
+    expect(w.foundry.server.source(w.combat.uuid).turn).toBe(w.combat.turn);
+    for (const client of w.foundry.clients()) expect(client.game.combats.get(w.combat.id).turn, client.user.name).toBe(w.combat.turn);
+    expect(w.foundry.notifications.at(-1)).toEqual({ type: 'error', message: 'Player 1 changed the round or turn outside the procedure; it was put back.' });
+    expect(w.foundry.errors).toEqual([]);
+  });
+
+  it('a second GM moving the turn (a Combat update or a combatant write with combatTurn) is put back too, without a notice', async () => {
+    const w = await table(generation);
+    await start(w);
+    await declareAll(w);
+    await rollInitiative(w);
+    const assistant = w.foundry.users.add({ name: 'Assistant', role: g.CONST.USER_ROLES.ASSISTANT });
+    const turn = w.combat.turn;
+    const shown = w.foundry.notifications.length;
+    await w.foundry.raw(assistant).modify('update', 'Combat', [{ _id: w.combat.id, turn: turn === 0 ? 1 : 0 }]);
+    await w.foundry.settle();
+    expect(w.combat.turn).toBe(turn);
+    await w.foundry.raw(assistant).modify('update', 'Combatant', [{ _id: w.ids.orc1, flags: { x: { y: 2 } } }], { combatTurn: turn === 0 ? 1 : 0 }, w.combat.uuid);
+    await w.foundry.settle();
+    expect(w.combat.turn).toBe(turn);
+    expect(w.foundry.server.source(w.combat.uuid).turn).toBe(turn);
+    expect(w.foundry.notifications.length).toBe(shown);
+  });
+
+  it("a group's initiative (a GM's, through core's UI or a macro) never reorders the flow's schedule or the turn", async () => {
+    const w = await table(generation);
+    await start(w);
+    await declareAll(w);
+    await rollInitiative(w);
+    const before = { schedule: JSON.stringify(w.combat.flowState!.schedule), turns: w.combat.turns.map((c: any) => c.id), turn: w.combat.turn };
+    const orcs = w.combat.combatants.get(w.ids.orc1)!._source.group;
+    await w.combat.groups.get(orcs as string)!.update({ initiative: 99 });
+    await w.foundry.settle();
+    // Core's rule: the group's initiative is each member's.
+    expect(w.combat.combatants.get(w.ids.orc1)!.initiative).toBe(99);
+    expect(JSON.stringify(w.combat.flowState!.schedule)).toBe(before.schedule);
+    expect(w.combat.turns.map((c: any) => c.id)).toEqual(before.turns);
+    expect(w.combat.turn).toBe(before.turn);
+    expect(w.foundry.errors).toEqual([]);
+  });
 });

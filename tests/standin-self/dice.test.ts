@@ -86,15 +86,17 @@ describe.each([13, 14] as const)('Roll, generation %i', (generation) => {
     expect(created.whisper).toEqual([foundry.users.gm.id]);
   });
 
-  it(`ChatMessage.${generation === 13 ? 'applyRollMode' : 'applyMode'} exists, the other does not`, () => {
+  it(`${generation === 13 ? 'ChatMessage.applyRollMode exists and no applyMode' : 'neither applyMode nor applyRollMode; CONFIG.ChatMessage.modes with labels and icons, no handler'} (Conformance: v14 message modes)`, () => {
     if (generation === 13) {
       expect(typeof g.ChatMessage.applyRollMode).toBe('function');
       expect(g.ChatMessage.applyMode).toBeUndefined();
       expect(g.ChatMessage.applyRollMode({}, 'blindroll')).toMatchObject({ blind: true, whisper: [foundry.users.gm.id] });
     } else {
-      expect(typeof g.ChatMessage.applyMode).toBe('function');
+      expect(g.ChatMessage.applyMode).toBeUndefined();
       expect(g.ChatMessage.applyRollMode).toBeUndefined();
-      expect(g.ChatMessage.applyMode({}, 'self')).toMatchObject({ blind: false, whisper: [foundry.users.gm.id] });
+      expect(g.ChatMessage.prototype.applyMode).toBeUndefined();
+      expect(g.CONFIG.ChatMessage.modes.gm).toEqual({ label: 'CHAT.MODES.gm', icon: 'fa-solid fa-user-secret' });
+      expect(Object.keys(g.CONFIG.ChatMessage.modes)).toEqual(['public', 'gm', 'blind', 'self']);
     }
   });
 

@@ -8,7 +8,7 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { readFileSync } from 'node:fs';
-import { CONST, MESSAGE_MODES } from './constants';
+import { CONST, MESSAGE_MODES, MESSAGE_MODE_ICONS } from './constants';
 import { Combat, Combatant, CombatantGroup, emptyCollections, type CombatEncounters } from './combat';
 import { Roll, Die, diceSource } from './dice';
 import { Actor, ChatMessage, Collection, Item, Scene, TokenDocument, User, Users, receiveModify } from './documents';
@@ -43,7 +43,8 @@ function buildConfig(): any {
     Combat: doc(Combat, { initiative: { formula: null, decimals: 2 }, initiativeIcon: { icon: '../icons/svg/d20.svg', hover: '../icons/svg/d20-highlight.svg' }, sounds: {} }),
     Combatant: doc(Combatant),
     CombatantGroup: doc(CombatantGroup),
-    ChatMessage: doc(ChatMessage, v14 ? { modes: Object.fromEntries(MESSAGE_MODES.map((m) => [m, { label: `CHAT.Mode${m}` }])) } : {}),
+    // v14 (14.366 typings, CONFIG.ChatMessage.Modes): label and icon; a `handler` only where a package sets one.
+    ChatMessage: doc(ChatMessage, v14 ? { modes: Object.fromEntries(MESSAGE_MODES.map((m) => [m, { label: `CHAT.MODES.${m}`, icon: MESSAGE_MODE_ICONS[m] }])) } : {}),
     User: doc(User),
     Dice: { rolls: [Roll], terms: { d: Die }, randomUniform: () => diceSource.random() },
     queries: {},

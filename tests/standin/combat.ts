@@ -161,6 +161,11 @@ export class Combat extends Document {
     for (const g of this.groups) members.set(g.id, new Set());
     for (const c of this.combatants) if (c._source.group) members.get(c._source.group)?.add(c);
     Object.defineProperty(this, '_groupMembers', { value: members, writable: true, configurable: true, enumerable: false });
+    // v13 (issue 25): a group whose initiative is a finite number overrides each member's initiative.
+    for (const g of this.groups) {
+      if (!Number.isFinite(g.initiative)) continue;
+      for (const c of members.get(g.id) ?? []) c.initiative = g.initiative;
+    }
   }
   override prepareDerivedData(): void {
     if (this.combatants.size && !this.turns?.length) this.setupTurns();
@@ -400,6 +405,9 @@ export class Combat extends Document {
   override _onUpdateDescendantDocuments(parent: any, collection: string, documents: any[], changes: any, options: any, userId: string): void {
     super._onUpdateDescendantDocuments(parent, collection, documents, changes, options, userId);
     if (collection === 'combatants') this.#onModifyCombatants(parent, options);
+    // A group's initiative is its members' (prepared above): core's order follows it. Whether core sorts again on a
+    // group change is unconfirmed; the stand-in does, the stricter choice for a system that keeps its own order.
+    else if (collection === 'groups') this.#onModifyCombatants(parent, options);
   }
   override _onDeleteDescendantDocuments(parent: any, collection: string, documents: any[], ids: any, options: any, userId: string): void {
     super._onDeleteDescendantDocuments(parent, collection, documents, ids, options, userId);
@@ -502,10 +510,11 @@ export class Combat extends Document {
 /* ---------------------------------------------------------- Combatant */
 
 /** A sibling reference (Combatant#group): the id, initialized to a getter for the parent's CombatantGroup. */
+/** Combatant#group (v13, issue 25): the CombatantGroup, or the raw id string when the combat has no such group. */
 class GroupField extends ForeignDocumentField {
   override initialize(value: any, model?: any): any {
     if (value == null) return null;
-    return () => model?.parent?.groups?.get(value) ?? null;
+    return () => model?.parent?.groups?.get(value) ?? value;
   }
 }
 
@@ -539,7 +548,8 @@ export class Combatant extends Document {
       system: new TypeDataField(this),
       actorId: new ForeignDocumentField('Actor', { idOnly: true }),
       tokenId: new ForeignDocumentField('Token', { idOnly: true }),
-      sceneId: new ForeignDocumentField('Scene', { idOnly: true }),
+      // v13 (typings 13.345.1, BaseCombat#_preUpdate reads it); v14's CombatantData (API page) has no sceneId: a value sent is dropped.
+      ...(state.generation >= 14 ? {} : { sceneId: new ForeignDocumentField('Scene', { idOnly: true }) }),
       name: new StringField({ blank: true }),
       img: new FilePathField(),
       initiative: new NumberField(),
@@ -574,7 +584,9 @@ export class Combatant extends Document {
     return this.parent;
   }
   get token(): any {
-    const scene = this.sceneId ? worldOf(this).get('Scene')?.get(this.sceneId) : this.parent?.scene;
+    // v13: its own scene when it names one; else (v14 always) the combat's.
+    const sceneId = state.generation >= 14 ? undefined : this.sceneId;
+    const scene = sceneId ? worldOf(this).get('Scene')?.get(sceneId) : this.parent?.scene;
     return scene?.tokens.get(this.tokenId) ?? null;
   }
   get actor(): any {

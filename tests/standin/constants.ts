@@ -38,3 +38,5 @@ export const CONST = Object.freeze({
 
 /** v14 message modes (CONFIG.ChatMessage.modes keys) replacing roll modes. */
 export const MESSAGE_MODES = ['public', 'gm', 'blind', 'self'] as const;
+/** v14 CONFIG.ChatMessage.modes icons (14.366 typings' defaults). */
+export const MESSAGE_MODE_ICONS: Record<(typeof MESSAGE_MODES)[number], string> = { public: 'fa-solid fa-globe', gm: 'fa-solid fa-user-secret', blind: 'fa-solid fa-eye-slash', self: 'fa-solid fa-user' };

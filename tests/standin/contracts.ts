@@ -533,8 +533,8 @@ export type SocketDrift = Assert<SocketContract<Omit<S.SocketApi, 'emit'> & { em
  * still declares `core.rollMode` (not `core.messageMode`) and
  * ChatMessage.applyRollMode (not applyMode), and the mode `ic`. The stand-in
  * follows v14's source as far as it is confirmed (README: "Could not
- * confirm"): it registers `core.messageMode`, offers applyMode and not
- * applyRollMode, and leaves `ic` out. So the v14 run checks the modes and
+ * confirm"): it registers `core.messageMode`, offers neither applyMode (in
+ * no typings or API page: issue 25) nor applyRollMode, and leaves `ic` out. So the v14 run checks the modes and
  * toMessage, and trips when 14.x's typings change on the rest. In both,
  * the modes are core's: a mode a module adds to CONFIG is left out.
  */
@@ -566,11 +566,10 @@ export type ModesV14Typings = Assert<
     true,
     All<
       [
-        Within<Parameters<S.ChatModeStaticsV14['applyMode']>[1], Get<Roll.ToMessageOptions<boolean>, 'messageMode'> | undefined>,
         Not<HasKey<SettingConfig, S.ModeSettingV14['key']>>,
         HasKey<SettingConfig, S.ModeSettingV13['key']>,
         HasKey<typeof foundry.documents.ChatMessage, 'applyRollMode'>,
-        Not<HasKey<typeof foundry.documents.ChatMessage, keyof S.ChatModeStaticsV14>>,
+        Not<HasKey<typeof foundry.documents.ChatMessage, 'applyMode'>>,
         Within<'ic', TypingsMessageModes>,
       ]
     >

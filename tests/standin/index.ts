@@ -225,14 +225,13 @@ function installGeneration(): void {
     g._del = new ForcedDeletion();
     g._replace = (value: unknown) => ForcedReplacement.create(value);
     g.foundry.data.operators = { DataFieldOperator, ForcedDeletion, ForcedReplacement };
-    delete (ChatMessage as any).applyRollMode;
-    delete (ChatMessage.prototype as any).applyRollMode;
-    const statics: ChatModeStaticsV14 = { applyMode: (data, mode) => applyMode(data, mode ?? settings().get('core', 'messageMode')) };
-    const methods: ChatModeMethodsV14 = {
-      applyMode(this: any, mode) {
-        return this.updateSource(applyMode({}, mode ?? settings().get('core', 'messageMode')));
-      },
-    };
+    // Neither v13's applyRollMode nor an applyMode (Conformance: v14 message modes).
+    for (const name of ['applyRollMode', 'applyMode']) {
+      delete (ChatMessage as any)[name];
+      delete (ChatMessage.prototype as any)[name];
+    }
+    const statics: ChatModeStaticsV14 = {};
+    const methods: ChatModeMethodsV14 = {};
     Object.assign(ChatMessage, statics);
     Object.assign(ChatMessage.prototype, methods);
   } else {

@@ -171,7 +171,11 @@ export class Server implements Endpoint {
     const user = this.userOf(from.id);
     let outcome: ModifyResult;
     try {
-      outcome = this.run(() => this.#apply(request, user), user);
+      outcome = this.run(() => {
+        const applied = this.#apply(request, user);
+        this.#writeCombatTurn(applied, request.parentUuid ? fromUuidIn(this, request.parentUuid) : null);
+        return applied;
+      }, user);
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       this.#send(from, { type: 'refusal', action: request.action, documentName: request.documentName, data: message }, () => from.refused(requestId, message));
@@ -223,6 +227,23 @@ export class Server implements Endpoint {
     }
     if (action === 'delete') return { ...base, result: this.#delete(parent, collection, request.ids ?? [], user) };
     throw new Error(`Unknown database action ${String(action)}`);
+  }
+
+  /**
+   * v13 (issue 25, core build 13.350): a Combatant create, update or delete the user may make carries a
+   * `combatTurn` option, and the server writes that turn into the parent combat (no Combat update of its own: the
+   * clients apply it from the operation's options, without an updateCombat hook). Written when the operation
+   * wrote something (a no-op is broadcast to no one: unconfirmed whether core writes the turn then) and the
+   * value is one the Combat's schema takes.
+   */
+  #writeCombatTurn(outcome: ModifyResult, parent: any): void {
+    const turn = outcome.options?.combatTurn;
+    if (outcome.documentName !== 'Combatant' || !(parent instanceof Combat) || !outcome.result.length || typeof turn !== 'number') return;
+    try {
+      parent.updateSource({ turn });
+    } catch {
+      // A turn the Combat's schema refuses is not written (the operation itself stands).
+    }
   }
 
   #create(cls: any, parent: any, collection: any, data: any[], user: any, keepId: boolean, now: number, keepEmbeddedIds = true): any[] {

@@ -309,12 +309,13 @@ export interface ChatModeStaticsV13 {
 export interface ChatModeMethodsV13 {
   applyRollMode(rollMode: RollMode | 'roll'): unknown;
 }
-export interface ChatModeStaticsV14 {
-  applyMode(chatData: any, mode?: MessageMode): any;
-}
-export interface ChatModeMethodsV14 {
-  applyMode(mode?: MessageMode): unknown;
-}
+/**
+ * v14: no static or instance helper (issue 25: neither the 14.366 typings nor the v14 API pages show
+ * `ChatMessage.applyMode`; the stricter reading is taken). A mode is applied by the `messageMode` creation
+ * option, or by the mode's `handler` in `CONFIG.ChatMessage.modes` where one is set (none by default).
+ */
+export type ChatModeStaticsV14 = Record<never, never>;
+export type ChatModeMethodsV14 = Record<never, never>;
 
 /* ---------------------------------------------------------- keybindings */
 
