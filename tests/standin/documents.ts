@@ -447,13 +447,19 @@ export class Document extends DataModel {
     if (target === undefined) throw new Error(`Invalid permission level "${permission}"`);
     return exact ? level === target : level >= target;
   }
+  /**
+   * v13's rule (common/abstract/document.mjs, build 13.350; v14 taken to be the same): a test function, else a
+   * USER_PERMISSIONS name (the user's permission), else a USER_ROLES name (**the role only**: an owner without the
+   * role is refused), else a DOCUMENT_OWNERSHIP_LEVELS name (the user's level over the document); anything else
+   * is refused. v12's "owner OR role" is gone.
+   */
   canUserModify(user: any, action: 'create' | 'update' | 'delete', data: any = {}): boolean {
     const perm = (this.constructor as typeof Document).metadata.permissions?.[action] ?? (PERMS as any)[action];
     if (perm instanceof Function) return perm(user, this, data);
     if (perm in USER_PERMISSIONS) return user.hasPermission(perm);
-    const isOwner = this.testUserPermission(user, 'OWNER');
-    const hasRole = perm in USER_ROLES && user.hasRole(perm);
-    return isOwner || hasRole;
+    if (perm in USER_ROLES) return user.hasRole(perm);
+    if (perm in LEVELS) return this.testUserPermission(user, perm);
+    return false;
   }
   get isOwner(): boolean {
     return this.testUserPermission(state.user, 'OWNER');
