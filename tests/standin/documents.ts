@@ -765,8 +765,34 @@ export const notifyError = (message: string): void => {
 
 /* ------------------------------------------------------------------ User */
 
+/**
+ * BaseUser's permission tests (v13 common code, build 13.350; v14 taken to be the same). Create: an assistant or
+ * GM, of a role no higher than their own (special permissions: a full GM). Update: a full GM anything; a banned
+ * user nothing; nobody else `permissions` or `passwordSalt`, below assistant neither `name` nor `role`, nor anyone
+ * a GM's `password`; no role above one's own; an assistant any user, a player only themselves. Delete: a role at
+ * least the user's and at least assistant.
+ */
+const userPermissions = {
+  create: (user: any, doc: any) => {
+    if (!user.isGM) return false;
+    if (!isEmpty(doc._source.permissions ?? {})) return user.hasRole(USER_ROLES.GAMEMASTER);
+    return user.hasRole(doc._source.role);
+  },
+  update: (user: any, doc: any, changes: any) => {
+    if (user.role === USER_ROLES.GAMEMASTER) return true;
+    if (user.role === USER_ROLES.NONE) return false;
+    const restricted = ['permissions', 'passwordSalt'];
+    if (user.role < USER_ROLES.ASSISTANT) restricted.push('name', 'role');
+    if (doc._source.role === USER_ROLES.GAMEMASTER) restricted.push('password');
+    if (restricted.some((k) => k in changes)) return false;
+    if ('role' in changes && !user.hasRole(changes.role)) return false;
+    return user.isGM || user.id === doc.id;
+  },
+  delete: (user: any, doc: any) => user.hasRole(Math.max(USER_ROLES.ASSISTANT, doc._source.role)),
+};
+
 export class User extends Document {
-  static override metadata = { ...Document.metadata, name: 'User', collection: 'users', permissions: { create: 'GAMEMASTER', update: 'GAMEMASTER', delete: 'GAMEMASTER' } };
+  static override metadata = { ...Document.metadata, name: 'User', collection: 'users', permissions: userPermissions };
   static override defineSchema() {
     return {
       _id: new DocumentIdField(),
