@@ -1215,7 +1215,22 @@ export class TokenDocument extends Document {
     name: 'Token',
     collection: 'tokens',
     isEmbedded: true,
-    permissions: { create: 'TOKEN_CREATE', update: 'OWNER', delete: 'TOKEN_DELETE' },
+    permissions: {
+      create: 'TOKEN_CREATE',
+      /**
+       * BaseToken.#canUpdate (v13 common code, schemaVersion 13.341, build 13.350): a GM anything; in a compendium
+       * the owner; with an actor, whoever owns the actor (any field: the server judges no movement it is not sent);
+       * a token without an actor (no actorId) **anyone**; an actorId whose actor is gone nobody but a GM.
+       */
+      update: (user: any, doc: any) => {
+        if (user.isGM) return true;
+        if (doc.pack) return doc.testUserPermission(user, 'OWNER');
+        const actor = doc.actor;
+        if (actor) return actor.testUserPermission(user, 'OWNER');
+        return !doc._source.actorId;
+      },
+      delete: 'TOKEN_DELETE',
+    },
   };
   static override defineSchema() {
     return {
