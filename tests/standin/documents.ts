@@ -1392,8 +1392,17 @@ export class ChatMessage extends Document {
     name: 'ChatMessage',
     collection: 'messages',
     hasTypeData: true,
+    /**
+     * BaseChatMessage (v13 common code, schemaVersion 13.341): create by a GM as anyone, else only under one's own
+     * author and with at least the PLAYER role; nothing else of the message is judged (any flags, content, rolls
+     * of any kind). Update and delete: the owner (the author, or a GM).
+     */
     permissions: {
-      create: (user: any, doc: any) => user.isGM || doc._source.author === user.id,
+      create: (user: any, doc: any) => {
+        if (user.isGM) return true;
+        if (user.id !== doc._source.author) return false;
+        return user.hasRole('PLAYER');
+      },
       update: 'OWNER',
       delete: 'OWNER',
     },
