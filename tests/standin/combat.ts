@@ -529,6 +529,8 @@ export class Combatant extends Document {
     collection: 'combatants',
     isEmbedded: true,
     hasTypeData: true,
+    // BaseCombatant (v13 common code, schemaVersion 13.341): create and delete by the user's level over the combatant
+    // (its actor's), with any field (group, initiative, hidden: the server judges none of them at creation).
     permissions: {
       create: 'OWNER',
       delete: 'OWNER',
@@ -641,6 +643,8 @@ export class CombatantGroup extends Document implements CombatantGroupApi {
     collection: 'groups',
     isEmbedded: true,
     hasTypeData: true,
+    // BaseCombatantGroup (v13 common code, schemaVersion 13.341) declares no permissions: core's defaults, create and
+    // delete by role (ASSISTANT: an owner of the group who is a player may not), update by ownership level.
     permissions: { create: 'ASSISTANT', update: 'OWNER', delete: 'ASSISTANT' },
   };
   static override defineSchema() {

@@ -447,13 +447,19 @@ export class Document extends DataModel {
     if (target === undefined) throw new Error(`Invalid permission level "${permission}"`);
     return exact ? level === target : level >= target;
   }
+  /**
+   * v13's rule (common/abstract/document.mjs, build 13.350; v14 taken to be the same): a test function, else a
+   * USER_PERMISSIONS name (the user's permission), else a USER_ROLES name (**the role only**: an owner without the
+   * role is refused), else a DOCUMENT_OWNERSHIP_LEVELS name (the user's level over the document); anything else
+   * is refused. v12's "owner OR role" is gone.
+   */
   canUserModify(user: any, action: 'create' | 'update' | 'delete', data: any = {}): boolean {
     const perm = (this.constructor as typeof Document).metadata.permissions?.[action] ?? (PERMS as any)[action];
     if (perm instanceof Function) return perm(user, this, data);
     if (perm in USER_PERMISSIONS) return user.hasPermission(perm);
-    const isOwner = this.testUserPermission(user, 'OWNER');
-    const hasRole = perm in USER_ROLES && user.hasRole(perm);
-    return isOwner || hasRole;
+    if (perm in USER_ROLES) return user.hasRole(perm);
+    if (perm in LEVELS) return this.testUserPermission(user, perm);
+    return false;
   }
   get isOwner(): boolean {
     return this.testUserPermission(state.user, 'OWNER');
@@ -759,8 +765,34 @@ export const notifyError = (message: string): void => {
 
 /* ------------------------------------------------------------------ User */
 
+/**
+ * BaseUser's permission tests (v13 common code, build 13.350; v14 taken to be the same). Create: an assistant or
+ * GM, of a role no higher than their own (special permissions: a full GM). Update: a full GM anything; a banned
+ * user nothing; nobody else `permissions` or `passwordSalt`, below assistant neither `name` nor `role`, nor anyone
+ * a GM's `password`; no role above one's own; an assistant any user, a player only themselves. Delete: a role at
+ * least the user's and at least assistant.
+ */
+const userPermissions = {
+  create: (user: any, doc: any) => {
+    if (!user.isGM) return false;
+    if (!isEmpty(doc._source.permissions ?? {})) return user.hasRole(USER_ROLES.GAMEMASTER);
+    return user.hasRole(doc._source.role);
+  },
+  update: (user: any, doc: any, changes: any) => {
+    if (user.role === USER_ROLES.GAMEMASTER) return true;
+    if (user.role === USER_ROLES.NONE) return false;
+    const restricted = ['permissions', 'passwordSalt'];
+    if (user.role < USER_ROLES.ASSISTANT) restricted.push('name', 'role');
+    if (doc._source.role === USER_ROLES.GAMEMASTER) restricted.push('password');
+    if (restricted.some((k) => k in changes)) return false;
+    if ('role' in changes && !user.hasRole(changes.role)) return false;
+    return user.isGM || user.id === doc.id;
+  },
+  delete: (user: any, doc: any) => user.hasRole(Math.max(USER_ROLES.ASSISTANT, doc._source.role)),
+};
+
 export class User extends Document {
-  static override metadata = { ...Document.metadata, name: 'User', collection: 'users', permissions: { create: 'GAMEMASTER', update: 'GAMEMASTER', delete: 'GAMEMASTER' } };
+  static override metadata = { ...Document.metadata, name: 'User', collection: 'users', permissions: userPermissions };
   static override defineSchema() {
     return {
       _id: new DocumentIdField(),
@@ -1183,7 +1215,22 @@ export class TokenDocument extends Document {
     name: 'Token',
     collection: 'tokens',
     isEmbedded: true,
-    permissions: { create: 'TOKEN_CREATE', update: 'OWNER', delete: 'TOKEN_DELETE' },
+    permissions: {
+      create: 'TOKEN_CREATE',
+      /**
+       * BaseToken.#canUpdate (v13 common code, schemaVersion 13.341, build 13.350): a GM anything; in a compendium
+       * the owner; with an actor, whoever owns the actor (any field: the server judges no movement it is not sent);
+       * a token without an actor (no actorId) **anyone**; an actorId whose actor is gone nobody but a GM.
+       */
+      update: (user: any, doc: any) => {
+        if (user.isGM) return true;
+        if (doc.pack) return doc.testUserPermission(user, 'OWNER');
+        const actor = doc.actor;
+        if (actor) return actor.testUserPermission(user, 'OWNER');
+        return !doc._source.actorId;
+      },
+      delete: 'TOKEN_DELETE',
+    },
   };
   static override defineSchema() {
     return {
@@ -1345,8 +1392,17 @@ export class ChatMessage extends Document {
     name: 'ChatMessage',
     collection: 'messages',
     hasTypeData: true,
+    /**
+     * BaseChatMessage (v13 common code, schemaVersion 13.341): create by a GM as anyone, else only under one's own
+     * author and with at least the PLAYER role; nothing else of the message is judged (any flags, content, rolls
+     * of any kind). Update and delete: the owner (the author, or a GM).
+     */
     permissions: {
-      create: (user: any, doc: any) => user.isGM || doc._source.author === user.id,
+      create: (user: any, doc: any) => {
+        if (user.isGM) return true;
+        if (user.id !== doc._source.author) return false;
+        return user.hasRole('PLAYER');
+      },
       update: 'OWNER',
       delete: 'OWNER',
     },
