@@ -12,15 +12,21 @@ export function generation(): number {
 /** A context-menu entry in the shape each generation expects. */
 export interface MenuEntry {
   label: string;
+  /** Font Awesome classes, e.g. 'fa-solid fa-scroll'. */
   icon: string;
   visible: (target: HTMLElement) => boolean;
-  run: (target: HTMLElement) => void;
+  /** Its work (a promise: returned, so whoever calls it may wait on it). */
+  run: (target: HTMLElement) => Promise<void> | void;
 }
 
+/**
+ * v14's ContextMenuEntry takes the icon as "a string containing a className";
+ * v13's inserts it as HTML ("a string containing an HTML icon element"), so
+ * there the classes go into an `<i>`: a bare class string would show as text.
+ */
 export function contextMenuEntry(entry: MenuEntry): Record<string, unknown> {
   if (generation() >= 14) {
     return { label: entry.label, icon: entry.icon, visible: entry.visible, onClick: (_event: Event, target: HTMLElement) => entry.run(target) };
   }
-  return { name: entry.label, icon: entry.icon, condition: entry.visible, callback: entry.run };
+  return { name: entry.label, icon: `<i class="${foundry.utils.escapeHTML(entry.icon)}"></i>`, condition: entry.visible, callback: entry.run };
 }
-

@@ -322,16 +322,16 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
       [w.ids.halvaine, 'declare'],
       [w.ids.brand, 'release'],
     ]);
-    const labels = await w.foundry.client(player).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(w.ids.halvaine)).map((e) => e.label));
+    const labels = await w.foundry.client(player).run(() => combatantMenu().filter((e) => e.visible(g.game.combats.get(w.combat.id), w.ids.halvaine)).map((e) => e.label));
     expect(labels).toEqual(['Declare']);
-    const gmLabels = await w.foundry.client(gm).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(w.ids.orc1)).map((e) => e.label));
+    const gmLabels = await w.foundry.client(gm).run(() => combatantMenu().filter((e) => e.visible(g.game.combats.get(w.combat.id), w.ids.orc1)).map((e) => e.label));
     expect(gmLabels).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
   });
 
   it('the GM applies damage from a combatant\'s context menu (a small form): the orc falls on the timeline; healing is capped at its maximum; a player has no such entry', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { gm, player } = w.foundry.users;
-    const menuOf = (user: any, id: string) => w.foundry.client(user).run(() => combatantMenu(g.game.combats.get(w.combat.id)).filter((e) => e.visible(id)));
+    const menuOf = (user: any, id: string) => w.foundry.client(user).run(() => combatantMenu().filter((e) => e.visible(g.game.combats.get(w.combat.id), id)));
     expect((await menuOf(gm, w.ids.orc1)).map((e) => e.label)).not.toContain('Apply damage or healing…'); // not before the start
     w.foundry.dice.push(4, 5);
     await w.combat.startCombat();
@@ -344,7 +344,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     try {
       const run = async (id: string, amount: string) => {
         typed.push(amount);
-        await w.foundry.client(gm).run(async () => (await menuOf(gm, id)).find((e) => e.label === 'Apply damage or healing…')!.run(id));
+        await w.foundry.client(gm).run(async () => (await menuOf(gm, id)).find((e) => e.label === 'Apply damage or healing…')!.run(g.game.combats.get(w.combat.id), id));
         await idle(w);
       };
       await run(w.ids.brand, '5');

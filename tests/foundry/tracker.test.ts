@@ -23,7 +23,7 @@ vi.mock('../../src/apps/tracker/controls', async (original) => {
   return {
     ...real,
     // One entry of ours, to see it reach core's menu in the generation's shape with the row's combatant.
-    combatantMenu: () => [{ label: 'Test entry', icon: '<i class="fa-solid fa-flask"></i>', visible: (id: string) => id !== '', run: (id: string) => void menuRuns.push(id) }],
+    combatantMenu: () => [{ label: 'Test entry', icon: 'fa-solid fa-flask', visible: (_combat: unknown, id: string) => id !== '', run: (_combat: unknown, id: string) => void menuRuns.push(id) }],
     rowControls: (_input: unknown, id: string) => [{ action: 'declare', icon: 'fa-solid fa-scroll', label: 'Declare', data: { 'combatant-id': id } }],
   };
 });
@@ -205,8 +205,10 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
     const ours = entries.find((e: any) => (e.label ?? e.name) === 'Test entry');
     if (generation >= 14) {
       expect(Object.keys(ours).sort()).toEqual(['icon', 'label', 'onClick', 'visible']);
+      expect(ours.icon).toBe('fa-solid fa-flask'); // v14: a class name
     } else {
       expect(Object.keys(ours).sort()).toEqual(['callback', 'condition', 'icon', 'name']);
+      expect(ours.icon).toBe('<i class="fa-solid fa-flask"></i>'); // v13: inserted as HTML
     }
     const menu = w.foundry.contextMenu(entries);
     const row = { dataset: { combatantId: w.ids.orc1 }, closest: () => null };

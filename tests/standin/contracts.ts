@@ -353,6 +353,7 @@ declare abstract class CoreTrackerProtected extends foundry.applications.sidebar
     _prepareTurnContext: CoreTrackerProtected['_prepareTurnContext'];
     _getCombatantThumbnail: CoreTrackerProtected['_getCombatantThumbnail'];
     _formatEffectsTooltip: CoreTrackerProtected['_formatEffectsTooltip'];
+    _getEntryContextOptions: CoreTrackerProtected['_getEntryContextOptions'];
   };
 }
 
@@ -425,6 +426,8 @@ declare abstract class CoreApplicationProtected extends foundry.applications.api
     _renderHTML: CoreApplicationProtected['_renderHTML'];
     _replaceHTML: CoreApplicationProtected['_replaceHTML'];
     _onRender: CoreApplicationProtected['_onRender'];
+    _onFirstRender: CoreApplicationProtected['_onFirstRender'];
+    _createContextMenu: CoreApplicationProtected['_createContextMenu'];
   };
 }
 declare abstract class CoreDocumentSheetProtected extends foundry.applications.api.DocumentSheetV2<foundry.abstract.Document.Any> {
@@ -434,8 +437,8 @@ declare abstract class CoreDocumentSheetProtected extends foundry.applications.a
     _processSubmitData: CoreDocumentSheetProtected['_processSubmitData'];
   };
 }
-/** The stand-in's own members, for tests (not core's): the last render's context, its count, its settled promise, the client it runs on. */
-type ApplicationOwn = 'lastContext' | 'renderCount' | 'renderSettled' | 'client';
+/** The stand-in's own members, for tests (not core's): the last render's context, its count, its settled promise, the client it runs on, the context menus it made. */
+type ApplicationOwn = 'lastContext' | 'renderCount' | 'renderSettled' | 'client' | 'contextMenus';
 
 /**
  * ApplicationV2 and DocumentSheetV2: every public member the stand-in adds

@@ -228,7 +228,9 @@ export class ApplicationV2 {
   renderSettled(): Promise<unknown> {
     return this.#renders;
   }
-  private async renderNow(options: any): Promise<this> {
+  private async renderNow(given: any): Promise<this> {
+    // Core populates `isFirstRender` (v13/v14 RenderOptions: "Is this render the first one for the application?"): not rendered yet, or closed since.
+    const options = { ...given, isFirstRender: !this.rendered };
     // Core (v13 ApplicationV2#render): a _canRender that throws refuses the render with a warning; false refuses it silently.
     try {
       if (this._canRender(options) === false) return this;
@@ -249,6 +251,8 @@ export class ApplicationV2 {
     const frame = this.ensureFrame();
     if (frame) this._replaceHTML(result, this.contentElement() ?? frame, options);
     this.rendered = true;
+    // Core (v13 ApplicationV2#render): _onFirstRender after the first render's HTML is in place, then _onRender (every render).
+    if (options.isFirstRender) await this._onFirstRender(this.lastContext, options);
     await this._onRender(this.lastContext, options);
     return this;
   }
@@ -303,11 +307,32 @@ export class ApplicationV2 {
   }
   /** Core puts the rendered HTML into the element here (in a DOM only). */
   _replaceHTML(_result: unknown, _content: HTMLElement, _options: any): void {}
+  /** Core's hook after the first render only (again after a close): where core's applications build their context menus. */
+  async _onFirstRender(_context: any, _options: any): Promise<void> {}
   /** Core's hook after each render (the element is in place when there is a DOM). */
   async _onRender(_context: any, _options: any): Promise<void> {}
+  /** The context menus `_createContextMenu` made since the application was (re)opened (the stand-in's, for tests to open them). */
+  readonly contextMenus: ContextMenu[] = [];
+  /**
+   * Core's _createContextMenu (v13/v14 ApplicationV2): the handler is called
+   * **once, now**, with the application as `this`; its entries are the menu's
+   * for as long as it lives (nothing calls the handler again on later
+   * renders). "Returns a created ContextMenu or null if no menu items were
+   * defined": the stand-in returns null for an empty list too (stricter,
+   * unconfirmed). The `get…ContextOptions` hooks it fires are not modelled.
+   */
+  _createContextMenu(handler: () => any[], selector: string, { container, hookName: _hookName, parentClassHooks: _parentClassHooks, ...options }: Record<string, any> = {}): ContextMenu | null {
+    const items = handler.call(this);
+    if (!Array.isArray(items) || items.length === 0) return null;
+    const menu = new ContextMenu(container ?? this.element, selector, items, { jQuery: false, ...options });
+    this.contextMenus.push(menu);
+    return menu;
+  }
   /** Closed: not rendered; with a DOM its element is removed (core removes it; a later render builds a new one). */
   async close(_options: any = {}): Promise<this> {
     this.rendered = false;
+    // Its menus were bound to the element core removes; the next (first) render builds new ones.
+    this.contextMenus.length = 0;
     if (applicationInstances(this.client).get(this.id) === this) applicationInstances(this.client).delete(this.id);
     this.#element?.remove();
     this.#element = null;
@@ -506,6 +531,46 @@ export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
     };
   }
 
+  /**
+   * Core's (v13 combat-tracker.mjs; v14 typings: "binds the available
+   * context menus"): the combatant context menu is built **once**, at the
+   * first render, from `_getEntryContextOptions()`, bound to the `.combatant`
+   * rows; nothing rebuilds it on later renders (a change of viewed combat
+   * included). The GM's encounter menu (`_getCombatContextOptions` on
+   * `.encounter-context-menu`) is not modelled.
+   */
+  override async _onFirstRender(context: any, options: any): Promise<void> {
+    await super._onFirstRender(context, options);
+    this._createContextMenu(this._getEntryContextOptions, '.combatant', { fixed: true });
+  }
+
+  /** Core's combatant entries (update, clear initiative, reroll, clear movement history, remove) are not modelled: none. */
+  _getEntryContextOptions(): any[] {
+    return [];
+  }
+
+  /**
+   * Core's _onRender (v13 build 13.350, issue 25; v14 typings: "scrolls the
+   * active combatant into view when a turn change moved it out of the visible
+   * area") looks up the `.combat-tracker` element (core's list of turns) in
+   * the rendered tracker: when there is none, a render during a turn change
+   * throws. The stand-in throws on **every** render without one (stricter:
+   * which renders core reads it on is unconfirmed).
+   */
+  override async _onRender(context: any, options: any): Promise<void> {
+    await super._onRender(context, options);
+    if (!this.#hasTurnList()) {
+      throw new TypeError(`${this.constructor.name}#_onRender: the rendered tracker has no .combat-tracker element (core reads it on a turn change and fails on null)`);
+    }
+  }
+
+  /** Is there a `.combat-tracker` element in what was rendered (the element with a DOM; the parts' HTML in Node)? */
+  #hasTurnList(): boolean {
+    const el = this.element;
+    if (el) return el.querySelector('.combat-tracker') !== null;
+    return parseHTML(Object.values(this.partHTML).join('\n')).some((n) => n.classes().includes('combat-tracker'));
+  }
+
   async _getCombatantThumbnail(combatant: any): Promise<string> {
     return combatant.img || DEFAULT_TOKEN;
   }
@@ -522,7 +587,8 @@ export class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
 
 /**
  * ContextMenu (foundry.applications.ux.ContextMenu) without the DOM: entries
- * are read in the running generation's shape. v13 entries are
+ * are read in the running generation's shape, and drawn (`shown`) as each
+ * generation inserts their icon. v13 entries are
  * {name, icon, condition, callback(target)}; v14 entries are
  * {label, icon, visible, onClick(event, target)}, where v14 still reads the
  * v13 keys with a deprecation warning (until v16).
@@ -562,6 +628,43 @@ export class ContextMenu {
     }
     if (typeof label !== 'string') throw new Error('A v14 ContextMenuEntry needs a string label');
     return { label, visible: asTest(visible), click: click ?? (() => undefined) };
+  }
+
+  /**
+   * The element a right-click on `element` opens this menu for, as core's
+   * ContextMenu finds it: the closest match of its selector (the target its
+   * entries' conditions and callbacks receive); null: no menu opens.
+   */
+  targetOf(element: any): any {
+    if (!this.selector) throw new Error('This context menu has no selector');
+    return element?.closest?.(this.selector) ?? null;
+  }
+
+  /**
+   * The visible entries for a target as the menu draws them: the label (localized,
+   * as core localizes it), the classes of the icon element drawn (null: none) and
+   * the text a user reads on the entry. v13 inserts `icon` as HTML
+   * (ContextMenuEntry: "A string containing an HTML icon element"), so a bare
+   * class string is no element and shows as text before the label. v14 takes a
+   * class name ("A string containing a className. A full HTML element may also be
+   * provided."): a string that starts with `<` is read as HTML, any other is the
+   * icon's classes (how v14 tells them apart is unconfirmed).
+   */
+  shown(target: any): { label: string; icon: string | null; text: string }[] {
+    const localize = (key: string) => i18n()?.localize(key) ?? key;
+    return this.menuItems
+      .filter((e) => ContextMenu.read(e).visible(target))
+      .map((e) => {
+        const label = localize(ContextMenu.read(e).label);
+        const raw = typeof e.icon === 'string' ? e.icon : '';
+        const html = state.generation >= 14 && raw.trim() && !raw.trim().startsWith('<') ? `<i class="${escapeHTML(raw.trim())}"></i>` : raw;
+        const element = parseHTML(html)[0] ?? null;
+        const iconText = html
+          .replace(/<[^>]*>/g, ' ')
+          .replace(/\s+/g, ' ')
+          .trim();
+        return { label, icon: element ? element.className : null, text: [iconText, label].filter(Boolean).join(' ') };
+      });
   }
 
   /** Labels of the entries shown for a target element. */

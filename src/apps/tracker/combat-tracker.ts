@@ -126,14 +126,35 @@ export class TenSegmentsCombatTracker extends Base {
     }, 250);
   }
 
-  /** Core's entries (where core has them) and ours, in this generation's shape. */
+  /**
+   * Core's entries and ours, in this generation's shape. Core asks for them
+   * once, at the first render (CombatTracker#_onFirstRender, v13 and v14),
+   * when no combat may be viewed yet, and keeps them: so ours are all
+   * there, and each finds its combat (the one viewed at that moment) and its
+   * combatant (the row's `data-combatant-id`) when it is tested or chosen.
+   */
   protected override _getEntryContextOptions(): MenuEntries {
     const core = (typeof super._getEntryContextOptions === 'function' ? super._getEntryContextOptions() : []) as unknown[];
-    const combat = this.viewed as Combat.Implementation | null;
-    if (!combat) return core as MenuEntries;
-    const idOf = (target: HTMLElement) => target?.closest?.<HTMLElement>('[data-combatant-id]')?.dataset.combatantId ?? target?.dataset?.combatantId ?? '';
-    const ours = combatantMenu(combat).map((e) =>
-      contextMenuEntry({ label: e.label, icon: e.icon, visible: (t) => e.visible(idOf(t)), run: (t) => void e.run(idOf(t)) }),
+    const idOf = (target: HTMLElement): string => target?.dataset?.combatantId ?? target?.closest?.<HTMLElement>('[data-combatant-id]')?.dataset.combatantId ?? '';
+    /** The viewed combat and the row's combatant in it, now; null when there is none. */
+    const at = (target: HTMLElement): [Combat.Implementation, string] | null => {
+      const combat = this.viewed as Combat.Implementation | null;
+      const id = idOf(target);
+      return combat && id && combat.combatants.has(id) ? [combat, id] : null;
+    };
+    const ours = combatantMenu().map((e) =>
+      contextMenuEntry({
+        label: e.label,
+        icon: e.icon,
+        visible: (target) => {
+          const found = at(target);
+          return !!found && e.visible(...found);
+        },
+        run: async (target) => {
+          const found = at(target);
+          if (found) await e.run(...found);
+        },
+      }),
     );
     return [...core, ...ours] as MenuEntries;
   }

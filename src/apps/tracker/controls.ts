@@ -342,75 +342,105 @@ export const TRACKER_ACTIONS: Record<string, TrackerAction> = Object.fromEntries
 
 /* ------------------------------------------------------- context menu */
 
-/** A context-menu entry, generation-neutral (compat.ts contextMenuEntry turns it into v13's or v14's shape). */
+/**
+ * A context-menu entry, generation-neutral (compat.ts contextMenuEntry turns
+ * it into v13's or v14's shape). Core builds the menu once, at the tracker's
+ * first render: so an entry holds no combat; it is handed the combat viewed
+ * and the row's combatant each time it is tested or chosen.
+ */
 export interface CombatantMenuEntry {
   label: string;
+  /** Font Awesome classes, e.g. 'fa-solid fa-scroll'. */
   icon: string;
-  visible(combatantId: string): boolean;
-  run(combatantId: string): Promise<void> | void;
+  visible(combat: Combat.Implementation, combatantId: string): boolean;
+  run(combat: Combat.Implementation, combatantId: string): Promise<void> | void;
 }
 
 const BREAK_ICONS: Record<BreakCause, string> = { save: 'fa-solid fa-shield-halved', impeded: 'fa-solid fa-person-walking', jostled: 'fa-solid fa-hand-back-fist', other: 'fa-solid fa-heart-crack' };
 
-/** The entries of a combatant's context menu (beyond core's), for this user. */
-export function combatantMenu(combat: Combat.Implementation): CombatantMenuEntry[] {
-  const tc = combat as TenSegmentsCombat;
-  const gm = !!game.user?.isGM;
-  const state = (): FlowState | null => tc.flowState;
-  const mine = (id: string): boolean => gm || !!tc.combatants.get(id)?.isOwner;
-  const resolving = (id: string): boolean => mine(id) && state()?.stage === 'resolve';
+/**
+ * The entries of a combatant's context menu (beyond core's), every one this
+ * client may ever offer; each asks, when tested, whether it is offered now,
+ * to this user (the GM's only to a GM), for this combatant of this combat.
+ */
+export function combatantMenu(): CombatantMenuEntry[] {
+  /** The combat the tracker views when the entry is tested or chosen. */
+  type Viewed = Combat.Implementation;
+  const state = (combat: Viewed): FlowState | null => (combat as TenSegmentsCombat).flowState;
+  const gm = (): boolean => !!game.user?.isGM;
+  const mine = (combat: Viewed, id: string): boolean => gm() || !!combat.combatants.get(id)?.isOwner;
+  const resolving = (combat: Viewed, id: string): boolean => mine(combat, id) && state(combat)?.stage === 'resolve';
   /** Offered when the engine would take it now (a menu has no greyed entries). */
-  const when = (id: string, input: (s: FlowState) => FlowInput | null): boolean => {
-    const s = state();
+  const when = (combat: Viewed, input: (s: FlowState) => FlowInput | null): boolean => {
+    const s = state(combat);
     const i = s ? input(s) : null;
     return !!s && !!i && probe(s, i) === null;
   };
   const casting = (s: FlowState, id: string): string | null => pendingCastings(s, id)[0] ?? null;
-  const row = async (name: keyof Actions['ROW'], id: string, data: Record<string, string> = {}) => (await actions()).ROW[name](tc, id, data);
+  const row = async (name: keyof Actions['ROW'], combat: Viewed, id: string, data: Record<string, string> = {}) => (await actions()).ROW[name](combat as TenSegmentsCombat, id, data);
+  /** A GM's entry: offered to a GM only. */
+  const gmOnly = (entry: CombatantMenuEntry): CombatantMenuEntry => ({ ...entry, visible: (combat, id) => gm() && entry.visible(combat, id) });
   const entries: CombatantMenuEntry[] = [
-    { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (id) => mine(id) && state()?.stage === 'declare', run: (id) => row('declare', id) },
-    { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (id) => resolving(id) && when(id, () => ({ t: 'delay', c: id })), run: (id) => row('delay', id) },
-    { label: t('Release'), icon: 'fa-solid fa-bolt', visible: (id) => resolving(id) && !!state() && holds(state()!, id) && releaseProblem(state()!, id) === null, run: (id) => row('release', id) },
+    { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (combat, id) => mine(combat, id) && state(combat)?.stage === 'declare', run: (combat, id) => row('declare', combat, id) },
+    { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (combat, id) => resolving(combat, id) && when(combat, () => ({ t: 'delay', c: id })), run: (combat, id) => row('delay', combat, id) },
+    {
+      label: t('Release'),
+      icon: 'fa-solid fa-bolt',
+      visible: (combat, id) => {
+        const s = state(combat);
+        return resolving(combat, id) && !!s && holds(s, id) && releaseProblem(s, id) === null;
+      },
+      run: (combat, id) => row('release', combat, id),
+    },
     {
       label: t('CancelCasting'),
       icon: 'fa-solid fa-ban',
-      visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'cancel', casting: casting(s, id)! } : null)),
-      run: (id) => row('cancelCasting', id),
+      visible: (combat, id) => resolving(combat, id) && when(combat, (s) => (casting(s, id) ? { t: 'cancel', casting: casting(s, id)! } : null)),
+      run: (combat, id) => row('cancelCasting', combat, id),
     },
   ];
-  if (!gm) return entries;
   for (const why of BREAK_CAUSES) {
-    entries.push({
-      label: tf('BreakBecause', { why: game.i18n!.localize(`TENSEG.Tracker.Break.${why}`) }),
-      icon: BREAK_ICONS[why],
-      visible: (id) => resolving(id) && when(id, (s) => (casting(s, id) ? { t: 'break', casting: casting(s, id)!, why } : null)),
-      run: (id) => row('breakCasting', id, { why }),
-    });
+    entries.push(
+      gmOnly({
+        label: tf('BreakBecause', { why: game.i18n!.localize(`TENSEG.Tracker.Break.${why}`) }),
+        icon: BREAK_ICONS[why],
+        visible: (combat, id) => resolving(combat, id) && when(combat, (s) => (casting(s, id) ? { t: 'break', casting: casting(s, id)!, why } : null)),
+        run: (combat, id) => row('breakCasting', combat, id, { why }),
+      }),
+    );
   }
   entries.push(
-    { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (id) => resolving(id), run: (id) => row('freeAttack', id) },
-    { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (id) => when(id, () => moraleInput([id])), run: (id) => row('moraleOne', id) },
-    { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (id) => when(id, () => ({ t: 'staunch', c: id })), run: (id) => row('staunch', id) },
-    {
-      label: t('ApplyDamage'),
-      icon: 'fa-solid fa-heart-pulse',
-      // While the combat runs (before it, the sheet or the token's bar: nothing is recorded yet).
-      visible: (id) => !!state() && !!tc.combatants.get(id)?.actor,
-      run: async (id) => (await import('./gm-prompts')).applyDamage(tc, id),
-    },
-    {
-      label: t('HealCheck'),
-      icon: 'fa-solid fa-hand-holding-medical',
-      // Offered where the procedure has wound rules (the total is the GM's, asked when chosen).
-      visible: (id) => !!state() && !absent(probe(state()!, { t: 'heal', c: id, total: 0 })),
-      run: async (id) => (await import('./gm-prompts')).healCheck(tc, id),
-    },
-    {
-      label: t('Injury'),
-      icon: 'fa-solid fa-user-injured',
-      visible: (id) => !!state() && !absent(probe(state()!, { t: 'injury', c: id, text: '-' })),
-      run: async (id) => (await import('./gm-prompts')).injury(tc, id),
-    },
+    ...[
+      { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (combat: Viewed, id: string) => resolving(combat, id), run: (combat: Viewed, id: string) => row('freeAttack', combat, id) },
+      { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (combat: Viewed, id: string) => when(combat, () => moraleInput([id])), run: (combat: Viewed, id: string) => row('moraleOne', combat, id) },
+      { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (combat: Viewed, id: string) => when(combat, () => ({ t: 'staunch', c: id })), run: (combat: Viewed, id: string) => row('staunch', combat, id) },
+      {
+        label: t('ApplyDamage'),
+        icon: 'fa-solid fa-heart-pulse',
+        // While the combat runs (before it, the sheet or the token's bar: nothing is recorded yet).
+        visible: (combat: Viewed, id: string) => !!state(combat) && !!combat.combatants.get(id)?.actor,
+        run: async (combat: Viewed, id: string) => (await import('./gm-prompts')).applyDamage(combat as TenSegmentsCombat, id),
+      },
+      {
+        label: t('HealCheck'),
+        icon: 'fa-solid fa-hand-holding-medical',
+        // Offered where the procedure has wound rules (the total is the GM's, asked when chosen).
+        visible: (combat: Viewed, id: string) => {
+          const s = state(combat);
+          return !!s && !absent(probe(s, { t: 'heal', c: id, total: 0 }));
+        },
+        run: async (combat: Viewed, id: string) => (await import('./gm-prompts')).healCheck(combat as TenSegmentsCombat, id),
+      },
+      {
+        label: t('Injury'),
+        icon: 'fa-solid fa-user-injured',
+        visible: (combat: Viewed, id: string) => {
+          const s = state(combat);
+          return !!s && !absent(probe(s, { t: 'injury', c: id, text: '-' }));
+        },
+        run: async (combat: Viewed, id: string) => (await import('./gm-prompts')).injury(combat as TenSegmentsCombat, id),
+      },
+    ].map(gmOnly),
   );
   return entries;
 }
