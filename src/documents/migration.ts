@@ -12,6 +12,12 @@
  * and the database would keep the old shapes; so the update is sent with
  * `diff: false`, and it names only the fields the migration changed (dotted
  * paths, deletions as `-=key` / `_del`), so nothing else is overwritten.
+ * Core's client cleans an update against the data model before sending it
+ * (in place: what it sends is the cleaned object), which drops any key of
+ * `system` the model does not define, deletions included: such a key cannot
+ * be removed by an update and stays in the database, where the model never
+ * reads it. The migration leaves those deletions out, and a document whose
+ * only change was one has nothing to write.
  *
  * A document that cannot be migrated — it could not be loaded, a value
  * cannot be converted without being lost, or the converted data is refused —
@@ -103,12 +109,16 @@ const MIGRATIONS: Migration[] = [
      * become a snapshot and one patch entry per transition, so play and
      * Previous go on as before. Fields nothing ever wrote are dropped:
      * combatants' `routinesUsed` and `spellsExpended`, sides' `surpriseRoll`
-     * and `initiativeRoll`.
+     * and `initiativeRoll` (and the combat's `flow` and `history`): the data
+     * models no longer read them; the database keeps them (see above).
      */
     version: 2,
     Combat: (source) => {
       const system = isRecord(source.system) ? source.system : {};
       if (!('flow' in system) && !('history' in system)) return source;
+      // Migrated already (a run whose version was not raised, then reloaded): the old text stays beside the
+      // log, as core's client cannot delete it; the log, which play has moved on since, is the combat.
+      if (isRecord(system.log)) return source;
       const { flow, history, ...rest } = system;
       return { ...source, system: { ...rest, version: COMBAT_SCHEMA, log: logFromSchema1(flow, history) } };
     },
@@ -256,7 +266,35 @@ function lostPaths(migrated: unknown, cleaned: unknown, path: string, out: { pat
   if (!sameLeaf(migrated, cleaned)) out.push({ path, value: migrated });
 }
 
-type ModelClass = { cleanData(source: Source, options?: Record<string, unknown>): Source };
+type SchemaLike = { fields: Record<string, unknown> };
+type ModelClass = { cleanData(source: Source, options?: Record<string, unknown>): Source; schema: SchemaLike };
+
+/**
+ * Whether core's client keeps this dotted update path when it cleans the
+ * update against the data model: under `system`, each key inside a schema
+ * (a deletion `-=key` too) must be one of its fields; inside any other field
+ * (an object, an array) the keys are the field's own. Paths outside `system`
+ * are the document's.
+ */
+function keptByModel(model: ModelClass | undefined, path: string): boolean {
+  const [head, ...rest] = path.split('.');
+  if (head !== 'system' || !model) return true;
+  let fields: Record<string, unknown> = model.schema.fields;
+  for (const part of rest) {
+    const field = fields[part.startsWith('-=') ? part.slice(2) : part];
+    if (!field) return false;
+    const inner = (field as Partial<SchemaLike>).fields;
+    if (!inner) return true;
+    fields = inner;
+  }
+  return true;
+}
+
+/** The update without what core's client would drop from it (keptByModel); null when nothing is left to write. */
+function writable(update: Source, model: ModelClass | undefined): Source | null {
+  const kept = Object.fromEntries(Object.entries(update).filter(([path]) => path === '_id' || keptByModel(model, path)));
+  return Object.keys(kept).some((k) => k !== '_id') ? kept : null;
+}
 
 function systemModel(kind: MigratedKind, type: unknown): ModelClass | undefined {
   const config = (CONFIG as unknown as Record<string, { dataModels?: Record<string, ModelClass> } | undefined>)[kind];
@@ -353,13 +391,15 @@ class Run {
       this.fail(kind, raw, 'Unreadable', parent, { error: lastLine(err) });
       return null;
     }
-    const update = updateFor(raw, migrated);
-    if (!update) return null;
+    const changes = updateFor(raw, migrated);
+    if (!changes) return null;
     if (!live) {
       this.fail(kind, raw, 'Unreadable', parent);
       return null;
     }
     const model = systemModel(kind, migrated.type ?? live._source.type);
+    const update = writable(changes, model);
+    if (!update) return null;
     if (model && isRecord(migrated.system)) {
       const lost: { path: string; value: unknown }[] = [];
       lostPaths(migrated.system, model.cleanData(structuredClone(migrated.system)), 'system', lost);

@@ -204,6 +204,11 @@ export class Document extends DataModel {
   declare collections: Record<string, EmbeddedCollection>;
 
   constructor(data: any = {}, context: any = {}) {
+    // The stand-in keeps embedded collections out of the schema (core has them in `_source`): their sources are
+    // read before the model cleans the data it owns, which drops them from the caller's object (the stricter).
+    if (data instanceof DataModel) data = data.toObject();
+    const embeddedData: Record<string, any[]> = {};
+    for (const collName of Object.values((new.target as typeof Document).hierarchy)) embeddedData[collName] = data?.[collName] ?? [];
     super(data, { parent: context.parent ?? null, strict: context.strict });
     // A compendium document (tests/standin/packs.ts) knows its pack.
     Object.defineProperty(this, '_packId', { value: context.pack ?? null, enumerable: false });
@@ -215,7 +220,7 @@ export class Document extends DataModel {
       const coll = new EmbeddedCollection(collName, this, docName);
       this.collections[collName] = coll;
       Object.defineProperty(this, collName, { value: coll, enumerable: false, configurable: true });
-      for (const d of data?.[collName] ?? []) {
+      for (const d of embeddedData[collName]) {
         const child = new (getDocumentClass(docName) ?? Document)(d, { parent: this, _nested: true });
         coll.set(child.id, child);
       }

@@ -160,6 +160,8 @@ export class SchemaField extends DataField {
     super(options, context);
     this.fields = {};
     for (const [name, field] of Object.entries(fields)) {
+      // Core's SchemaField#_initialize (v13 common/data/fields.mjs), word for word.
+      if (name === '_source') throw new Error('"_source" is not a valid name for a field of a SchemaField.');
       if (!(field instanceof DataField)) throw new Error(`The "${name}" field is not an instance of the DataField class.`);
       if (field.parent !== undefined && field.parent !== this) throw new Error(`The "${name}" field already belongs to some other parent.`);
       field.name = name;
@@ -185,7 +187,9 @@ export class SchemaField extends DataField {
       if (options.partial && !(name in data)) continue;
       data[name] = field.clean(data[name], { ...options, source, current: options.current?.[name] });
     }
-    for (const k of Object.keys(data)) if (!(k in this.fields)) delete data[k];
+    // Core (v13 SchemaField#_cleanType) keeps a deletion key `-=name` of one of its fields and drops every other
+    // unknown key; `==name` is not modelled (dropped, the stricter).
+    for (const k of Object.keys(data)) if (!(k in this.fields) && !(k.startsWith('-=') && k.slice(2) in this.fields)) delete data[k];
     return data;
   }
   protected override _validateType(data: any, options: { partial?: boolean }): any {
@@ -518,9 +522,10 @@ export class EmbeddedDataField extends SchemaField {
     }
     return f;
   }
+  /** Core's: the model is built on the parent's source object itself (no copy), which it then owns and seals. */
   override initialize(value: any, model?: any): any {
     if (!value) return value;
-    return new this.model(deepClone(value), { parent: model });
+    return new this.model(value, { parent: model });
   }
   override toObject(value: any): any {
     return value?.toObject ? value.toObject(false) : deepClone(value);
@@ -612,7 +617,8 @@ export class TypeDataField extends ObjectField {
     const type = document?._source?.type;
     const model = type ? ownerOf(document).CONFIG?.[this.documentClass.documentName]?.dataModels?.[type] : undefined;
     if (!model) return deepClone(value);
-    return new model(deepClone(value), { parent: document });
+    // Core's: the system model is built on the document's `_source.system` itself (no copy), which it seals.
+    return new model(value, { parent: document });
   }
   override toObject(value: any): any {
     return value?.toObject ? value.toObject(false) : deepClone(value);
@@ -668,7 +674,11 @@ export class DataModel {
   static get schema(): SchemaField {
     let s = schemas.get(this);
     if (!s) {
-      s = new SchemaField(this.defineSchema());
+      const defined = this.defineSchema();
+      for (const [name, owner] of reservedFieldNames(this)) {
+        if (Object.hasOwn(defined, name)) throw new Error(reservedFieldError(this.name, name, owner));
+      }
+      s = new SchemaField(defined);
       schemas.set(this, s);
     }
     return s;
@@ -677,19 +687,21 @@ export class DataModel {
   static migrateData(source: any): any {
     return source;
   }
-  /** migrateData, then the models of the schema's TypeDataField (by source.type) and EmbeddedDataFields. */
+  /**
+   * migrateData, then the models of the schema's TypeDataField (by source.type) and EmbeddedDataFields, all
+   * on the given object. Core's v13 migrateDataSafe calls `this.migrateData(source)` and returns `source`:
+   * what migrateData returns is not used, a migration must change the object it is given.
+   */
   static migrateDataSafe(source: any): any {
     try {
-      source = this.migrateData(source);
+      this.migrateData(source);
     } catch (err) {
       recordError(`${this.name}.migrateData`, err);
     }
     for (const [name, field] of Object.entries(this.schema.fields)) {
       if (!isPlain(source?.[name])) continue;
-      if (field instanceof TypeDataField) {
-        const model = field.getModelForType(source.type);
-        if (model) source[name] = model.migrateDataSafe(source[name]);
-      } else if (field instanceof EmbeddedDataField) source[name] = field.model.migrateDataSafe(source[name]);
+      if (field instanceof TypeDataField) field.getModelForType(source.type)?.migrateDataSafe(source[name]);
+      else if (field instanceof EmbeddedDataField) field.model.migrateDataSafe(source[name]);
     }
     return source;
   }
@@ -705,6 +717,11 @@ export class DataModel {
     return new this(source, options);
   }
 
+  /**
+   * Core's: the model owns `data`: it is migrated and cleaned in place and kept as `_source` (no copy), which
+   * is then sealed (Object.seal: no key may be added or removed; nested objects are not sealed unless they are
+   * another model's source, as `system` and an EmbeddedDataField's value are).
+   */
   constructor(data: any = {}, { parent = null, strict = true, ...options }: any = {}) {
     Object.defineProperty(this, 'parent', { value: parent, writable: true, enumerable: false, configurable: true });
     Object.defineProperty(this, '_source', {
@@ -713,6 +730,7 @@ export class DataModel {
       enumerable: false,
       configurable: true,
     });
+    Object.seal(this._source);
     this._initialize(options);
   }
 
@@ -725,11 +743,14 @@ export class DataModel {
     return this.constructor.name;
   }
 
+  /** Core's v13 order: a model is copied (toObject), plain data is used as given; migrate, check the type, clean. */
   protected _initializeSource(data: any, options: any = {}): any {
     const cls = this.constructor as typeof DataModel;
-    data = data instanceof DataModel ? data.toObject() : deepClone(expandObject(data ?? {}));
-    data = cls.migrateDataSafe(data);
-    const source = cls.cleanData(data, { type: data?.type });
+    if (data instanceof DataModel) data = data.toObject();
+    cls.migrateDataSafe(data);
+    const dt = getType(data);
+    if (dt !== 'Object') throw new Error(`${this.constructor.name} was incorrectly constructed with a ${dt} instead of an object.`);
+    const source = cls.cleanData(data, { type: data.type });
     if (options.strict !== false) {
       const f = this.schema.validate(source, { type: source?.type } as any);
       if (f) throw new DataModelValidationError(f, this._labelFor(source));
@@ -792,9 +813,17 @@ export class DataModel {
    */
   updateSource(changes: any = {}, options: { dryRun?: boolean } = {}): any {
     const cls = this.constructor as typeof DataModel;
-    changes = normalizeSpecialKeys(expandObject(changes));
+    // Core mutates the caller's changes: dotted keys expanded in the object itself, then cleaned in place.
+    if (Object.keys(changes).some((k) => k.includes('.'))) {
+      const expanded = expandObject(changes);
+      for (const k of Object.keys(changes)) delete changes[k];
+      Object.assign(changes, expanded);
+    }
+    normalizeSpecialKeys(changes);
     const type = changes.type ?? this._source.type;
-    const cleaned = this.schema.clean(changes, { partial: true, source: this._source, current: this._source, type });
+    // Core ignores what cleanData returns here: the changes object is the one cleaned.
+    cls.cleanData(changes, { partial: true, source: this._source, current: this._source, type });
+    const cleaned = changes;
     const label = this._labelFor(this._source);
     const f = this.schema.validate(cleaned, { partial: true, type } as any);
     if (f) throw new DataModelValidationError(f, label);
@@ -809,8 +838,7 @@ export class DataModel {
       throw new DataModelValidationError(fail((err as Error).message), label);
     }
     if (!options.dryRun) {
-      for (const k of Object.keys(this._source)) delete this._source[k];
-      Object.assign(this._source, next);
+      commitSchema(this.schema.fields, this._source, next, diff);
       this._initialize();
     }
     return diff;
@@ -827,6 +855,40 @@ export class DataModel {
     const cls = this.constructor as any;
     return new cls(mergeObject(this.toObject(), data, { insertKeys: true, inplace: true }), { parent: this.parent, ...context });
   }
+}
+
+/**
+ * Core's `_updateCommit`: the changed fields are written into the source objects in place, recursing through
+ * schemas (a SchemaField, an EmbeddedDataField's model, the `system` model of the type); any other field's new
+ * value is assigned. A removed field is set to undefined (its key stays, as core's commit assigns). Writing a
+ * field whose key a sealed source lacks throws, as in core.
+ */
+function commitSchema(fields: Record<string, DataField>, source: any, next: any, diff: any): void {
+  for (const key of Object.keys(diff)) {
+    const special = isDeletionKey(key);
+    const name = special ? key.slice(2) : key;
+    const field = fields[name];
+    if (!field) continue;
+    const value = next?.[name];
+    const change = diff[key];
+    let inner: Record<string, DataField> | undefined;
+    if (field instanceof SchemaField) inner = field.fields;
+    else if (field instanceof TypeDataField && next?.type === source.type) inner = field.getModelForType(next?.type)?.schema.fields;
+    if (inner && !special && isPlain(change) && isPlain(source[name]) && isPlain(value)) commitSchema(inner, source[name], value, change);
+    else source[name] = value;
+  }
+}
+
+/** Core's reserved names: DataModel's own members, and TypeDataModel's `modelProvider`. */
+function reservedFieldNames(cls: typeof DataModel): [string, string][] {
+  const names: [string, string][] = ['schema', 'invalid', 'validationFailures', 'parent'].map((n) => [n, 'DataModel']);
+  if (cls.prototype instanceof TypeDataModel) names.push(['modelProvider', 'TypeDataModel']);
+  return names;
+}
+
+/** The wording is the stand-in's: issue 25 established that core refuses these names when the schema is defined, not its message (unconfirmed). */
+function reservedFieldError(model: string, name: string, owner: string): string {
+  return `The ${model} data model may not define a field named "${name}": the name is reserved by ${owner}`;
 }
 
 function dropEqualArrays(source: any, diff: any): void {
