@@ -473,7 +473,7 @@ describe.each([13, 14] as const)('core round and turn, generation %i', (generati
     }
     await w.foundry.settle();
     expect(w.combat.turn).toBe(w.combat.turnDataFor(w.combat.flowState!).turn);
-    expect(w.foundry.server.source(w.combat.uuid).turn).toBe(w.combat.turn);
+    expect(w.foundry.server.source(w.combat.uuid as string).turn).toBe(w.combat.turn);
     for (const client of w.foundry.clients()) expect(client.game.combats.get(w.combat.id).turn, client.user.name).toBe(w.combat.turn);
     expect(w.foundry.notifications.at(-1)).toEqual({ type: 'error', message: 'Player 1 changed the round or turn outside the procedure; it was put back.' });
     expect(w.foundry.errors).toEqual([]);
@@ -493,7 +493,7 @@ describe.each([13, 14] as const)('core round and turn, generation %i', (generati
     await w.foundry.raw(assistant).modify('update', 'Combatant', [{ _id: w.ids.orc1, flags: { x: { y: 2 } } }], { combatTurn: turn === 0 ? 1 : 0 }, w.combat.uuid);
     await w.foundry.settle();
     expect(w.combat.turn).toBe(turn);
-    expect(w.foundry.server.source(w.combat.uuid).turn).toBe(turn);
+    expect(w.foundry.server.source(w.combat.uuid as string).turn).toBe(turn);
     expect(w.foundry.notifications.length).toBe(shown);
   });
 
