@@ -1,6 +1,6 @@
 /**
  * The stand-in's Combat held to facts of Foundry v13's own code (issue 25;
- * README, Conformance list C1–C5): the server writes the turn a Combatant
+ * CONFORMANCE.md, C1–C5): the server writes the turn a Combatant
  * write carries as `combatTurn`, which clients take without an updateCombat
  * hook; `combatant.group` is the raw id when the group is missing; a group's
  * initiative overrides its members'; v14's Combatant has no `sceneId`; v14

@@ -1,6 +1,6 @@
 /**
  * The stand-in's reading of a system folder (package.ts) held to Foundry's
- * (README, Conformance P1, P2, P8): `documentTypes` validated as core's
+ * (CONFORMANCE.md, P1, P2, P8): `documentTypes` validated as core's
  * AdditionalTypesField validates it and, when it fails, fallen back to empty
  * with a warning, the world then refusing the sub-types; the rendered
  * applications registry of each client.

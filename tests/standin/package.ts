@@ -10,7 +10,7 @@
  * built one (`dist/`, whose packs are compiled LevelDB, read by
  * built-system.ts through the official CLI).
  *
- * Source of the rules (see README.md, "Conformance list"): issue 24 (v13's
+ * Source of the rules (see CONFORMANCE.md, P1–P2): issue 24 (v13's
  * `AdditionalTypesField` throws `"base" is a reserved core type for the
  * Combat document`, and the manifest is read with fallback, so the whole
  * `documentTypes` falls back to empty), the v13/v14 typings (which
