@@ -79,18 +79,20 @@ describe.each([13, 14] as const)('conformance, generation %i', (generation) => {
   });
 
   describe('the database workflow and hooks', () => {
-    it('D7, H1, H2: create and delete — the pre hooks on the initiator only, the post hooks on every client, as itself, with the author from the server', async () => {
+    it('D7, H1, H2: create (an actor) and delete (its item) — the pre hooks on the initiator only, the post hooks on every client, as itself, with the author from the server', async () => {
       const seen: string[] = [];
       foundry.everyClient(() => {
         const me = g.game.user.name;
         g.Hooks.on('preCreateActor', (_d: any, _data: any, _o: any, userId: string) => void seen.push(`${me} preCreate ${userId}`));
         g.Hooks.on('createActor', (doc: any, _o: any, userId: string) => void seen.push(`${me} create ${userId} ${doc === g.game.actors.get(doc.id)}`));
-        g.Hooks.on('preDeleteActor', (_d: any, _o: any, userId: string) => void seen.push(`${me} preDelete ${userId}`));
-        g.Hooks.on('deleteActor', (doc: any, _o: any, userId: string) => void seen.push(`${me} delete ${userId} ${g.game.actors.has(doc.id)}`));
+        g.Hooks.on('preDeleteItem', (_d: any, _o: any, userId: string) => void seen.push(`${me} preDelete ${userId}`));
+        g.Hooks.on('deleteItem', (doc: any, _o: any, userId: string) => void seen.push(`${me} delete ${userId} ${doc.parent.items.has(doc.id)}`));
       });
       const actor = await owned();
+      // Her own actor's item: an owner may delete it (A4); the actor itself needs the ASSISTANT role (A8).
+      const [item] = await actor.createEmbeddedDocuments('Item', [{ name: 'Dagger', type: 'base' }]);
       await foundry.settle();
-      await foundry.asUser(player, () => actor.delete());
+      await foundry.asUser(player, () => item.delete());
       await foundry.settle();
       expect(seen).toEqual([
         `Gamemaster preCreate ${gm.id}`,

@@ -100,6 +100,19 @@ describe.each([13, 14] as const)('Roll, generation %i', (generation) => {
     }
   });
 
+  it.runIf(generation === 14)('C5: a handler set on a v14 mode replaces core\'s whisper rules for a message in that mode', async () => {
+    const seen: string[] = [];
+    g.CONFIG.ChatMessage.modes.gm.handler = (data: any) => {
+      seen.push('gm');
+      data.whisper = [foundry.users.player.id];
+    };
+    const rolled = await new g.Roll('1d6').toMessage({}, { messageMode: 'gm' });
+    expect(seen).toEqual(['gm']);
+    expect(rolled.whisper).toEqual([foundry.users.player.id]);
+    const plain = await new g.Roll('1d6').toMessage({}, { messageMode: 'blind' });
+    expect(plain).toMatchObject({ blind: true, whisper: [foundry.users.gm.id] });
+  });
+
   it('a player may post only as themselves', async () => {
     const asPlayer = (data: any) => foundry.asUser(foundry.users.player, () => g.ChatMessage.create(data));
     const mine = await asPlayer({ content: 'hello' });

@@ -286,6 +286,12 @@ export function applyMode(chatData: any, mode: RollMode | MessageMode): any {
   const v14 = state.generation >= 14;
   const known: readonly string[] = v14 ? MESSAGE_MODES : Object.values(CONST.DICE_ROLL_MODES);
   if (!known.includes(mode)) throw new Error(`"${mode}" is not a valid ${v14 ? 'message' : 'roll'} mode`);
+  // v14: a handler a package set on the mode replaces core's whisper and blindness handling (14.366 typings, CONFIG.ChatMessage.Modes).
+  const handler = v14 ? configRef.CONFIG?.ChatMessage?.modes?.[mode]?.handler : undefined;
+  if (typeof handler === 'function') {
+    handler(chatData);
+    return chatData;
+  }
   const gm = v14 ? LEGACY.gmroll : CONST.DICE_ROLL_MODES.PRIVATE;
   const blind = v14 ? LEGACY.blindroll : CONST.DICE_ROLL_MODES.BLIND;
   const self = v14 ? LEGACY.selfroll : CONST.DICE_ROLL_MODES.SELF;
