@@ -55,7 +55,7 @@ export function initSystem(): void {
   registerEncounterDrop();
   // A token moved during a round: judged by the active GM (the judging is loaded at the first move), and the attack-of-opportunity card's button.
   registerTokenMovement();
-  Hooks.on('createCombatant', (combatant) => void onCombatantCreated(combatant));
+  Hooks.on('createCombatant', (combatant, _options, userId) => void onCombatantCreated(combatant, userId));
   Hooks.on('deleteCombatant', (combatant) => void onCombatantDeleted(combatant));
   Hooks.on('userConnected', (user, connected) => void onUserConnected(user as User.Implementation, connected));
   // The scene's "Outdoors" checkbox in core's Scene configuration (the field's code is loaded then).

@@ -29,7 +29,8 @@ import {
 import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
 import { withRolls } from './dice';
-import { combatantSceneId, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
+import { deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
+import { identityKeys } from './combatant-identity';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
@@ -527,26 +528,38 @@ async function move(combat: TenSegmentsCombat, combatantId: string, groupId: str
   return null;
 }
 
-/** How a combatant is known across leaving and coming back: its token, else its actor. */
+/** How a combatant is known across leaving and coming back (stored on its `leave` entry): its linked actor, else its token, else its actor. */
 export function whoIs(combatant: Combatant.Implementation): string | null {
-  if (combatant.tokenId) return `t:${combatantSceneId(combatant) ?? ''}.${combatant.tokenId}`;
-  return combatant.actorId ? `a:${combatant.actorId}` : null;
+  return identityKeys(combatant)[0] ?? null;
 }
 
-/** The combatant of this flow that left and was this one (same token or actor), not yet taken over; null when it is new. */
+/**
+ * The combatant of this flow that left and was this one, not yet taken over; null when it is new. The same
+ * token, or the same linked actor whatever the new combatant names (a token of it, or the actor alone). A
+ * `leave` entry written before issue 26 names a linked actor's token (`t:`): that token, when its scene still
+ * holds it, stands for its actor too.
+ */
 function cameBack(combat: TenSegmentsCombat, combatant: Combatant.Implementation): string | null {
-  const who = whoIs(combatant);
-  if (!who) return null;
+  const mine = new Set(identityKeys(combatant));
+  if (mine.size === 0) return null;
   const entries = combat.entries;
   const taken = new Set<string>();
   for (const [, e] of entries) if (e.t === 'join' && e.was) taken.add(e.was);
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i][1] as InputEntry;
-    if (e.t !== 'leave' || e.k !== who || taken.has(e.c)) continue;
-    // The engine checks the rest (the one named left combat combat and was not taken over since).
-    return e.c;
+    if (e.t !== 'leave' || typeof e.k !== 'string' || taken.has(e.c)) continue;
+    // The engine checks the rest (the one named left this combat and was not taken over since).
+    if (keysOfLeft(e.k).some((k) => mine.has(k))) return e.c;
   }
   return null;
+}
+
+/** What a stored identity stands for: itself, and for a linked token (`t:<scene>.<token>`) its actor. */
+function keysOfLeft(k: string): string[] {
+  const token = /^t:([^.]*)\.(.+)$/.exec(k);
+  if (!token) return [k];
+  const doc = game.scenes?.get(token[1])?.tokens.get(token[2]);
+  return doc?.actorLink && doc.actorId ? [k, `a:${doc.actorId}`] : [k];
 }
 
 /**

@@ -12,6 +12,8 @@ import { isActiveGM } from './permissions';
 import { groupData } from '../data/systems';
 import { roundJoinedOf } from './compat-writes';
 import { sideKeyOf } from './combatant';
+import { duplicateOf } from './combatant-identity';
+import { tell } from './requests';
 
 /** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */
 export async function ensureSide(combat: Combat.Implementation, key: string): Promise<CombatantGroup.Implementation | null> {
@@ -19,6 +21,41 @@ export async function ensureSide(combat: Combat.Implementation, key: string): Pr
   if (existing) return existing;
   const created = await combat.createEmbeddedDocuments('CombatantGroup', [{ name: game.i18n?.localize(`TENSEG.Side.${key}`) ?? key, system: { side: key } }]);
   return created?.[0] ?? null;
+}
+
+/**
+ * A combatant new to this combat, added by `creatorId` (null: not known),
+ * on the active GM's client (issue 26). A creature already in the combat
+ * (duplicateOf: the same token, or the same linked actor) is removed: it
+ * never joins, the GM is told and so is its creator. One a player added is
+ * put on its token's disposition side, whatever group it was created with
+ * (core lets an owner create a combatant with any field). Then it is placed
+ * and brought into the flow. True when it joined. The caller holds the queue.
+ */
+export async function admit(combat: TenSegmentsCombat, combatant: Combatant.Implementation, creatorId: string | null): Promise<boolean> {
+  const creator = creatorId ? (game.users?.get(creatorId) ?? null) : null;
+  const first = duplicateOf(combat, combatant);
+  if (first) {
+    await combatant.delete();
+    const data = { name: combatant.name ?? '', first: first.name ?? '' };
+    notifyProblem({ key: 'DuplicateCombatant', data: { ...data, user: creator?.name ?? '' } });
+    if (creator && !creator.isGM && creator.id !== game.user?.id) tell(creator.id as string, { key: 'DuplicateCombatantYours', data });
+    return false;
+  }
+  if (creator && !creator.isGM) await keepToItsSide(combat, combatant, creator);
+  return placeAndJoin(combat, combatant);
+}
+
+/** A player's combatant on its token's side: a group it was created with is put back (the GM and the player told). */
+async function keepToItsSide(combat: TenSegmentsCombat, combatant: Combatant.Implementation, creator: User.Implementation): Promise<void> {
+  const own = groupIdOf(combatant);
+  if (!own) return; // placed below, on its side
+  const side = await ensureSide(combat, sideKeyOf(combatant));
+  if (!side || side.id === own) return;
+  await combatant.update({ group: side.id });
+  const data = { name: combatant.name ?? '', side: side.name ?? '' };
+  notifyProblem({ key: 'SidePutBack', data: { ...data, user: creator.name ?? '' } });
+  if (creator.id !== game.user?.id) tell(creator.id as string, { key: 'SidePutBackYours', data });
 }
 
 /** Place a combatant in its side if it has none, then bring it into the running flow; true when it joined. The caller holds the queue. */
@@ -56,15 +93,20 @@ export function missingFromFlow(combat: TenSegmentsCombat): Combatant.Implementa
 
 /**
  * Active GM only: the combatants missing from a running combat's flow
- * (missingFromFlow) join it, each as the procedure rules at this point (a
- * late joiner while the round is played, planned with the others in the
- * declarations), and the GM is told. The caller holds the queue.
+ * (missingFromFlow) are admitted and join it, each as the procedure rules at
+ * this point (a late joiner while the round is played, planned with the
+ * others in the declarations), and the GM is told; a combat not started yet
+ * has every combatant admitted (those added while no GM was there). Who added
+ * one is read from its `_stats.lastModifiedBy` (core's, the server's word):
+ * a player's, unless a GM has written it since. The caller holds the queue.
  */
 export async function joinMissing(combat: TenSegmentsCombat): Promise<void> {
   if (!isActiveGM()) return;
-  for (const combatant of missingFromFlow(combat)) {
+  const waiting = combat.flowState ? missingFromFlow(combat) : combat.orderedCombatants(null);
+  for (const combatant of waiting) {
     if (!combat.combatants.has(combatant.id as string)) continue;
-    if (!(await placeAndJoin(combat, combatant))) continue;
+    const joined = await admit(combat, combatant, combatant._stats?.lastModifiedBy ?? null);
+    if (!joined) continue;
     const text = game.i18n?.format('TENSEG.Combatant.JoinsNow', { name: combatant.name ?? '', round: String(combat.round) });
     if (text) ui.notifications?.info(text);
   }

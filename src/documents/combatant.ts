@@ -25,8 +25,9 @@ const gmSide = () => import('./combatant-join');
 /** Side keys by token disposition (CONST.TOKEN_DISPOSITIONS). */
 export const DISPOSITION_SIDES: Record<number, string> = { 1: 'friendly', 0: 'neutral', [-1]: 'hostile', [-2]: 'secret' };
 
+/** The side of a combatant's token's disposition; with no token, its actor's prototype token's. */
 export function sideKeyOf(combatant: Combatant.Implementation): string {
-  const disposition = combatant.token?.disposition;
+  const disposition = combatant.token?.disposition ?? combatant.actor?.prototypeToken?.disposition;
   return DISPOSITION_SIDES[disposition ?? -1] ?? 'hostile';
 }
 
@@ -49,24 +50,30 @@ export class TenSegmentsCombatant extends Combatant {
 }
 
 /**
- * Active GM only: place combatants players added, and bring late joiners
- * into the flow, after any transition of the combat already under way.
+ * Active GM only, after any transition of the combat already under way: a
+ * combatant added (by `userId`) is admitted — one that is a creature already
+ * in the combat is removed, one a player added is put on its token's side,
+ * then it is placed and brought into the flow (combatant-join.ts).
  */
-export function onCombatantCreated(combatant: Combatant.Implementation): Promise<void> | void {
+export function onCombatantCreated(combatant: Combatant.Implementation, userId?: string): Promise<void> | void {
   if (!isActiveGM()) return;
   const combat = combatant.parent as TenSegmentsCombat | null;
   if (!combat) return;
   return combat.exclusive(async () => {
     if (!combat.combatants.has(combatant.id as string)) return; // deleted meanwhile
-    await (await gmSide()).placeAndJoin(combat, combatant);
+    await (await gmSide()).admit(combat, combatant, userId ?? null);
   });
 }
 
-/** When this client has become the active GM: every running combat's missing combatants join, each combat in its own queue. */
+/**
+ * When this client has become the active GM: in every combat, the combatants
+ * added while no GM was there are admitted (running combats: those not in the
+ * flow, who then join it), each combat in its own queue.
+ */
 export async function joinMissingEverywhere(): Promise<void> {
   if (!isActiveGM()) return;
   const combats = (game.combats?.contents ?? []) as TenSegmentsCombat[];
-  await Promise.all(combats.filter((c) => c.flowState).map((c) => c.exclusive(async () => (await gmSide()).joinMissing(c))));
+  await Promise.all(combats.map((c) => c.exclusive(async () => (await gmSide()).joinMissing(c))));
 }
 
 /** A GM left: if this client is now the active GM (it took over), the combatants no GM brought in join. */

@@ -171,8 +171,37 @@ function unloaded(err: unknown): Refusal {
   return refusal({ key: 'RequestFailed', data: { reason: err instanceof Error ? err.name : 'error' } });
 }
 
-export function emit(message: RequestMessage | AnswerMessage): void {
+/** A word from the active GM to one user about something the GM did to what that user did (issue 26): its problem key and data. */
+export interface NoteMessage {
+  k: 'note';
+  to: string;
+  key: NoteKey;
+  data: Record<string, string>;
+}
+
+/** What a GM may tell a user this way: each a TENSEG.Error key, shown to that user as a warning. */
+export const NOTE_KEYS = ['DuplicateCombatantYours', 'SidePutBackYours'] as const;
+export type NoteKey = (typeof NOTE_KEYS)[number];
+
+export function emit(message: RequestMessage | AnswerMessage | NoteMessage): void {
   game.socket?.emit(CHANNEL, message);
+}
+
+/** The GM tells `userId` (on their own client, in their language) why something of theirs was changed. */
+export function tell(userId: string, problem: { key: NoteKey; data: Record<string, string> }): void {
+  emit({ k: 'note', to: userId, key: problem.key, data: problem.data });
+}
+
+/** A note for this user, taken only from a GM (the server's word for the sender), only of a known key, with plain text data. */
+function receiveNote(message: Record<string, unknown>, senderId: string): void {
+  if (message.to !== game.user?.id || !game.users?.get(senderId)?.isGM) return;
+  const key = message.key;
+  if (typeof key !== 'string' || !(NOTE_KEYS as readonly string[]).includes(key)) return;
+  const data = message.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+  const fields = Object.entries(data as Record<string, unknown>);
+  if (fields.length > 8 || fields.some(([, v]) => typeof v !== 'string' || v.length > 200)) return;
+  ui.notifications?.warn(localizeProblem({ key, data: Object.fromEntries(fields) as Record<string, string> }));
 }
 
 /** The active GM's side of a request message from `senderId` (the server's word); the rest once the GM's side is loaded (handlers/serve.ts). */
@@ -223,6 +252,7 @@ export function registerRequests(): void {
     if (message.k === 'req') void serve(message, senderId);
     // Answers and GM changes concern only open requests: none before the client side is loaded.
     else if (message.k === 'ans') clientSide?.receive(message, senderId);
+    else if (message.k === 'note') receiveNote(message, senderId);
   });
   Hooks.on('userConnected', () => clientSide?.onGMChange());
 }

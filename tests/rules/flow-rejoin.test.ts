@@ -177,3 +177,67 @@ describe('the log: a combat with join and was replays to the same state, every t
     expect(state.baseInitiative).toMatchObject({ ghoul: 6, 'ghoul-again': 6, late: 2 });
   });
 });
+
+/*
+ * Rules revision 4 (issue 26; RULING, README rules notes "A combatant who comes back"): a combatant removed
+ * from the tracker and added again is the same combatant. It keeps what the fight knew of it: the condition it
+ * left in, its declaration, its initiative, this round's attacks, moves and mid-round actions; it may finish the
+ * step it left in. A combat started under revision 3 replays as it always did.
+ */
+describe('revision 4: one who comes back is the same combatant', () => {
+  const people = () => encounter(pc('fighter', { hp: 3 }), pc('mage'), foe('orc'), foe('orc2'));
+  const d6 = () => start('segment-d6', people(), [surprise('party', 5), surprise('foes', 5), init('party', 1, 5), init('foes', 1, 4)], { deathRule: 'minus-ten', bleedPerRound: 1 });
+
+  it('a dying fighter taken off the tracker mid-round and added back still bleeds at the end of the round (deathRule minus-ten: below 0 it loses bleedPerRound a round)', () => {
+    const { state, dice } = d6();
+    expect(state.rules).toBe(4);
+    give(state, { t: 'declare', d: melee('fighter', 'orc') });
+    give(state, { t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: melee('orc2', 'mage') } }, dice);
+    give(state, { t: 'hit', target: 'fighter', amount: 5, by: 'orc' });
+    expect(state.states.fighter).toMatchObject({ hp: -2, condition: 'incapacitated' });
+    give(state, { t: 'leave', c: 'fighter' });
+    expect(state.states.fighter.condition).toBe('fled');
+    // Added back: the engine is told its hit points as the sheet has them.
+    give(state, { t: 'join', c: pc('fighter-again', { hp: -2 }), was: 'fighter' });
+    expect(state.states['fighter-again']).toMatchObject({ hp: -2, condition: 'incapacitated' });
+    finishRound(state, dice);
+    expect(state.states['fighter-again'].hp).toBe(-3);
+    expect(state.end).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'bleed', combatant: 'fighter-again', amount: 1 })]));
+  });
+
+  it('its declaration, its morale (routed) and its initiative come back with it; revision 3 forgot them', () => {
+    for (const rules of [4, 3] as const) {
+      const { state } = d6();
+      state.rules = rules;
+      give(state, { t: 'declare', d: melee('orc', 'mage') });
+      state.states.orc = { ...state.states.orc, routed: true };
+      give(state, { t: 'leave', c: 'orc' });
+      give(state, { t: 'join', c: foe('orc-again'), was: 'orc' });
+      if (rules === 4) {
+        expect(state.declarations['orc-again']).toEqual(melee('orc-again', 'mage'));
+        expect(state.states['orc-again'].routed).toBe(true);
+      } else {
+        expect(state.declarations['orc-again']).toBeUndefined();
+        expect(state.states['orc-again'].routed).toBeUndefined();
+      }
+    }
+  });
+
+  it('the attacks it made this round are its own: back in the same step it may not strike again; one that had not struck may finish its step', () => {
+    const { state, dice } = d6();
+    give(state, { t: 'declare', d: melee('fighter', 'orc') });
+    give(state, { t: 'declare', d: melee('mage', 'orc2') });
+    give(state, { t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: melee('orc2', 'mage') } }, dice);
+    // Segment 4: the party acts (the foes' die 4).
+    expect(currentActors(state).sort()).toEqual(['fighter', 'mage']);
+    give(state, { t: 'attack', c: 'fighter', target: 'orc' });
+    for (const who of ['fighter', 'mage']) {
+      give(state, { t: 'leave', c: who });
+      give(state, { t: 'join', c: pc(`${who}-again`), was: who });
+    }
+    expectRefused(state, { t: 'attack', c: 'fighter-again', target: 'orc' }, 'NoAttackLeft');
+    give(state, { t: 'attack', c: 'mage-again', target: 'orc2' });
+    expectRefused(state, { t: 'attack', c: 'mage-again', target: 'orc2' }, 'NoAttackLeft');
+    expect(state.attacks?.map((a) => a.c)).toEqual(['fighter-again', 'mage-again']);
+  });
+});

@@ -32,9 +32,13 @@ export const FLOW_VERSION = 2;
  * entry in the round's last segment (CHARGE_FALLS_SHORT) that does not attack;
  * d12-ascending's charge too far (III.D) compares with seed 002's standard
  * rate ("12” ... six squares", encumbrance.ts standardRateFeet), not the
- * movement as stored.
+ * movement as stored. 4 (issue 26): a combatant that leaves and comes back
+ * (`join` with `was`) is the same combatant: it comes back in the condition it
+ * left in (a dying one bleeds at the end of the round), with its declaration,
+ * its initiative result, and this round's attacks, moves and mid-round actions
+ * counted as its own; it may finish the step it left in (`left`).
  */
-export const RULES_REVISION = 3;
+export const RULES_REVISION = 4;
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 
@@ -95,6 +99,13 @@ export type BreakCause = (typeof BREAK_CAUSES)[number];
  * played then: a delay announced, a held or prepared action released (as the
  * declaration it became), a casting given up that lost its spell.
  */
+/** What a combatant that left had (FlowState.left). */
+export interface LeftCombatant {
+  condition: Condition;
+  declaration?: Declaration;
+  final?: 'declared' | 'cancelled';
+}
+
 export type MidRoundRecord =
   | { t: 'delay'; c: string; step: number }
   | { t: 'release'; c: string; step: number; d: Declaration }
@@ -176,6 +187,12 @@ export interface FlowState {
   moves?: FlowMove[];
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
+  /**
+   * From rules revision 4: what a combatant that left had when it left (its state says 'fled'), for its
+   * return (`join` with `was`): its condition, its declaration of the round and whether it was final.
+   * Absent until the first.
+   */
+  left?: Record<string, LeftCombatant>;
   /** The rules revision the combat started under (RULES_REVISION, FlowStart.rules); absent: 0, the rules before. */
   rules?: number;
 }

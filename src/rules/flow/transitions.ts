@@ -40,6 +40,7 @@ import {
   type FlowResult,
   type FlowStart,
   type FlowState,
+  type LeftCombatant,
   type MoraleRequest,
 } from './state';
 import { copyJson } from '../journal';
@@ -537,7 +538,8 @@ function takeOver(state: FlowState, was: string, id: string): void {
     list.map((x) => (x.caster === was && (state.status[x.id] ?? 'pending') === 'pending' ? { ...x, caster: id } : x));
   const schedule = state.schedule;
   if (schedule) {
-    const from = state.stage === 'resolve' ? state.step + 1 : schedule.steps.length;
+    // From rules revision 4 the step being played is its own too: it may finish what it left (its attacks in it are counted).
+    const from = state.stage === 'resolve' ? state.step + (revision(state) >= 4 ? 0 : 1) : schedule.steps.length;
     state.schedule = {
       ...schedule,
       steps: schedule.steps.map((step, k) =>
@@ -555,6 +557,32 @@ function takeOver(state: FlowState, was: string, id: string): void {
     delete state.owed[was];
   }
   (state.takenOver ??= {})[was] = id;
+  if (revision(state) >= 4) returnAs(state, was, id);
+}
+
+/**
+ * Rules revision 4 (issue 26): the joiner `id` is `was` come back, the same combatant (RULING, rules notes:
+ * a combatant removed from the tracker and added again keeps everything the fight knew of it). Its
+ * condition as it left (dying stays dying and bleeds), its declaration of the round unless it came back
+ * with one of its own, its initiative result, and this round's attacks, moves and mid-round actions as its
+ * own (so leaving does not give it a second allowance).
+ */
+function returnAs(state: FlowState, was: string, id: string): void {
+  const left = state.left?.[was];
+  const before = state.states[was];
+  if (before) state.states[id] = { ...copyState(before), ...(left ? { condition: left.condition } : {}) };
+  if (left?.declaration && !state.declarations[id]) {
+    state.declarations[id] = { ...copyJson(left.declaration), combatant: id };
+    if (left.final) state.finalDeclarations = { ...state.finalDeclarations, [id]: left.final };
+  }
+  // New objects, never changed in place (a state given out is shared with the log's marks).
+  const initiative = state.initiative;
+  if (initiative && initiative.individuals[was] !== undefined) state.initiative = { ...initiative, individuals: { ...initiative.individuals, [id]: initiative.individuals[was] } };
+  if (initiative?.labels?.[was] !== undefined) state.initiative = { ...state.initiative!, labels: { ...initiative.labels, [id]: initiative.labels[was] } };
+  const theirs = <T extends { c: string }>(list: T[] | undefined): T[] | undefined => list?.map((x) => (x.c === was ? { ...x, c: id } : x));
+  if (state.attacks) state.attacks = theirs(state.attacks);
+  if (state.moves) state.moves = theirs(state.moves);
+  if (state.midRound) state.midRound = theirs(state.midRound);
 }
 
 /**
@@ -633,6 +661,13 @@ function join(state: FlowState, input: Extract<FlowInput, { t: 'join' }>, dice: 
 /** A combatant leaves: its state is kept (the recap names it), it acts no more. */
 function leave(state: FlowState, id: string): Applied {
   if (typeof id !== 'string' || !combatantOf(state, id)) return refuse('UnknownCombatant', { id: String(id) });
+  if (revision(state) >= 4 && state.states[id]) {
+    // What it had, for its return (returnAs).
+    const left: LeftCombatant = { condition: state.states[id].condition };
+    if (state.declarations[id]) left.declaration = copyJson(state.declarations[id]);
+    if (state.finalDeclarations?.[id]) left.final = state.finalDeclarations[id];
+    state.left = { ...state.left, [id]: left };
+  }
   state.encounter = { ...state.encounter, combatants: state.encounter.combatants.filter((c) => c.id !== id) };
   delete state.declarations[id];
   if (state.finalDeclarations) delete state.finalDeclarations[id];
