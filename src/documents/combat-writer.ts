@@ -29,8 +29,7 @@ import {
 import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
 import { withRolls } from './dice';
-import { deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
-import { identityKeys } from './combatant-identity';
+import { combatantKeys, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
 import { localizeProblem, notifyProblem } from './problems';
@@ -526,6 +525,14 @@ async function move(combat: TenSegmentsCombat, combatantId: string, groupId: str
   }
   await combatant.update({ group: groupId });
   return null;
+}
+
+/**
+ * The keys naming a combatant across leaving and coming back (issue 26): its actor when linked to it (a
+ * linked token's, or the actor of a combatant with no token), its token.
+ */
+function identityKeys(combatant: Combatant.Implementation): string[] {
+  return combatantKeys(combatant, combatant.tokenId ? !!combatant.token?.actorLink : true);
 }
 
 /** How a combatant is known across leaving and coming back (stored on its `leave` entry): its linked actor, else its token, else its actor. */

@@ -10,9 +10,8 @@ import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { groupData } from '../data/systems';
-import { roundJoinedOf } from './compat-writes';
+import { combatantKeys, roundJoinedOf } from './compat-writes';
 import { sideKeyOf } from './combatant';
-import { duplicateOf } from './combatant-identity';
 import { tell } from './requests';
 
 /** The group standing for a side key in a combat, created (one write) if missing; null if a hook prevented it. GM only. */
@@ -110,4 +109,21 @@ export async function joinMissing(combat: TenSegmentsCombat): Promise<void> {
     const text = game.i18n?.format('TENSEG.Combatant.JoinsNow', { name: combatant.name ?? '', round: String(combat.round) });
     if (text) ui.notifications?.info(text);
   }
+}
+
+/**
+ * What makes two combatants one creature (issue 26: one combatant per token, and per actor for a linked
+ * actor): its token, and its actor when linked — a linked token's, or, with no token, an actor whose prototype
+ * token is linked (a character). Several combatants of an unlinked actor without tokens (three orcs added
+ * from the sidebar) are several creatures.
+ */
+function creatureKeys(combatant: Combatant.Implementation): string[] {
+  return combatantKeys(combatant, combatant.tokenId ? !!combatant.token?.actorLink : !!combatant.actor?.prototypeToken?.actorLink);
+}
+
+/** Another combatant of the same combat that is this one's creature (creatureKeys), or null. */
+export function duplicateOf(combat: Combat.Implementation, combatant: Combatant.Implementation): Combatant.Implementation | null {
+  const mine = new Set(creatureKeys(combatant));
+  if (mine.size === 0) return null;
+  return combat.combatants.find((other) => other.id !== combatant.id && creatureKeys(other).some((k) => mine.has(k))) ?? null;
 }

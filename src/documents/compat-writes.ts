@@ -132,3 +132,15 @@ export function combatantSceneId(combatant: Combatant.Implementation): string | 
 export function sceneIdField(sceneId: string): { sceneId?: string } {
   return generation() < 14 ? { sceneId } : {};
 }
+
+/**
+ * The keys naming a combatant (issue 26): its actor (`a:<actor>`) when `linked`, then its token
+ * (`t:<scene>.<token>`, the scene as combatantSceneId reads it).
+ */
+export function combatantKeys(combatant: Combatant.Implementation, linked: boolean): string[] {
+  const keys: string[] = [];
+  if (combatant.actorId && linked) keys.push(`a:${combatant.actorId}`);
+  if (combatant.tokenId) keys.push(`t:${combatantSceneId(combatant) ?? ''}.${combatant.tokenId}`);
+  return keys;
+}
+

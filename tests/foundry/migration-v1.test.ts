@@ -190,9 +190,12 @@ describe.each([13, 14] as const)('running combats stored by schema 1, generation
       const before = structuredClone(combat.flowState);
       const orc = combat.combatants.find((c: any) => c.name === 'Orc 2');
       const brand = combat.combatants.find((c: any) => c.name === 'Brand');
-      // Added with a declaration already made: it would act this round if the round had times to join at.
+      // Another orc (an actor of its own: Orc 2's actor is linked, so a second combatant of it would be Orc 2 again),
+      // added with a declaration already made: it would act this round if the round had times to join at.
+      const { _id: _orcId, ...orcData } = g.game.actors.get(orc.actorId).toObject();
+      const orc3 = await g.Actor.create({ ...orcData, name: 'Orc 3' });
       const [late] = await combat.createEmbeddedDocuments('Combatant', [
-        { actorId: orc.actorId, name: 'Orc 3', group: orc._source.group, system: { declaration: { action: 'melee', target: brand.id } } },
+        { actorId: orc3.id, name: 'Orc 3', group: orc._source.group, system: { declaration: { action: 'melee', target: brand.id } } },
       ]);
       await foundry.settle();
       await whenIdle();

@@ -204,6 +204,8 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
       // A declaration the engine does not know: the converted combatant is refused.
       world.combats[0].combatants.push({
         ...structuredClone(world.combats[0].combatants[3]),
+        // Orc 2's actor (unlinked) with no token of its own: another orc, not Orc 2 again (one combatant per token).
+        tokenId: null,
         _id: 'CbtDancer0000006',
         name: 'Dancer',
         flags: { 'ten-segments': { declaration: { action: 'dance' } } },

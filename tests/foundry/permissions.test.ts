@@ -464,10 +464,15 @@ describe.each([13, 14] as const)('core round and turn, generation %i', (generati
     const forged = turn === 0 ? 2 : 0;
     const raw = w.foundry.raw(owner);
     if (action === 'update') await raw.modify('update', 'Combatant', [{ _id: w.ids.halvaine, flags: { x: { y: 1 } } }], { combatTurn: forged }, w.combat.uuid);
-    if (action === 'create') await raw.modify('create', 'Combatant', [{ actorId: w.actors.halvaine.id, name: 'Halvaine again' }], { combatTurn: forged }, w.combat.uuid);
+    if (action === 'create') {
+      // Her second character (a combatant of Halvaine again would be removed as her duplicate).
+      const [corwin] = await g.Actor.create([{ name: 'Corwin', type: 'character', ownership: { [owner.id]: g.CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER } }]);
+      await raw.modify('create', 'Combatant', [{ actorId: corwin.id, name: 'Corwin' }], { combatTurn: forged }, w.combat.uuid);
+    }
     if (action === 'delete') {
-      // A combatant of her own to delete (a GM may add one for her), then her delete carrying the turn.
-      const [extra] = (await w.combat.createEmbeddedDocuments('Combatant', [{ actorId: w.actors.halvaine.id, name: 'Halvaine again' }] as never)) as any[];
+      // A combatant of her own to delete (a GM adds her second character, Corwin), then her delete carrying the turn.
+      const [corwin] = await g.Actor.create([{ name: 'Corwin', type: 'character', ownership: { [owner.id]: g.CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER } }]);
+      const [extra] = (await w.combat.createEmbeddedDocuments('Combatant', [{ actorId: corwin.id, name: 'Corwin' }] as never)) as any[];
       await w.foundry.settle();
       await raw.modify('delete', 'Combatant', [(extra as any).id], { combatTurn: forged }, w.combat.uuid);
     }
