@@ -61,6 +61,8 @@ export interface Footprint {
   h: number;
   /** Reached by a teleporting action (core's `blink`, `displace`): no squares in between, no feet. */
   jump?: boolean;
+  /** The token's elevation there (scene units, feet), where a move's path reads it (move-measure.ts). */
+  z?: number;
 }
 
 /** Whole squares of a token's side (a token smaller than a square fills one). */

@@ -3,13 +3,17 @@
  * input (src/rules/movement.ts `MoveMeasure`): the feet moved and, for every
  * opponent's token, the feet moved from squares within its melee range.
  *
- * The path is the movement's origin and the waypoints it passed, each step
- * from one square to the next (a straight run between two waypoints is the
- * grid's line of squares: diagonal steps while both offsets change). Feet
- * are what the scene grid's `measurePath` gives the whole path of squares, so
- * the world's diagonal rule (core setting `gridDiagonals`: 5/10/5, equal,
- * …) counts as Foundry counts it; a step's feet are the growth of that
- * measure. Melee range is the two tokens' footprints touching or overlapping
+ * The path is the movement's origin and the waypoints it passed (a position
+ * written without a movement: where the token was, then where it is), each
+ * step from one square to the next (a straight run between two waypoints is
+ * the grid's line of squares: diagonal steps while both offsets change).
+ * Feet over the ground are what the scene grid's `measurePath` gives the
+ * whole path of squares, so the world's diagonal rule (core setting
+ * `gridDiagonals`: 5/10/5, equal, …) counts as Foundry counts it; a step's
+ * feet are the growth of that measure. RULING: a change of elevation (scene
+ * units, feet) adds the feet climbed or dropped to the step's feet (spread
+ * evenly over a straight run; a rise in place is a step of its own), whatever
+ * the diagonal rule; the ground is measured in two dimensions. Melee range is the two tokens' footprints touching or overlapping
  * (adjacent squares, diagonals included; seed 001 "Space Required", the
  * contract's ReachPassed), for tokens of any size in whole squares.
  *
@@ -23,7 +27,10 @@ import { footprintOf, lineOfSquares, touches, type Footprint, type GridLike, typ
 
 export type { MoveMeasure, ReachPassed };
 
-/** The path square by square through the given positions (repeated squares dropped). */
+/**
+ * The path square by square through the given positions (repeated squares dropped; a change of elevation in the same
+ * square is a step of its own; along a straight run the elevation changes evenly, square by square).
+ */
 export function pathOfSquares(positions: readonly Footprint[]): Footprint[] {
   const path: Footprint[] = [];
   for (const p of positions) {
@@ -33,11 +40,19 @@ export function pathOfSquares(positions: readonly Footprint[]): Footprint[] {
       continue;
     }
     if (last.col === p.col && last.row === p.row) {
-      if (last.w !== p.w || last.h !== p.h) path[path.length - 1] = { ...p, ...(last.jump ? { jump: true } : {}) };
+      if ((last.z ?? 0) !== (p.z ?? 0)) path.push(p);
+      else if (last.w !== p.w || last.h !== p.h) path[path.length - 1] = { ...p, ...(last.jump ? { jump: true } : {}) };
       continue;
     }
-    if (p.jump) path.push(p);
-    else path.push(...lineOfSquares(last, p));
+    if (p.jump) {
+      path.push(p);
+      continue;
+    }
+    const line = lineOfSquares(last, p);
+    const z0 = last.z;
+    const z1 = p.z;
+    if (z0 === undefined && z1 === undefined) path.push(...line);
+    else path.push(...line.map((f, k) => ({ ...f, z: (z0 ?? 0) + (((z1 ?? 0) - (z0 ?? 0)) * (k + 1)) / line.length })));
   }
   return path;
 }
@@ -50,7 +65,7 @@ const tenth = (feet: number) => Math.round(feet * 10) / 10;
  * index 0 is 0), by the grid's measure of the path so far, so a diagonal
  * rule that alternates counts over the whole path (a teleport costs nothing;
  * the walk after it is measured anew from where it lands). Without a grid measure: one square's
- * distance a step.
+ * distance a step. A step's change of elevation adds its feet (RULING, above).
  */
 export function stepFeet(path: readonly Footprint[], grid: GridLike): number[] {
   const centre = (f: Footprint) => ({ x: (f.col + 0.5) * grid.size, y: (f.row + 0.5) * grid.size });
@@ -68,7 +83,7 @@ export function stepFeet(path: readonly Footprint[], grid: GridLike): number[] {
     }
     walked.push(centre(path[k]));
     const upTo = grid.measurePath ? grid.measurePath(walked, {}).distance : (walked.length - 1) * grid.distance;
-    out.push(upTo - before);
+    out.push(upTo - before + Math.abs((path[k].z ?? 0) - (path[k - 1].z ?? 0)));
     before = upTo;
   }
   return out;
@@ -101,10 +116,24 @@ function teleports(action: string | undefined): boolean {
   return actions?.[action]?.teleport ?? (action === 'blink' || action === 'displace');
 }
 
-/** The squares a movement went through: its origin, then the waypoints it passed in this operation. */
-export function movementPath(movement: Pick<TenSegmentsMovement.Movement, 'origin' | 'passed'>, size: number): Footprint[] {
-  const at = movement.passed.waypoints.map((p) => ({ ...footprintOf(p, size), ...(teleports(p.action) ? { jump: true } : {}) }));
-  return pathOfSquares([footprintOf(movement.origin, size), ...at]);
+/**
+ * What is measured of a move: where it began and the waypoints it passed. A movement (core's
+ * TokenMovementOperation) is one; a position written without a movement is its previous position and the one
+ * written (token-movement.ts).
+ */
+export interface MovePath {
+  readonly origin: TenSegmentsMovement.Position;
+  readonly passed: { readonly waypoints: readonly TenSegmentsMovement.Waypoint[] };
+}
+
+/** The squares a movement went through: its origin, then the waypoints it passed in this operation, with their elevation (a waypoint without one keeps the previous). */
+export function movementPath(movement: MovePath, size: number): Footprint[] {
+  let z = movement.origin.elevation ?? 0;
+  const at = movement.passed.waypoints.map((p) => {
+    z = p.elevation ?? z;
+    return { ...footprintOf(p, size), z, ...(teleports(p.action) ? { jump: true } : {}) };
+  });
+  return pathOfSquares([{ ...footprintOf(movement.origin, size), z: movement.origin.elevation ?? 0 }, ...at]);
 }
 
 /** The scene grid a token is on, as this file reads it (a 100-pixel, 5-ft square without one). */
@@ -119,7 +148,7 @@ export function gridOfScene(scene: Scene.Implementation | null | undefined): Gri
  * passed, and the melee ranges of the opponents' tokens (`opponents`: their
  * combatant ids and tokens, where they stand now) it passed through.
  */
-export function measureMovement(token: TokenDocument.Implementation, movement: Pick<TenSegmentsMovement.Movement, 'origin' | 'passed'>, opponents: readonly { c: string; token: TokenLike }[]): MoveMeasure {
+export function measureMovement(token: TokenDocument.Implementation, movement: MovePath, opponents: readonly { c: string; token: TokenLike }[]): MoveMeasure {
   const grid = gridOfScene(token.parent);
   const path = movementPath(movement, grid.size);
   return measurePath(

@@ -1,11 +1,14 @@
 /**
  * The active GM's side of a token moved during a round (issue 13, Deliver 2
- * and 3), part of the GM's chunk (handlers/index.ts), loaded at the first
- * move the GM's client sees while a combat exists if it is not loaded yet
- * (token-movement.ts registers the hook at init).
+ * and 3; issue 26, item 5), part of the GM's chunk (handlers/index.ts),
+ * loaded at the first move the GM's client sees while a combat exists if it
+ * is not loaded yet (token-movement.ts registers the hooks at init).
  *
  * A drag on any client → core writes the token and fires `moveToken` on
- * every client → on the active GM's client only, for a token of a combatant
+ * every client; a position written without a movement (a plain x, y or
+ * elevation update, no `moveToken`) → `updateToken` on every client, measured
+ * as a straight move from the position the GM's client last saw
+ * (token-movement.ts) → on the active GM's client only, for a token of a combatant
  * of the viewed or active combat whose round is being played (stage
  * `resolve`), the move is measured on the scene's grid (move-measure.ts: the
  * feet, the opponents' melee ranges passed) and given to the engine as one
@@ -16,7 +19,8 @@
  *  - beyond it (`MoveBeyondAllowance`): nothing is recorded and the GM is
  *    asked (move-dialog.ts): Allow (recorded with `ruling: 'allow'`), Allow
  *    and forfeit the action (`ruling: 'forfeit'`), or Undo the move (the token
- *    is put back where the move began, by a move carrying `{undo: true}`);
+ *    is put back where the move began, its elevation too, by a move carrying
+ *    `{undo: true}`);
  *  - each provocation in the recorded detail (`provoked`: who may now attack
  *    the mover out of turn, and why) is a chat card whispered to the GMs, its
  *    Attack button the ordinary attack request (attacker, target, its best
@@ -34,12 +38,12 @@ import { SYSTEM_ID } from '../settings';
 import type { TenSegmentsCombat } from './combat';
 import { localizeProblem, notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
-import { measureMovement } from './move-measure';
+import { measureMovement, type MovePath } from './move-measure';
 import { postCard, postInterruptionCard } from './chat';
 import { gmMode } from './compat-writes';
 import { storedActor } from './stored';
 import { weaponOf } from '../data/engine-view';
-import { pendingMoves, track } from './token-movement';
+import { pendingMoves, track, type SeenPosition } from './token-movement';
 import type { MoveRuling } from '../apps/move-dialog';
 
 export type { MoveRuling };
@@ -54,8 +58,8 @@ export async function movementIdle(): Promise<void> {
 export interface JudgedMove {
   combat: TenSegmentsCombat;
   token: TokenDocument.Implementation;
-  /** Where the move began (the movement's origin): "Undo the move" puts the token back there. */
-  origin: { x: number; y: number };
+  /** Where the move began (the movement's origin, or the position a plain write moved it from): "Undo the move" puts the token back there. */
+  origin: { x: number; y: number; elevation?: number };
   input: MovedInput;
 }
 
@@ -64,11 +68,11 @@ export interface JudgedMove {
  * src/types/token-movement.d.ts): a move the system makes, which the GM's
  * handler does not judge again. D2's charge moves pass `{charge: true}`.
  */
-export function systemMove(token: TokenDocument.Implementation, to: { x: number; y: number }, tag: TenSegmentsMovement.Tag): Promise<boolean> {
+export function systemMove(token: TokenDocument.Implementation, to: { x: number; y: number; elevation?: number }, tag: TenSegmentsMovement.Tag): Promise<boolean> {
   // Not a literal: the typings declare no way to add an update option to a token's (see the repair).
   const options = { method: 'api' as const, tenSegments: tag };
   // "displace": core's movement action that puts the token there without walking the path back.
-  return token.move({ x: to.x, y: to.y, action: 'displace' }, options);
+  return token.move({ x: to.x, y: to.y, ...(to.elevation === undefined ? {} : { elevation: to.elevation }), action: 'displace' }, options);
 }
 
 /** The combat (viewed or active) in which this token is a combatant of the flow, with its combatant and state. */
@@ -99,10 +103,26 @@ function opponentsOf(combat: TenSegmentsCombat, state: FlowState, moverId: strin
 
 /** The active GM: a token has moved (core's `moveToken`, on this client). */
 export async function onTokenMoved(token: TokenDocument.Implementation, movement: TenSegmentsMovement.Movement, operation: TenSegmentsMovement.Operation, user: User.Implementation): Promise<void> {
+  return judgeMove(token, movement, operation.tenSegments, user.id as string);
+}
+
+/**
+ * The active GM: a token's position or elevation was written without a movement (`updateToken` with no
+ * `_movement` for it, on this client): a straight move from where this client last saw it (`from`) to where the
+ * write put it (`to`, read when the write arrived), judged as a movement is. A teleport is never believed here:
+ * the write's options are the sender's.
+ */
+export async function onTokenWritten(token: TokenDocument.Implementation, from: SeenPosition, to: SeenPosition, tag: TenSegmentsMovement.Tag | undefined, userId: string): Promise<void> {
+  // The token's size now, at both ends: a change of size alone is no move.
+  const at = ([x, y, elevation]: SeenPosition) => ({ x, y, elevation, width: token.width ?? 1, height: token.height ?? 1 });
+  return judgeMove(token, { origin: at(from), passed: { waypoints: [at(to)] } }, tag, userId);
+}
+
+/** A move by `userId` (its path, and the system's option it came with) measured and given to the engine. */
+async function judgeMove(token: TokenDocument.Implementation, movement: MovePath, tag: TenSegmentsMovement.Tag | undefined, userId: string): Promise<void> {
   if (!isActiveGM()) return;
   // The system's own moves (a charge's share, a move taken back), believed only from this client: another client's options prove nothing.
-  const tag = operation.tenSegments;
-  if (tag && (tag.charge || tag.undo) && user.id === game.user?.id) return;
+  if (tag && (tag.charge || tag.undo) && userId === game.user?.id) return;
   const found = combatantOfToken(token);
   if (!found) return;
   const { combat, combatant, state } = found;
@@ -112,7 +132,8 @@ export async function onTokenMoved(token: TokenDocument.Implementation, movement
   const measure = measureMovement(token, movement, opponentsOf(combat, state, c, token.parent));
   if (measure.feet <= 0 && !measure.reach) return;
   const input: MovedInput = { t: 'moved', c, feet: measure.feet, ...(measure.reach ? { reach: measure.reach } : {}) };
-  await judge({ combat, token, origin: { x: movement.origin.x, y: movement.origin.y }, input });
+  const { x, y, elevation } = movement.origin;
+  await judge({ combat, token, origin: { x, y, ...(elevation === undefined ? {} : { elevation }) }, input });
 }
 
 /** Give the engine the move (with the GM's ruling, if any); a move beyond the allowance without one asks the GM. */

@@ -93,4 +93,35 @@ describe.each([13, 14] as const)('a move measured on the scene grid, generation 
     const closer = measureMovement(token(w.ids.brand), move(px(0, 1, size), px(7, 1, size)), [{ c: w.ids.orc1, token: token(w.ids.orc1) }]);
     expect(closer).toEqual({ feet: 35, reach: [{ c: w.ids.orc1, feet: size === 1 ? 15 : 20, startIn: false, endIn: false }] });
   });
+
+  // RULING (move-measure.ts): a change of elevation adds the feet climbed or dropped, whatever the diagonal rule; spread
+  // evenly over a straight run, a rise in place a step of its own (issue 26: a position written without a movement, its
+  // elevation too, is measured as a move).
+  it('a change of elevation adds its feet: in place, and along a straight run', () => {
+    const up = (p: any, elevation: number) => ({ ...p, elevation });
+    // 20 ft up in place.
+    expect(measureMovement(token(w.ids.brand), move(up(px(1, 5), 0), up(px(1, 5), 20)), [])).toEqual({ feet: 20 });
+    // Four squares (20 ft) while dropping 10 ft: 30 ft.
+    expect(measureMovement(token(w.ids.brand), move(up(px(0, 5), 10), up(px(4, 5), 0)), [])).toEqual({ feet: 30 });
+    // A waypoint without an elevation keeps the one before it: nothing added.
+    expect(measureMovement(token(w.ids.brand), move(up(px(0, 5), 10), px(4, 5)), [])).toEqual({ feet: 20 });
+    // A teleport costs nothing, up or down.
+    expect(measureMovement(token(w.ids.brand), move(up(px(0, 5), 0), { ...up(px(0, 5), 50), action: 'displace' }), [])).toEqual({ feet: 0 });
+    // Rising 10 ft beside Orc 1 (3,0) from (2,1): 10 ft from within its range, begun and ended there.
+    expect(measureMovement(token(w.ids.brand), move(up(px(2, 1), 0), up(px(2, 1), 10)), [{ c: w.ids.orc1, token: token(w.ids.orc1) }])).toEqual({
+      feet: 10,
+      reach: [{ c: w.ids.orc1, feet: 10, startIn: true, endIn: true }],
+    });
+  });
+
+  it('a straight run spreads the elevation over its squares', () => {
+    const path = pathOfSquares([{ ...at(0, 0), z: 0 }, { ...at(4, 0), z: 20 }]);
+    expect(path.map((f) => [f.col, f.z])).toEqual([
+      [0, 0],
+      [1, 5],
+      [2, 10],
+      [3, 15],
+      [4, 20],
+    ]);
+  });
 });

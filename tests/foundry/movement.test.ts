@@ -171,6 +171,20 @@ describe.each([13, 14] as const)('tokens moved during a round, generation %i', (
       expect(moveDialogs()).toHaveLength(1);
     });
 
+    it('a move that climbs counts the feet climbed; Undo the move brings the token back down where it began', async () => {
+      await d12Round(w);
+      // Five squares south (25 ft) and 20 ft up: 45 ft, beyond 30.
+      await w.foundry.asUser(w.foundry.users.player2, () => token(w, w.ids.brand).move({ x: 100, y: 500, elevation: 20 }, { method: 'dragging' }));
+      await settled(w);
+      const [dialog] = moveDialogs();
+      expect(dialog.question.reason).toContain('45 ft');
+      await dialog.rule('undo');
+      await settled(w);
+      expect(token(w, w.ids.brand)).toMatchObject({ x: 100, y: 0, elevation: 0 });
+      expect(moves(w)).toEqual([]);
+      expect(moveDialogs()).toEqual([]);
+    });
+
     it('moving past an opponent offers the GM an attack of opportunity; its Attack is accepted once, a second refused', async () => {
       // Orc 2 far away; Brand goes east along row 1 from (0,1) to (6,1), past Orc 1 at (3,0): 15 ft within its range.
       await token(w, w.ids.orc2).update({ x: 900, y: 900 });
