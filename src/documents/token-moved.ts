@@ -129,7 +129,10 @@ async function judgeMove(token: TokenDocument.Implementation, movement: MovePath
   // Only while the round is played; the engine refuses a move at other times (MoveNotDuringRound), so none is sent.
   if (state.stage !== 'resolve') return;
   const c = combatant.id as string;
-  const measure = measureMovement(token, movement, opponentsOf(combat, state, c, token.parent));
+  // A teleport (core's blink, displace) costs nothing only when a GM makes it: a player's client may send any action,
+  // so a player's teleport is measured as the straight move it is (issue 26).
+  const walked = game.users?.get(userId)?.isGM ? movement : { origin: movement.origin, passed: { waypoints: movement.passed.waypoints.map(({ action: _action, ...p }) => p) } };
+  const measure = measureMovement(token, walked, opponentsOf(combat, state, c, token.parent));
   if (measure.feet <= 0 && !measure.reach) return;
   const input: MovedInput = { t: 'moved', c, feet: measure.feet, ...(measure.reach ? { reach: measure.reach } : {}) };
   const { x, y, elevation } = movement.origin;

@@ -96,6 +96,23 @@ describe.each([13, 14] as const)('a token\'s position written without a movement
     expect(w.foundry.errors).toEqual([]);
   });
 
+  it('a player\'s teleport through move() (core\'s displace or blink action) is measured as the straight move it is; a GM\'s costs nothing', async () => {
+    await d12Round(w);
+    // Her own client's move(), as any macro could call it: 95 ft south in one "displace".
+    await w.foundry.asUser(w.foundry.users.player2, () => g.game.scenes.get(w.scene.id).tokens.get(token(w, w.ids.brand).id).move({ x: 100, y: 1900, action: 'displace' }));
+    await settled(w);
+    const [dialog] = moveDialogs();
+    expect(dialog.question.reason).toContain('95 ft');
+    await dialog.rule('undo');
+    await settled(w);
+    expect(token(w, w.ids.brand)).toMatchObject({ x: 100, y: 0 });
+    // The GM's own displace (putting a token where the table says it is) is no move of the combatant's.
+    await token(w, w.ids.brand).move({ x: 100, y: 1900, action: 'displace' });
+    await settled(w);
+    expect(moveDialogs()).toEqual([]);
+    expect(moves(w)).toEqual([]);
+  });
+
   it('Undo the move puts the token back where the write moved it from, on every client, and records nothing', async () => {
     await d12Round(w);
     await rawWrite(w, w.foundry.users.player2, w.ids.brand, { x: 100, y: 1900 });
