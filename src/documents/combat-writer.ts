@@ -20,6 +20,7 @@ import {
   RecordingDice,
   startCombat,
   type AppliedDetail,
+  type BlowMark,
   type FlowInput,
   type FlowState,
   type InputEntry,
@@ -125,6 +126,7 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
       if (recording.totals.length > 0) entry.r = recording.totals;
       if (made.length === 0 && options.q) entry.q = options.q;
       if (made.length === 0 && options.k) entry.k = options.k;
+      if (made.length === 0 && options.b) entry.b = options.b;
       const ended = stage !== 'end-of-round' && state.stage === 'end-of-round' ? structuredClone(state) : null;
       // A round begun: its initiative rolled and its steps planned (the surprise segments roll none).
       const begun = stage === 'declare' && state.stage !== 'declare' && state.initiative !== null ? structuredClone(state) : null;
@@ -497,6 +499,7 @@ export async function recordAttack(
   damage: number,
   q: string,
   hit: { critical?: boolean; type?: DamageType } = {},
+  b?: BlowMark,
 ): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
   const done = await transact(combat, 
     (_, give) => {
@@ -507,7 +510,7 @@ export async function recordAttack(
       const h = give({ t: 'hit', target: attack.target, amount: damage, by: attack.c, ...(hit.critical ? { critical: true } : {}), ...(hit.type !== undefined ? { type: hit.type } : {}) });
       return 'key' in h ? (h as Problem) : null;
     },
-    { q },
+    { q, ...(b ? { b } : {}) },
   );
   return 'problem' in done ? done : { detail: done.details[1] ?? {} };
 }

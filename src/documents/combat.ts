@@ -33,7 +33,7 @@
  */
 import type { DamageType, Declaration, Problem } from '../rules/model';
 // The flow's modules by name, not its index (which re-exports what only the GM's and the dialogs' chunks use): start-up loads what the replay needs.
-import { entriesOf, FlowLog, type InputEntry, type KeyedLog, type LogEntry } from '../rules/flow/log';
+import { entriesOf, FlowLog, type BlowMark, type InputEntry, type KeyedLog, type LogEntry } from '../rules/flow/log';
 import { currentActors } from '../rules/flow/read';
 import type { AppliedDetail, FlowInput } from '../rules/flow/transitions';
 import type { FlowState, MoraleRequest } from '../rules/flow/state';
@@ -68,6 +68,8 @@ export interface TransactOptions {
   q?: string;
   /** On a leave: who left (madeBy's counterpart for a combatant coming back, joinFlow). */
   k?: string;
+  /** On an attack: what the blow was (log.ts BlowMark): a GM taking over answers its retry and posts its card from it. */
+  b?: BlowMark;
   /** Initiative dice rolled at the table by hand, by side id or combatant id: given to the engine instead of rolling (handDice). */
   manual?: Readonly<Record<string, number>>;
 }
@@ -450,9 +452,10 @@ export class TenSegmentsCombat extends Combat {
     damage: number,
     q: string,
     hit: { critical?: boolean; type?: DamageType } = {},
+    b?: BlowMark,
   ): Promise<{ problem: Problem } | { detail: AppliedDetail }> {
     if (!isActiveGM()) return { problem: { key: 'NotActiveGM' } };
-    return (await writer()).recordAttack(this, attack, damage, q, hit);
+    return (await writer()).recordAttack(this, attack, damage, q, hit, b);
   }
 
 

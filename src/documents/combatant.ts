@@ -17,6 +17,7 @@ import type { TenSegmentsCombat } from './combat';
 import { groupIdOf } from './encounter';
 import { notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
+import { loadGMSide } from './requests';
 import { combatantData } from '../data/systems';
 
 /** What only a GM runs: placing a combatant in its side and bringing it into the flow (combatant-join.ts, a chunk loaded on first use). */
@@ -68,12 +69,21 @@ export function onCombatantCreated(combatant: Combatant.Implementation, userId?:
 /**
  * When this client has become the active GM: in every combat, the combatants
  * added while no GM was there are admitted (running combats: those not in the
- * flow, who then join it), each combat in its own queue.
+ * flow, who then join it), and what the GM before left half-written is
+ * finished (blow-record.ts), each combat in its own queue.
  */
 export async function joinMissingEverywhere(): Promise<void> {
   if (!isActiveGM()) return;
   const combats = (game.combats?.contents ?? []) as TenSegmentsCombat[];
-  await Promise.all(combats.map((c) => c.exclusive(async () => (await gmSide()).joinMissing(c))));
+  await Promise.all(
+    combats.map((c) =>
+      c.exclusive(async () => {
+        await (await gmSide()).joinMissing(c);
+        // A GM that stopped between a blow's log write and the actor's (issue 27): finished from the log.
+        if (c.flowState) await (await loadGMSide()).finishLeft(c);
+      }),
+    ),
+  );
 }
 
 /** A GM left: if this client is now the active GM (it took over), the combatants no GM brought in join. */

@@ -12,9 +12,10 @@
  * combat's combatants and this actor's items. The procedure then decides
  * whether the declaration is legal (src/rules).
  */
-import type { Declaration, Problem } from '../rules/model';
+import type { Declaration, FrozenWeapon, Problem, SheetNumbers } from '../rules/model';
 import { needsOpenSquare } from '../rules/space';
-import { toDeclaration, type DeclarationPayload } from '../data/engine-view';
+import { actorToEngine, toDeclaration, weaponOf, type DeclarationPayload } from '../data/engine-view';
+import { actorData } from '../data/systems';
 import { actorView } from './engine-encounter';
 import { gapBetween, weaponUsableAt } from './grid';
 
@@ -111,5 +112,42 @@ export function declarationFromRequest(
       }
     }
   }
+  // Its numbers as its sheet has them now: this round's blows read these, not the sheet (issue 27).
+  declaration.sheet = sheetNumbers(actor);
   return { declaration };
+}
+
+/**
+ * What a combatant's blows read of its actor, and blows against it of its defence (issue 27), frozen into
+ * its declaration: AAC0 or attack bonus, missile bonus, a monster's routines, each weapon's damage and
+ * bonuses, and its Armor Class, Agility, Defense and Armour.
+ */
+export function sheetNumbers(actor: Actor.Implementation): SheetNumbers {
+  const sys = actorData(actor);
+  const items = actorView(actor).items ?? [];
+  const stats = actorToEngine(actor.type, actor.system, items);
+  const out: SheetNumbers = {};
+  if (sys && 'attack' in sys) out.aac0 = sys.attack.aac0;
+  else if (sys && 'aac0' in sys) out.aac0 = sys.aac0;
+  if (sys && 'combat' in sys && sys.combat.missileBonus) out.missileBonus = sys.combat.missileBonus;
+  if (sys && 'attacks' in sys && sys.attacks) out.attacks = sys.attacks;
+  if (sys && typeof sys.ac === 'number') out.ac = sys.ac;
+  if (sys?.size) out.size = sys.size;
+  for (const key of ['attackBonus', 'agilityModifier', 'defenseBonus', 'armour'] as const) {
+    const n = stats[key];
+    if (typeof n === 'number' && n !== 0) out[key] = n;
+  }
+  const weapons: Record<string, FrozenWeapon> = {};
+  for (const item of items) {
+    const w = weaponOf(item);
+    if (!w) continue;
+    const frozen: FrozenWeapon = { damage: { small: w.damage.small, large: w.damage.large }, kind: w.kind };
+    if (w.missileBonus) frozen.missileBonus = w.missileBonus;
+    if (w.kind === 'missile' && w.range && w.range.long > 0) frozen.range = { ...w.range };
+    if (w.critical) frozen.critical = w.critical;
+    if (Array.isArray(w.damageTypes) && w.damageTypes.length > 0) frozen.damageTypes = [...w.damageTypes];
+    if (item.id) weapons[item.id] = frozen;
+  }
+  if (Object.keys(weapons).length > 0) out.weapons = weapons;
+  return out;
 }

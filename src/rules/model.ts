@@ -134,6 +134,44 @@ export interface Declaration {
   dexterityReaction?: boolean;
   /** Free text shown to the GM. */
   note?: string;
+  /**
+   * What this combatant's blows read of its sheet, and blows against it of its defence, frozen when it
+   * declared (issue 27; the Foundry layer's, carried with the declaration, never read by the engine).
+   */
+  sheet?: SheetNumbers;
+}
+
+/**
+ * A combatant's numbers as its sheet had them when it declared (issue 27): a later edit of its sheet changes
+ * its next declaration, not this round's blows. Absent fields: the sheet had none.
+ */
+export interface SheetNumbers {
+  /** Descending AC: its attack number (AAC0), as the sheet writes it. */
+  aac0?: string | number;
+  /** individual-speed: its attack bonus. */
+  attackBonus?: number;
+  /** Its own missile bonus (Dexterity). */
+  missileBonus?: number;
+  /** A monster's attack routines, as its sheet writes them. */
+  attacks?: string;
+  /** Each weapon it carried, by item id: what a blow with it reads. */
+  weapons?: Record<string, FrozenWeapon>;
+  /** Its defence: Armor Class; its size (the damage column a weapon rolls against it); individual-speed's Agility modifier, Defense bonus and Armour. */
+  ac?: number;
+  size?: string;
+  agilityModifier?: number;
+  defenseBonus?: number;
+  armour?: number;
+}
+
+/** What a blow with a weapon reads of it (SheetNumbers.weapons). */
+export interface FrozenWeapon {
+  damage: { small: string; large: string };
+  kind?: 'melee' | 'missile';
+  missileBonus?: number;
+  range?: { short: number; medium: number; long: number };
+  critical?: number;
+  damageTypes?: DamageType[];
 }
 
 /** A side (a CombatantGroup in Foundry). */

@@ -25,21 +25,25 @@
  * The user's side (the request and its answer) is ../attack.ts.
  */
 import { criticalMultiplier, damageColumn, damageTaken, defenseScore, fullDefenseIn, missileModifiers, parseAac0, resolveAttack, resolveDefenseAttack, type AttackModifier } from '../../rules/attack';
-import { injuryText } from '../../rules/injury-text';
 import { damageFormula } from '../../rules/dice';
 import { isDamageType, type DamageType } from '../../rules/model';
 import { parseAttackRoutines } from '../../rules/attack-routines';
 import { armorClassNow, attackProblem, type FlowInput } from '../../rules/flow';
 import type { Problem } from '../../rules/model';
-import { actorToEngine, weaponOf } from '../../data/engine-view';
 import { SYSTEM_ID, monsterRollsPrivate } from '../../settings';
 import { authorize } from '../permissions';
 import type { TenSegmentsCombat } from '../combat';
 import { localizeProblem } from '../problems';
 import { serialize } from '../requests';
-import { storedActor } from '../stored';
-import { actorData, actorSize } from '../../data/systems';
-import { postCard, postInterruptionCard, type CardMode } from '../chat';
+import { actorSize } from '../../data/systems';
+import { SIZES } from '../../data/shapes';
+import { sheetNumbers } from '../declarations';
+import type { FlowState } from '../../rules/flow';
+import type { SheetNumbers } from '../../rules/model';
+import { postInterruptionCard, type CardMode } from '../chat';
+import { postAttackCard } from '../attack-card';
+import { answerOfBlow, blowOf, ensureAttackCard } from '../blow-record';
+import type { BlowMark } from '../../rules/flow/log';
 import { gmMode, publicMode } from '../compat-writes';
 import type { AttackAnswer, AttackRequest } from '../attack';
 import { distanceBetween } from '../grid';
@@ -55,24 +59,35 @@ export async function handleAttack(data: AttackRequest, sender: User.Implementat
 /** Damage text as a Roll formula (rules/dice.ts; the sheet's damage button reads it too). */
 export { damageFormula };
 
-function aac0Of(actor: Actor.Implementation): ReturnType<typeof parseAac0> {
-  const sys = actorData(actor);
-  return parseAac0(sys && 'attack' in sys ? sys.attack.aac0 : sys?.aac0);
-}
-
-/** The answer a chat card recorded for a request, if it was carried out already (a retry). */
-function recordedAnswer(q: string): AttackAnswer | null {
+/**
+ * The answer to a request the log says was carried out already (a retry): the one its chat card recorded,
+ * else the one its blow's mark in the log gives (a GM that stopped before posting the card: the card is
+ * posted now); an attack logged before blows were marked, with no card: refused, not made again.
+ */
+async function recordedAnswer(combat: TenSegmentsCombat, q: string): Promise<AttackAnswer> {
   const message = game.messages?.contents.find((m) => ((m.flags as Record<string, { request?: string }>)?.[SYSTEM_ID])?.request === q);
   const f = (message?.flags as Record<string, { hit?: boolean; natural?: number; needed?: number; damage?: number; critical?: boolean }> | undefined)?.[SYSTEM_ID];
-  if (!f) return null;
-  const answer: AttackAnswer = { ok: true, hit: !!f.hit, natural: Number(f.natural), needed: Number(f.needed), damage: Number(f.damage) };
-  if (f.critical) answer.critical = true;
-  return answer;
+  if (f) {
+    const answer: AttackAnswer = { ok: true, hit: !!f.hit, natural: Number(f.natural), needed: Number(f.needed), damage: Number(f.damage) };
+    if (f.critical) answer.critical = true;
+    return answer;
+  }
+  const blow = blowOf(combat, q);
+  if (!blow) return refuse({ key: 'AttackAnswerLost' });
+  await ensureAttackCard(combat, blow);
+  return answerOfBlow(blow.b);
 }
 
-/** An actor's stats as the engine reads them (Defense bonus, Armour, attack bonus, Agility). */
-function statsOf(actor: Actor.Implementation) {
-  return actorToEngine(actor.type, actor.system, actor.items.contents.map((i) => ({ id: i.id as string, name: i.name ?? '', type: i.type, system: i.system })));
+/**
+ * What a blow reads of a combatant's sheet (issue 27): the numbers frozen when it declared this round, so an
+ * edit of its sheet since changes its next declaration, not this round; `frozen` says they are. A combatant
+ * that has not declared (or a combat declared before these numbers were kept): its sheet now.
+ */
+function numbersOf(state: FlowState, combatantId: string, actor: Actor.Implementation): { numbers: SheetNumbers; frozen: boolean } {
+  // A held or prepared action released mid-round was declared anew then (flow/midround.ts): its numbers are the release's.
+  const release = state.midRound?.find((r) => r.t === 'release' && r.c === combatantId);
+  const sheet = (release?.t === 'release' ? release.d.sheet : undefined) ?? state.declarations[combatantId]?.sheet;
+  return sheet ? { numbers: sheet, frozen: true } : { numbers: sheetNumbers(actor), frozen: false };
 }
 
 /**
@@ -99,15 +114,17 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   if (!target) return refuse({ key: 'UnknownCombatant', data: { id: req.targetId } });
   const denied = authorize('applyDamage', user, attacker);
   if (denied) return refuse(denied);
-  // A retry: the log knows the request (its attack entry), the chat card its answer.
-  const done = combat.madeBy(q) ? recordedAnswer(q) : null;
-  if (done) return done;
+  // A retry: the log knows the request (its attack entry), the chat card or the blow's mark its answer.
+  if (combat.madeBy(q)) return recordedAnswer(combat, q);
   const state = combat.flowState;
   if (!state) return refuse({ key: 'CombatNotStarted' });
   const attackerActor = attacker.actor;
   const targetActor = target.actor;
   if (!attackerActor || !targetActor) return refuse({ key: 'CombatantWithoutActor', data: { name: (attackerActor ? target : attacker).name ?? '' } });
 
+  // What the blow reads: the attacker's numbers and the target's defence as each declared them.
+  const { numbers: own, frozen } = numbersOf(state, attacker.id as string, attackerActor);
+  const { numbers: theirs } = numbersOf(state, target.id as string, targetActor);
   // What strikes: a weapon (its column by the target's size), or a monster routine's attack.
   const modifiers: AttackModifier[] = [];
   let damageText: string;
@@ -123,23 +140,23 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   const speed = state.procedure === 'individual-speed';
   if (req.weaponId) {
     const item = attackerActor.items.get(req.weaponId);
-    const weapon = item ? weaponOf({ id: item.id as string, name: item.name ?? '', type: item.type, system: item.system }) : null;
-    if (!item || !weapon) return refuse({ key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
-    const size = actorSize(targetActor);
+    const weapon = own.weapons?.[req.weaponId];
+    if (!item) return refuse({ key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
+    // A weapon it did not carry when it declared: this round's blows know nothing of it.
+    if (!weapon) return refuse(frozen ? { key: 'WeaponNotAtDeclaration', data: { name: attacker.name ?? '', weapon: item.name ?? '' } } : { key: 'DeclarationWeaponMissing', data: { name: attacker.name ?? '', item: req.weaponId } });
+    const size = SIZES.find((s) => s === theirs.size) ?? actorSize(targetActor);
     damageText = damageColumn(size) === 'large' ? weapon.damage.large : weapon.damage.small;
     label = item.name ?? '';
     input.weapon = label;
     multiplier = criticalMultiplier(weapon.critical);
     types = Array.isArray(weapon.damageTypes) ? weapon.damageTypes.filter(isDamageType) : [];
     if (weapon.kind === 'missile') {
-      const sys = actorData(attackerActor);
       const band = input.distance === undefined ? null : missileRangeBand(input.distance, weapon.range);
       const rangeModifiers = (state.options as Record<string, unknown>).rangeModifiers !== false;
-      modifiers.push(...missileModifiers(sys && 'combat' in sys ? sys.combat.missileBonus : 0, weapon.missileBonus ?? 0, speed, band, rangeModifiers));
+      modifiers.push(...missileModifiers(own.missileBonus ?? 0, weapon.missileBonus ?? 0, speed, band, rangeModifiers));
     }
   } else {
-    const sys = actorData(attackerActor);
-    const routines = parseAttackRoutines(sys && 'attacks' in sys ? sys.attacks : '');
+    const routines = parseAttackRoutines(own.attacks ?? '');
     if (!routines.ok) return refuse(routines.problem);
     const routine = routines.value[req.routine ?? 0];
     const flat = routine?.attacks.flatMap((a) => a.damage.map((d) => ({ name: a.name, damage: d })));
@@ -151,24 +168,24 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   }
   const formula = damageFormula(damageText);
   if (!formula) return refuse({ key: 'DamageFormulaInvalid', data: { text: damageText } });
-  const aac0 = aac0Of(attackerActor);
+  const aac0 = parseAac0(own.aac0);
   if (!aac0.ok && !speed) return refuse(aac0.problem);
   const type = speed ? damageTypeOf(req, types, attacker.name ?? '') : { ok: true as const };
   if (!type.ok) return refuse(type.problem);
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
   if (illegal) return refuse(illegal);
-  const sheetAc = actorData(targetActor)?.ac ?? 10;
+  const sheetAc = theirs.ac ?? 10;
   // The world's procedure may change the AC the attack is rolled against (d12-ascending III.E: no Dexterity bonus while casting).
   const { ac, casting } = armorClassNow(state, target.id as string, sheetAc);
-  // individual-speed (seed 003): Defense (+4 for a Full-Defense this round) and Armour, read from the actors now.
-  const defender = speed ? statsOf(targetActor) : null;
+  // individual-speed (seed 003): Defense (+4 for a Full-Defense this round) and Armour, as the target declared them.
+  const defender = speed ? theirs : null;
   const defense = defender ? defenseScore(defender, fullDefenseIn(state.schedule, target.id as string)) : 0;
 
   const attackRoll = await new Roll('1d20').evaluate();
   const natural = attackRoll.total as number;
   const result = defender
-    ? resolveDefenseAttack({ attackBonus: statsOf(attackerActor).attackBonus ?? 0, defense, modifiers }, natural)
+    ? resolveDefenseAttack({ attackBonus: own.attackBonus ?? 0, defense, modifiers }, natural)
     : aac0.ok
       ? resolveAttack({ aac0: aac0.value, ac, modifiers }, natural)
       : aac0;
@@ -188,7 +205,14 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
     damage = taken.taken;
     rolls.push(damageRoll);
   }
-  const made = await combat.recordAttack(input, damage, q, speed ? { ...(critical ? { critical: true } : {}), ...(type.type !== undefined ? { type: type.type } : {}) } : {});
+  // What the blow was, one fact with its damage in the log: a GM taking over answers a retry and posts its card from it.
+  const b: BlowMark = { n: natural, t: result.value.total, need: needed, hit: result.value.hit, d: damage, l: label };
+  if (result.value.reason) b.why = result.value.reason;
+  if (critical && result.value.hit) b.c = { rolled, multiplier: multiplier ?? 1, dealt };
+  if (defender && result.value.hit && (defender.armour ?? 0) > 0) b.ar = { armour: defender.armour as number, dealt };
+  if (type.type !== undefined && result.value.hit) b.ty = type.type;
+  if (casting && ac !== sheetAc) b.ac = ac;
+  const made = await combat.recordAttack(input, damage, q, speed ? { ...(critical ? { critical: true } : {}), ...(type.type !== undefined ? { type: type.type } : {}) } : {}, b);
   if ('problem' in made) return refuse(made.problem);
   // The cards tell what the attack did: shown as the one who asked chose.
   // A monster's attack (no player owns the attacker) asked for in public is whispered to the GMs while the world says so.
@@ -197,47 +221,7 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   const shown: CardMode = { mode: gmOnly ? gmMode() : asked, user };
   const after = combat.flowState;
   if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i, shown);
-  const check = made.detail.hit?.injury;
-  const i18n = game.i18n;
-  const injury =
-    check && i18n
-      ? i18n.format(check.injury ? 'TENSEG.Chat.Attack.Injury' : 'TENSEG.Chat.Attack.NoInjury', {
-          roll: String(check.roll),
-          wounds: String(check.wounds),
-          injury: check.injury ? injuryText((key, data) => i18n.format(key, Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, String(v)]))), (key) => i18n.has(key), check.injury) : '',
-        })
-      : '';
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/attack.hbs`, {
-    attacker: attacker.name,
-    target: target.name,
-    label,
-    natural,
-    total: result.value.total,
-    needed,
-    hit: result.value.hit,
-    reason: result.value.reason,
-    damage,
-    critical: critical && result.value.hit,
-    rolled,
-    multiplier,
-    dealt,
-    armour: defender && result.value.hit && (defender.armour ?? 0) > 0 ? defender.armour : 0,
-    type: type.type !== undefined && result.value.hit ? (i18n?.localize(`TENSEG.DamageType.${type.type}`) ?? type.type) : '',
-    injury,
-    // III.E: the AC the attack was rolled against when a casting changed it (AC 0 shown too).
-    castingAc: casting && ac !== sheetAc,
-    ac,
-  });
-  const answer: AttackAnswer = { ok: true as const, hit: result.value.hit, natural, needed, damage };
-  if (critical) answer.critical = true;
-  await postCard(
-    {
-      content,
-      rolls,
-      speaker: ChatMessage.getSpeaker({ actor: storedActor(attackerActor) }),
-      flags: { [SYSTEM_ID]: { kind: 'attack', combat: combat.id, attacker: attacker.id, target: target.id, request: q, hit: answer.hit, natural, needed, damage, ...(critical ? { critical: true } : {}) } },
-    },
-    shown,
-  );
+  await postAttackCard(combat, { attacker, target, q, b, rolls, ...(made.detail.hit?.injury ? { injury: made.detail.hit.injury } : {}) }, shown);
+  const answer = answerOfBlow(b);
   return answer;
 }

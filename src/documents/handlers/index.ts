@@ -24,6 +24,8 @@ export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptio
 // The Combat's writing: transactions, the start, Previous, re-basing, joining and leaving (combat.ts calls these).
 export * as writer from '../combat-writer';
 export { compareHealth } from './health';
+// What a GM that stopped left half-written (no lost hit, issue 27): finished by the next active GM.
+export { finishLeft } from '../blow-record';
 // A token moved during a round (by a movement or a plain write of its position): measured, given to the engine, the GM asked, the attack-of-opportunity cards (token-moved.ts).
 export { onTokenMoved, onTokenWritten, movementIdle } from '../token-moved';
 // The request's envelope and body checked, its handler run, the answer kept for retries (requests.ts calls these).

@@ -47,13 +47,36 @@ export interface PatchEntry {
 }
 
 /**
- * An input with the dice it rolled (`r`: totals, in order) and two marks the
+ * An input with the dice it rolled (`r`: totals, in order) and marks the
  * replay ignores: when a request made it, the request's key (`q`: sender and
  * request id), so that any GM can tell a retried request from a new one; on
  * a `leave`, who left (`k`: the token or actor a store knows them by), so
- * that coming back is told from joining.
+ * that coming back is told from joining; on an `attack`, what the blow was
+ * (`b`), so that a GM taking over answers its retry and posts its card.
  */
-export type InputEntry = FlowInput & { r?: number[]; q?: string; k?: string };
+export type InputEntry = FlowInput & { r?: number[]; q?: string; k?: string; b?: BlowMark };
+
+/**
+ * What a blow was, as its card tells it (an `attack` entry's mark, from log
+ * version 3): the d20 (`n`) and its total (`t`), the number it needed
+ * (`need`), hit or miss, the damage taken (`d`), what struck (`l`); with a
+ * natural 20 or 1 (`why`), a critical hit (`c`: rolled, multiplier, dealt),
+ * Armour taken off (`ar`: how much, from what was dealt), the damage type (`ty`), the AC a casting changed
+ * it to (`ac`). The hit's damage is the `hit` entry written with it: one fact.
+ */
+export interface BlowMark {
+  n: number;
+  t: number;
+  need: number;
+  hit: boolean;
+  d: number;
+  l: string;
+  why?: string;
+  c?: { rolled: number; multiplier: number; dealt: number };
+  ar?: { armour: number; dealt: number };
+  ty?: string;
+  ac?: number;
+}
 
 export type LogEntry = StartEntry | SnapshotEntry | PatchEntry | InputEntry;
 
@@ -99,6 +122,8 @@ export class RecordedDice implements Dice {
  * A state written by an older version of the engine, brought to this one.
  * Version 2 is the first of the log; version 1 states come from the
  * migration of stored flows (src/documents/migration.ts), already converted.
+ * Version 3 only adds what version 2 states never hold (state.ts,
+ * FLOW_VERSION): a version 2 state is a version 3 state as it is.
  */
 export function migrateState(state: FlowState, from: number): FlowState {
   if (from > FLOW_VERSION) throw new RulesError({ key: 'CombatFromNewerVersion', data: { version: from } });
@@ -200,7 +225,7 @@ export class FlowLog {
     } else if (e.t === 'patch') {
       this.state = patchInPlace(this.state as unknown as Json, e.ops) as unknown as FlowState;
     } else {
-      const { r, q: _q, k: _k, ...input } = e;
+      const { r, q: _q, k: _k, b: _b, ...input } = e;
       let done;
       try {
         done = applyInput(this.state, input as FlowInput, new RecordedDice(r));

@@ -12,8 +12,14 @@ import type { Combatant, CombatantState, Condition, DamageType, Declaration, Pro
 import type { FlowMove } from '../movement';
 import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, MoraleCheckRequest, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
-/** Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState). */
-export const FLOW_VERSION = 2;
+/**
+ * Version of this state's shape. Stored with the log's start and snapshots (log.ts: engine versions, migrateState).
+ * 3 (issue 27): a declaration may carry its combatant's sheet numbers (Declaration.sheet, frozen when it declared;
+ * absent, as in every log before, a blow reads the sheet); an `attack` entry carries its blow (`b`, log.ts
+ * BlowMark); a change of mind replaces the combatant's open declaration entry. Nothing a version 2 log stored
+ * changes meaning: it replays to the same state.
+ */
+export const FLOW_VERSION = 3;
 
 /**
  * The rules revision a combat started now follows, frozen in its start
