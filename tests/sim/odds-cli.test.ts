@@ -311,7 +311,7 @@ describe('npm run odds (subprocess)', () => {
     async () => {
       const r = await odds(['--help']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(say('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: 10000, rounds: 10 }) + '\n');
+      expect(r.stdout).toBe(say('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: 10000, max: MAX_TRIALS, rounds: 10 }) + '\n');
       expect(r.stdout).toContain('--workers');
     },
     TIMEOUT,
