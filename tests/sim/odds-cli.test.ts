@@ -7,7 +7,7 @@
  * Nothing here depends on how long anything takes.
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -229,6 +229,8 @@ describe('npm run odds (subprocess)', () => {
       writeFileSync(notes, 'my notes\n');
       symlinkSync(svgScenario, join(dir, 'link-to-scenario.svg'));
       symlinkSync(notes, join(dir, 'link-to-notes.svg'));
+      linkSync(yaml, join(dir, 'hard-link-to-scenario.svg'));
+      symlinkSync(join(dir, 'nowhere.txt'), join(dir, 'link-to-nowhere.svg'));
       const before = snapshot(tmp);
       const rel = relative(ROOT, svgScenario);
       const base = ['--trials', '250', '--seed', '1', '--procedures', 'segment-d6'];
@@ -242,9 +244,11 @@ describe('npm run odds (subprocess)', () => {
         odds([svgScenario, ...base, '--chart', join(dir, 'link-to-scenario.svg'), '--force']),
         odds([yaml, ...base, '--chart', kept]),
         odds([yaml, ...base, '--chart', join(dir, 'link-to-notes.svg'), '--force']),
+        odds([yaml, ...base, '--chart', join(dir, 'hard-link-to-scenario.svg'), '--force']),
+        odds([yaml, ...base, '--chart', join(dir, 'link-to-nowhere.svg'), '--force']),
         odds([yaml, ...base, '--json', '--chart', kept]),
       ]);
-      const [itself, itselfForced, txt, yamlEnd, svgItself, svgRelative, svgLink, exists, linkNotes, existsJson] = runs;
+      const [itself, itselfForced, txt, yamlEnd, svgItself, svgRelative, svgLink, exists, linkNotes, hardLink, linkNowhere, existsJson] = runs;
       for (const r of runs) {
         expect(r.code, r.stderr).toBe(2);
         expect(r.stderr).not.toContain(lead('TENSEG.Odds.Cli.ChartWritten'));
@@ -259,10 +263,13 @@ describe('npm run odds (subprocess)', () => {
       expect(svgItself.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartIsInput', { path: svgScenario, file: svgScenario }));
       expect(exists.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartExists', { path: kept }));
       expect(linkNotes.stderr).toContain(lead('TENSEG.Odds.Cli.ChartLeadsElsewhere'));
+      expect(hardLink.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartIsInput', { path: join(dir, 'hard-link-to-scenario.svg'), file: yaml }));
+      expect(linkNowhere.stderr).toContain(lead('TENSEG.Odds.Cli.ChartLeadsElsewhere'));
       expect(JSON.parse(existsJson.stdout).problems[0].key).toBe('TENSEG.Odds.Cli.ChartExists');
       // Nothing written, nothing made: every byte as it was.
       expect(snapshot(tmp)).toEqual(before);
       expect(existsSync(join(dir, 'odds.txt'))).toBe(false);
+      expect(existsSync(join(dir, 'nowhere.txt'))).toBe(false);
     },
     TIMEOUT,
   );
