@@ -7,13 +7,14 @@
  * Nothing here depends on how long anything takes.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROCEDURE_IDS } from '../../src/rules/model';
 import type { OddsReport, ProcedureOdds, Share } from '../../src/rules/odds/types';
-import { parseOddsFlags } from '../../src/sim/odds/cli';
+import { MAX_TRIALS, parseOddsFlags } from '../../src/sim/odds/cli';
+import { quoted } from '../../src/sim/cli';
 import { compactDist, comparisonLines, fit, percent, WIDTH, wrapWords } from '../../src/sim/odds/text';
 import { loadStrings, Strings } from '../../src/sim/strings';
 
@@ -23,6 +24,8 @@ const EXAMPLE = join('src', 'sim', 'scenarios', 'example.yaml');
 const TIMEOUT = 120_000;
 const t = new Strings(loadStrings(ROOT));
 const say = (key: string, data?: Record<string, string | number>) => t.format(key, data);
+/** A refusal's words as the runner says them (a path in the data cut as its messages cut it). */
+const sayQuoted = (key: string, data: Record<string, string | number>) => t.format(key, quoted(data));
 /** A template's text up to its first placeholder (to find a localized line whatever its numbers). */
 const lead = (key: string) => t.format(key).split('{')[0];
 
@@ -179,7 +182,7 @@ describe('npm run odds (subprocess)', () => {
       for (const r of runs.slice(0, -1)) expect(r.stdout).toBe('');
       expect(flag.stderr).toContain(say('TENSEG.Odds.Cli.UnknownFlag', { flag: '--frobnicate' }));
       expect(flag.stderr).toContain(lead('TENSEG.Odds.Cli.Usage'));
-      expect(zero.stderr).toContain(say('TENSEG.Error.FlagBadNumber', { flag: '--trials', value: '0', min: 1, max: 100000000 }));
+      expect(zero.stderr).toContain(say('TENSEG.Error.FlagBadNumber', { flag: '--trials', value: '0', min: 1, max: MAX_TRIALS }));
       expect(many.stderr).toContain('"many"');
       expect(near.stderr).toContain(say('TENSEG.Error.UnknownProcedureDidYouMean', { id: 'high-lo', suggestion: 'high-low' }));
       expect(chess.stderr).toContain(say('TENSEG.Error.UnknownProcedure', { id: 'chess' }));
@@ -199,12 +202,123 @@ describe('npm run odds (subprocess)', () => {
     TIMEOUT,
   );
 
+  /** Every file under a folder with its bytes (links as where they lead): what a refusal must leave as it was. */
+  function snapshot(dir: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) Object.assign(out, snapshot(p));
+      else out[relative(tmp, p)] = existsSync(p) ? readFileSync(p).toString('base64') : '(dangling link)';
+    }
+    return out;
+  }
+
+  it(
+    '--chart is refused in words, exit 2, nothing played and no file touched: not .svg, the scenario itself (by any path, a link, with --force), a file already there without --force, a link to a file not .svg',
+    async () => {
+      const dir = join(tmp, 'refusals');
+      mkdirSync(dir);
+      // The issue's case: the scenario named as the chart. And a scenario named .svg, so only the same-file check stands in the way.
+      const yaml = join(dir, 'fight.yaml');
+      const svgScenario = join(dir, 'fight.svg');
+      copyFileSync(join(ROOT, EXAMPLE), yaml);
+      copyFileSync(join(ROOT, EXAMPLE), svgScenario);
+      const kept = join(dir, 'kept.svg');
+      writeFileSync(kept, '<svg>an earlier chart the GM keeps</svg>\n');
+      const notes = join(dir, 'notes.txt');
+      writeFileSync(notes, 'my notes\n');
+      symlinkSync(svgScenario, join(dir, 'link-to-scenario.svg'));
+      symlinkSync(notes, join(dir, 'link-to-notes.svg'));
+      linkSync(yaml, join(dir, 'hard-link-to-scenario.svg'));
+      symlinkSync(join(dir, 'nowhere.txt'), join(dir, 'link-to-nowhere.svg'));
+      const before = snapshot(tmp);
+      const rel = relative(ROOT, svgScenario);
+      const base = ['--trials', '250', '--seed', '1', '--procedures', 'segment-d6'];
+      const runs = await Promise.all([
+        odds([yaml, ...base, '--chart', yaml]),
+        odds([yaml, ...base, '--chart', yaml, '--force']),
+        odds([yaml, ...base, '--chart', join(dir, 'odds.txt')]),
+        odds([yaml, ...base, '--chart', join(dir, 'odds.svg.yaml')]),
+        odds([svgScenario, ...base, '--chart', svgScenario, '--force']),
+        odds([rel, ...base, '--chart', join(dir, '.', '..', 'refusals', 'fight.svg'), '--force']),
+        odds([svgScenario, ...base, '--chart', join(dir, 'link-to-scenario.svg'), '--force']),
+        odds([yaml, ...base, '--chart', kept]),
+        odds([yaml, ...base, '--chart', join(dir, 'link-to-notes.svg'), '--force']),
+        odds([yaml, ...base, '--chart', join(dir, 'hard-link-to-scenario.svg'), '--force']),
+        odds([yaml, ...base, '--chart', join(dir, 'link-to-nowhere.svg'), '--force']),
+        odds([yaml, ...base, '--json', '--chart', kept]),
+      ]);
+      const [itself, itselfForced, txt, yamlEnd, svgItself, svgRelative, svgLink, exists, linkNotes, hardLink, linkNowhere, existsJson] = runs;
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).not.toContain(lead('TENSEG.Odds.Cli.ChartWritten'));
+        expect(r.stdout).not.toContain(lead('TENSEG.Odds.Cli.Throughput'));
+      }
+      for (const r of runs.slice(0, -1)) expect(r.stdout).toBe('');
+      expect(itself.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartNotSvg', { path: yaml }));
+      expect(itselfForced.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartNotSvg', { path: yaml }));
+      expect(txt.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartNotSvg', { path: join(dir, 'odds.txt') }));
+      expect(yamlEnd.stderr).toContain(lead('TENSEG.Odds.Cli.ChartNotSvg'));
+      for (const r of [svgItself, svgRelative, svgLink]) expect(r.stderr).toContain(lead('TENSEG.Odds.Cli.ChartIsInput'));
+      expect(svgItself.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartIsInput', { path: svgScenario, file: svgScenario }));
+      expect(exists.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartExists', { path: kept }));
+      expect(linkNotes.stderr).toContain(lead('TENSEG.Odds.Cli.ChartLeadsElsewhere'));
+      expect(hardLink.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.ChartIsInput', { path: join(dir, 'hard-link-to-scenario.svg'), file: yaml }));
+      expect(linkNowhere.stderr).toContain(lead('TENSEG.Odds.Cli.ChartLeadsElsewhere'));
+      expect(JSON.parse(existsJson.stdout).problems[0].key).toBe('TENSEG.Odds.Cli.ChartExists');
+      // Nothing written, nothing made: every byte as it was.
+      expect(snapshot(tmp)).toEqual(before);
+      expect(existsSync(join(dir, 'odds.txt'))).toBe(false);
+      expect(existsSync(join(dir, 'nowhere.txt'))).toBe(false);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    '--chart over a file already there: --force overwrites it with the chart',
+    async () => {
+      const dir = join(tmp, 'forced');
+      mkdirSync(dir);
+      const kept = join(dir, 'kept.svg');
+      writeFileSync(kept, '<svg>an earlier chart</svg>\n');
+      const r = await odds([EXAMPLE, '--trials', '250', '--seed', '1', '--procedures', 'segment-d6', '--chart', kept, '--force']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(say('TENSEG.Odds.Cli.ChartWritten', { path: kept }));
+      const doc = readFileSync(kept, 'utf8');
+      expect(doc).not.toContain('an earlier chart');
+      expect(doc.trimEnd().endsWith('</svg>')).toBe(true);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    `more trials than ${MAX_TRIALS.toLocaleString('en')} (about a minute a procedure on 2 cores) are refused in words naming the most, exit 2, nothing played`,
+    async () => {
+      const over = String(MAX_TRIALS + 1);
+      const tenTimes = (MAX_TRIALS * 10).toLocaleString('en').replace(/,/g, '_');
+      const [r, big] = await Promise.all([odds([EXAMPLE, '--trials', over]), odds([EXAMPLE, '--trials', tenTimes, '--json'])]);
+      for (const x of [r, big]) {
+        expect(x.code, x.stderr).toBe(2);
+        expect(x.stderr).not.toContain(lead('TENSEG.Odds.Cli.Progress'));
+      }
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(sayQuoted('TENSEG.Odds.Cli.TooManyTrials', { value: over, max: MAX_TRIALS }));
+      expect(r.stderr).toContain(String(MAX_TRIALS));
+      expect(JSON.parse(big.stdout).problems[0].text).toBe(sayQuoted('TENSEG.Odds.Cli.TooManyTrials', { value: tenTimes, max: MAX_TRIALS }));
+      // The most is taken; one more is not.
+      expect(parseOddsFlags(['--trials', String(MAX_TRIALS)])).toMatchObject({ flags: { trials: MAX_TRIALS }, problems: [] });
+      expect(parseOddsFlags(['--trials', over]).problems.map((p) => p.key)).toEqual(['TENSEG.Odds.Cli.TooManyTrials']);
+      expect(MAX_TRIALS).toBeLessThanOrEqual(2_000_000);
+    },
+    TIMEOUT,
+  );
+
   it(
     '--help prints the usage, exit 0',
     async () => {
       const r = await odds(['--help']);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(say('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: 10000, rounds: 10 }) + '\n');
+      expect(r.stdout).toBe(say('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: 10000, max: MAX_TRIALS, rounds: 10 }) + '\n');
       expect(r.stdout).toContain('--workers');
     },
     TIMEOUT,
@@ -213,7 +327,7 @@ describe('npm run odds (subprocess)', () => {
   /** Start a run too long to finish, wait for its first progress line, then Ctrl-C it. */
   function interrupted(extra: string[]): Promise<Run> {
     return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [ODDS, EXAMPLE, '--trials', '100000000', '--seed', '3', '--workers', '2', ...extra], {
+      const child = spawn(process.execPath, [ODDS, EXAMPLE, '--trials', String(MAX_TRIALS), '--seed', '3', '--workers', '2', ...extra], {
         cwd: ROOT,
         env: { ...process.env, INIT_CWD: ROOT, TENSEG_ODDS_PROGRESS: '1' },
       });
@@ -244,17 +358,17 @@ describe('npm run odds (subprocess)', () => {
       expect(stopped).toBeDefined();
       const played = Number(/(\d+)/.exec(stopped!.slice(lead('TENSEG.Odds.Cli.Stopped').length))![1]);
       expect(played).toBeGreaterThan(0);
-      expect(played).toBeLessThan(500_000_000);
+      expect(played).toBeLessThan(5 * MAX_TRIALS);
       expect(text.stdout).toContain(say('TENSEG.Odds.Cli.ChartWritten', { path: svg }));
       expect(readFileSync(svg, 'utf8')).toContain('</svg>');
 
       expect(json.code, json.stderr).toBe(130);
       const report = JSON.parse(json.stdout) as OddsReport;
       expect(report.complete).toBe(false);
-      expect(report.trials).toBe(100_000_000);
+      expect(report.trials).toBe(MAX_TRIALS);
       const sum = report.procedures.reduce((a, p) => a + p.trials, 0);
       expect(sum).toBeGreaterThan(0);
-      expect(sum).toBeLessThan(500_000_000);
+      expect(sum).toBeLessThan(5 * MAX_TRIALS);
       expect(json.stderr).toContain(lead('TENSEG.Odds.Cli.Stopped'));
     },
     TIMEOUT,

@@ -1,7 +1,7 @@
 /**
  * The odds runner's command line (issue 14): `npm run odds -- [<scenario>]
- * [--trials N] [--procedures a,b,…] [--seed S] [--json] [--chart FILE]
- * [--rounds N] [--workers N]`.
+ * [--trials N] [--procedures a,b,…] [--seed S] [--json] [--chart FILE.svg
+ * [--force]] [--rounds N] [--workers N]`.
  *
  * This file reads the flags and the scenario and builds one OddsSetup per
  * procedure, refusing in words (exit 2, nothing played) whatever is wrong:
@@ -10,8 +10,8 @@
  * words are text.ts's. No process side effects here, so tests call it.
  */
 import { availableParallelism } from 'node:os';
-import { statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { PROCEDURE_IDS, isProcedureId, type Problem, type ProcedureId } from '../../rules/model';
 import { setupProblems } from '../../rules/odds/trial';
 import { walkArgs } from '../args';
@@ -21,8 +21,19 @@ import { MAX_ROUNDS, suggest, validateScenario, type ProcedureTable, type Scenar
 import { oddsIgnoredNote, oddsSetup } from '../scenario/odds';
 import { loadStrings, Strings } from '../strings';
 
-/** Most trials per procedure (a run of this size takes minutes; Ctrl-C stops it). */
-export const MAX_TRIALS = 100_000_000;
+/**
+ * Most trials per procedure: about a minute a procedure on 2 cores (issue 27).
+ * Measured as CPU time of the built runner with one worker thread
+ * (`/usr/bin/time node build/odds.mjs … --workers 1`, start-up of 0.47 s taken
+ * off): the bundled example plays 6,150 (addict) to 8,710 (high-low) trials a
+ * second of one core, so a million trials a procedure are 57–81 s on 2 cores
+ * (the issue's 10,000,000 ran about 12 minutes a procedure). The bench's
+ * 10 vs 10 plays about 2,000 a second a core: the most is about 4 minutes a
+ * procedure there. Ctrl-C stops a run and prints what was played.
+ */
+export const MAX_TRIALS = 1_000_000;
+/** What --chart writes: an SVG file, named so (any case). */
+const SVG_NAME = /\.svg$/i;
 /** Most worker threads. */
 export const MAX_WORKERS = 256;
 
@@ -30,6 +41,8 @@ export interface OddsFlags {
   file?: string;
   json: boolean;
   help: boolean;
+  /** --chart may overwrite a file already there (never the scenario, never through a link to a file not .svg). */
+  force: boolean;
   trials: number;
   /** The procedures to play, in the order given (duplicates dropped); all five when not given. */
   procedures: ProcedureId[];
@@ -54,7 +67,7 @@ export interface Refusal {
 const errorKey = (p: Problem): Refusal => ({ key: `TENSEG.Error.${p.key}`, ...(p.data ? { data: p.data } : {}), ...(p.path !== undefined ? { path: p.path } : {}) });
 
 export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; problems: Refusal[] } {
-  const flags: OddsFlags = { json: false, help: false, trials: DEFAULT_TRIALS, procedures: [] };
+  const flags: OddsFlags = { json: false, help: false, force: false, trials: DEFAULT_TRIALS, procedures: [] };
   const problems: Refusal[] = [];
   const files: string[] = [];
   walkArgs(argv, (a) => {
@@ -65,10 +78,15 @@ export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; pro
       if (v === undefined || v.trim() === '') problems.push({ key: 'TENSEG.Error.FlagNeedsValue', path: flag, data: { flag } });
       return v === undefined || v.trim() === '' ? undefined : v;
     };
-    const whole = (flag: string, min: number, max: number): number | undefined => {
+    /** A whole number from min to max; above max, `over` (when given) says so in its own words. */
+    const whole = (flag: string, min: number, max: number, over?: string): number | undefined => {
       const v = value(flag);
       if (v === undefined) return undefined;
       const digits = v.trim().replace(/[_,]/g, '');
+      if (over !== undefined && /^\d+$/.test(digits) && Number(digits) > max) {
+        problems.push({ key: over, path: flag, data: { flag, value: v, max } });
+        return undefined;
+      }
       if (!/^-?\d+$/.test(digits) || Number(digits) < min || Number(digits) > max) {
         problems.push({ key: 'TENSEG.Error.FlagBadNumber', path: flag, data: { flag, value: v, min, max } });
         return undefined;
@@ -84,7 +102,10 @@ export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; pro
         flags.help = true;
         break;
       case '--trials':
-        flags.trials = whole('--trials', 1, MAX_TRIALS) ?? flags.trials;
+        flags.trials = whole('--trials', 1, MAX_TRIALS, 'TENSEG.Odds.Cli.TooManyTrials') ?? flags.trials;
+        break;
+      case '--force':
+        flags.force = true;
         break;
       case '--seed':
         flags.seed = whole('--seed', 0, 4294967295);
@@ -97,7 +118,10 @@ export function parseOddsFlags(argv: readonly string[]): { flags: OddsFlags; pro
         break;
       case '--chart': {
         const v = value('--chart');
-        if (v !== undefined) flags.chart = v;
+        if (v === undefined) break;
+        // Only an .svg file, whatever else the name could be (the scenario, a YAML or JSON file, a script): refused before anything is read.
+        if (SVG_NAME.test(v)) flags.chart = v;
+        else problems.push({ key: 'TENSEG.Odds.Cli.ChartNotSvg', path: '--chart', data: { path: v } });
         break;
       }
       case '--procedures':
@@ -138,6 +162,69 @@ function isFolder(path: string): boolean {
   }
 }
 
+function statOf(path: string, link: boolean): Stats | undefined {
+  try {
+    return link ? lstatSync(path) : statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a path really is: links followed, the file itself or (not there yet) its folder's real path and its name. */
+function realOf(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    try {
+      return statOf(path, true) ? undefined : join(realpathSync.native(dirname(path)), basename(path));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** A file the run reads, which the chart must never overwrite: where it is, and its name as the GM gave it. */
+export interface OddsInput {
+  path: string;
+  shown: string;
+}
+
+/**
+ * Why the chart cannot be written to `chart` (resolved; `given` as the GM
+ * wrote it), or null. Asked before anything is read or played and again just
+ * before the chart is written. Refused: a missing folder; a folder; one of
+ * the files the run reads (the scenario), however named (another path, a
+ * link, a hard link: the same real path or the same file); a link that leads
+ * to a file not named .svg, or nowhere; anything but a plain file; a file
+ * already there unless `force`.
+ */
+export function chartRefusal(chart: string, given: string, inputs: readonly OddsInput[], force: boolean): Refusal | null {
+  const at = (key: string, data: Record<string, string> = {}): Refusal => ({ key, path: '--chart', data: { path: given, ...data } });
+  const folder = dirname(chart);
+  if (!isFolder(folder)) return at('TENSEG.Odds.Cli.ChartFolderMissing', { folder });
+  if (isFolder(chart)) return at('TENSEG.Odds.Cli.ChartIsFolder');
+  const here = statOf(chart, true);
+  const target = statOf(chart, false);
+  const real = realOf(chart);
+  for (const input of inputs) {
+    const file = statOf(input.path, false);
+    const same = (real !== undefined && real === realOf(input.path)) || (target !== undefined && file !== undefined && target.dev === file.dev && target.ino === file.ino);
+    if (same) return at('TENSEG.Odds.Cli.ChartIsInput', { file: input.shown });
+  }
+  if (here?.isSymbolicLink() && (real === undefined || !SVG_NAME.test(real))) {
+    let leads = real;
+    try {
+      leads ??= resolve(folder, readlinkSync(chart));
+    } catch {
+      leads ??= '?';
+    }
+    return at('TENSEG.Odds.Cli.ChartLeadsElsewhere', { target: leads });
+  }
+  if (here !== undefined && !force) return at('TENSEG.Odds.Cli.ChartExists');
+  if (target !== undefined && !target.isFile()) return at('TENSEG.Odds.Cli.ChartNotFile');
+  return null;
+}
+
 export interface OddsIO {
   /** Where relative file names are resolved (the directory `npm run` was called from). */
   cwd: string;
@@ -162,6 +249,8 @@ export interface OddsPlan {
   shown: string;
   /** The chart's path, resolved. */
   chartPath?: string;
+  /** The files the run reads (the scenario): main.ts asks chartRefusal again before it writes. */
+  inputs: OddsInput[];
   setups: OddsSetup[];
   seed: number;
   workers: number;
@@ -186,7 +275,7 @@ export function oddsStrings(root: string = ROOT): Strings {
 
 /** The usage text (also what --help prints). */
 export function oddsUsage(t: Strings): string {
-  return t.format('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: DEFAULT_TRIALS, rounds: DEFAULT_MAX_ROUNDS });
+  return t.format('TENSEG.Odds.Cli.Usage', { ids: PROCEDURE_IDS.join(', '), trials: DEFAULT_TRIALS, max: MAX_TRIALS, rounds: DEFAULT_MAX_ROUNDS });
 }
 
 /**
@@ -237,6 +326,15 @@ export function prepareOdds(argv: readonly string[], procedures: ProcedureTable,
 
   const path = flags.file ? resolve(io.cwd, flags.file) : join(io.root, EXAMPLE);
   const shown = flags.file ?? (relative(io.cwd, path) || EXAMPLE);
+  const inputs: OddsInput[] = [{ path, shown }];
+
+  // Where the chart goes is settled before the scenario is read or anything played (its file is written at the end).
+  const chartPath = flags.chart === undefined ? undefined : resolve(io.cwd, flags.chart);
+  if (chartPath !== undefined) {
+    const refusal = chartRefusal(chartPath, flags.chart ?? '', inputs, flags.force);
+    if (refusal) return refuse([refusal], null);
+  }
+
   const read = readScenarioFile(path);
   if (!read.ok) {
     const data = { ...read.problem.data };
@@ -249,14 +347,6 @@ export function prepareOdds(argv: readonly string[], procedures: ProcedureTable,
       located.syntax.map((x) => ({ key: `TENSEG.Error.${x.key}`, data: x.data, ...(x.path ? { path: x.path } : {}), at: { line: x.line, column: x.column } })),
       shown,
     );
-  }
-
-  // The chart's folder must be there before anything is played (its file is written at the end).
-  const chartPath = flags.chart === undefined ? undefined : resolve(io.cwd, flags.chart);
-  if (chartPath !== undefined) {
-    const folder = dirname(chartPath);
-    if (!isFolder(folder)) return refuse([{ key: 'TENSEG.Odds.Cli.ChartFolderMissing', path: '--chart', data: { path: flags.chart ?? '', folder } }], null);
-    if (isFolder(chartPath)) return refuse([{ key: 'TENSEG.Odds.Cli.ChartIsFolder', path: '--chart', data: { path: flags.chart ?? '' } }], null);
   }
 
   const chosen = flags.procedures.length > 0 ? flags.procedures : [...PROCEDURE_IDS];
@@ -293,6 +383,7 @@ export function prepareOdds(argv: readonly string[], procedures: ProcedureTable,
       flags,
       shown,
       ...(chartPath !== undefined ? { chartPath } : {}),
+      inputs,
       setups,
       seed: flags.seed ?? io.defaultSeed(),
       workers: flags.workers ?? Math.max(1, Math.min(MAX_WORKERS, io.defaultWorkers())),

@@ -12,7 +12,9 @@
  * post what they played, and the report of those trials is printed (marked
  * incomplete) with the chart if asked; exit code 130. A second Ctrl-C quits
  * at once. Exit codes otherwise: 0 played, 1 the engine or the chart file
- * failed, 2 bad flags or a broken scenario (nothing played).
+ * failed, 2 bad flags or a broken scenario (nothing played). The chart is
+ * only an .svg file, never the scenario, and a file already there only with
+ * --force (cli.ts, chartRefusal: asked before the run and again at the write).
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +26,7 @@ import type { Localize, Tally } from '../../rules/odds/types';
 import { PROCEDURES } from '../../rules/procedures/all';
 import { quoted } from '../cli';
 import { show } from '../scenario';
-import { oddsStrings, prepareOdds, type OddsPlan } from './cli';
+import { chartRefusal, oddsStrings, prepareOdds, type OddsPlan } from './cli';
 import { oddsText, progressLine, stoppedLine, throughputLine, wrapWords } from './text';
 import type { BatchDone, BatchOrder, WorkerInit } from './worker';
 
@@ -191,9 +193,17 @@ async function main(): Promise<number> {
   if (!complete) said.push(stoppedLine(say, run.played, plan.flags.trials * plan.setups.length));
   let code = complete ? 0 : INTERRUPTED;
   if (plan.chartPath) {
+    // Asked again as it is written (the run took a while): still not the scenario, still not a file there unless --force;
+    // without --force the file is only created, never opened over one that appeared meanwhile.
+    const refusal = chartRefusal(plan.chartPath, plan.flags.chart ?? plan.chartPath, plan.inputs, plan.flags.force);
     try {
-      writeFileSync(plan.chartPath, oddsChart(report, say));
-      said.push(t.format('TENSEG.Odds.Cli.ChartWritten', { path: plan.chartPath }));
+      if (refusal) {
+        aside.push(t.format(refusal.key, quoted(refusal.data ?? {})));
+        if (code === 0) code = 1;
+      } else {
+        writeFileSync(plan.chartPath, oddsChart(report, say), { flag: plan.flags.force ? 'w' : 'wx' });
+        said.push(t.format('TENSEG.Odds.Cli.ChartWritten', { path: plan.chartPath }));
+      }
     } catch (e) {
       const reason = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
       aside.push(t.format('TENSEG.Odds.Cli.ChartUnwritable', quoted({ path: plan.chartPath, reason })));
