@@ -112,8 +112,10 @@ export function declarationFromRequest(
       }
     }
   }
-  // Its numbers as its sheet has them now: this round's blows read these, not the sheet (issue 27).
-  declaration.sheet = sheetNumbers(actor);
+  // Its numbers as its sheet has them now: this round's blows read these, not the sheet (issue 27). Only where a
+  // player owns the actor: a sheet no player owns only a GM can edit (a GM's edit mid-round is the GM's ruling), and
+  // the GM's plans for monsters stay as small as before (held in a world setting sent whole, then the begin entry).
+  if (combatant.hasPlayerOwner) declaration.sheet = sheetNumbers(actor);
   return { declaration };
 }
 
