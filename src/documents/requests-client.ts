@@ -16,7 +16,7 @@
  * (requests.ts `askGM`); answers and GM changes only concern open requests,
  * so nothing of it is needed before.
  */
-import { CHANNEL, REQUEST_RETRY_MAX, REQUEST_SLOW, run, type Refusal } from './requests';
+import { CHANNEL, run, type Refusal } from './requests';
 import { localizeProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { clientState } from './client-state';
@@ -46,6 +46,12 @@ interface Open {
   toldNoGM: boolean;
   client: Asker;
 }
+
+/** How long a client waits for an answer before telling its user it is still waiting and sending the request again (same id). */
+export const REQUEST_SLOW = 10_000;
+
+/** The longest a client waits between two sends of a request with no answer (the wait doubles from REQUEST_SLOW). */
+export const REQUEST_RETRY_MAX = 60_000;
 
 const openOf = () => clientState('open', () => new Map<string, Open>());
 

@@ -23,7 +23,7 @@
  * cards carry the request's key too, so a GM taking over after a reload or a
  * handover answers a retry the same way; a retry of a request the GM is
  * still working on waits for that work's answer. A request is never given up
- * on for being slow (issue 27): a client with no answer after REQUEST_SLOW
+ * on for being slow (issue 27): a client with no answer after REQUEST_SLOW (requests-client.ts)
  * tells its user once that it is still waiting and sends the request again
  * with the same id, at doubling intervals up to REQUEST_RETRY_MAX, until the
  * answer comes; its open requests go to the new active GM when the GM
@@ -52,12 +52,6 @@ import type { MidRoundRequest } from './midround';
 
 /** The socket event of the system. */
 export const CHANNEL = `system.${SYSTEM_ID}`;
-
-/** How long a client waits for an answer before telling its user it is still waiting and sending the request again (same id). */
-export const REQUEST_SLOW = 10_000;
-
-/** The longest a client waits between two sends of a request with no answer (the wait doubles from REQUEST_SLOW). */
-export const REQUEST_RETRY_MAX = 60_000;
 
 /** Answers the active GM remembers, per (sender, request id), for retries. */
 export const ANSWERS_KEPT = 500;

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { g, makeWorld, type World } from './world';
 import { requestCombatAction, requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
-import { CHANNEL, REQUEST_SLOW } from '../../src/documents/requests';
+import { CHANNEL } from '../../src/documents/requests';
+import { REQUEST_SLOW } from '../../src/documents/requests-client';
 import { boundsProblem, requestProblem } from '../../src/documents/request-schema';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 
