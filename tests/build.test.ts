@@ -197,9 +197,9 @@ describe('the installable build', () => {
     expect(readFileSync('dist/chunks/encounter-place.js', 'utf8')).toContain('TENSEG.Encounter.NoRoom');
     expect(core).not.toContain('TENSEG.Encounter.NoRoom');
     expect(core).toContain('dropCanvasData');
-    // A request's retries and the refusal when the GM leaves are in the client side's chunk; core sends nothing itself.
-    expect(readFileSync('dist/chunks/requests-client.js', 'utf8')).toContain('GMLeft');
-    expect(core).not.toContain('GMLeft');
+    // A request's retries and the word that it is still waiting are in the client side's chunk; core sends nothing itself.
+    expect(readFileSync('dist/chunks/requests-client.js', 'utf8')).toContain('RequestStillWaiting');
+    expect(core).not.toContain('RequestStillWaiting');
   });
 
   it('the odds: the dialog is a chunk the tracker\'s actions load by import(), the worker a module of its own with the engine and every procedure in it', () => {

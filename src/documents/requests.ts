@@ -21,9 +21,15 @@
  * the answer of each (sender, id) it handled and gives a retry that answer
  * without doing anything again; entries of the combat log and attack chat
  * cards carry the request's key too, so a GM taking over after a reload or a
- * handover answers a retry the same way. A client that gets no answer
- * sends the request once more with the same id, and sends its open requests
- * to the new active GM when the GM changes; when no GM is left, it says so.
+ * handover answers a retry the same way; a retry of a request the GM is
+ * still working on waits for that work's answer. A request is never given up
+ * on for being slow (issue 27): a client with no answer after REQUEST_SLOW (requests-client.ts)
+ * tells its user once that it is still waiting and sends the request again
+ * with the same id, at doubling intervals up to REQUEST_RETRY_MAX, until the
+ * answer comes; its open requests go to the new active GM when the GM
+ * changes, and while no GM is connected they wait (the user told once) for
+ * the next one. A request made while no GM is connected is refused at once
+ * (nothing was sent, nothing is done).
  *
  * Bounds. Every request is checked against its schema (request-schema.ts)
  * before any work: too large, too deep, an unknown key or a wrong value is
@@ -46,9 +52,6 @@ import type { MidRoundRequest } from './midround';
 
 /** The socket event of the system. */
 export const CHANNEL = `system.${SYSTEM_ID}`;
-
-/** How long a client waits for an answer before sending the request again (once), then giving up. */
-export const REQUEST_TIMEOUT = 10_000;
 
 /** Answers the active GM remembers, per (sender, request id), for retries. */
 export const ANSWERS_KEPT = 500;
@@ -231,8 +234,9 @@ let clientSide: ClientSide | null = null;
 
 /**
  * Send a request to the active GM and return the answer; the active GM
- * handles its own at once. A missing GM, a timeout or a GM leaving is an
- * answer too, never an exception.
+ * handles its own at once. No GM connected when asked is an answer too
+ * (`noGM`), never an exception; once sent, the answer is the GM's, however
+ * long it takes (requests-client.ts).
  */
 export async function askGM<A extends { ok: boolean }>(kind: RequestKind, body: object, noGM: Problem): Promise<A | Refusal> {
   const user = game.user as User.Implementation | null;

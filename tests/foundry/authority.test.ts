@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { g, makeWorld, type World } from './world';
 import { requestCombatAction, requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
-import { CHANNEL, REQUEST_TIMEOUT } from '../../src/documents/requests';
+import { CHANNEL } from '../../src/documents/requests';
+import { REQUEST_SLOW } from '../../src/documents/requests-client';
 import { boundsProblem, requestProblem } from '../../src/documents/request-schema';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
 
@@ -245,7 +246,7 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     expect(g.game.messages.contents.filter((m: any) => m.flags['ten-segments']?.kind === 'attack')).toHaveLength(1);
   });
 
-  it('a request whose answer is lost is sent again with its id after the timeout; it is done once', async () => {
+  it('a request whose answer is lost is sent again with its id when it is slow; it is done once', async () => {
     const { p2 } = players(w);
     await w.foundry.asUser(p2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
     w.foundry.dice.push(6, 1);
@@ -268,7 +269,7 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     await w.foundry.settle();
     expect(w.actors.orc1.system.hp.value).toBe(1);
     // No answer: the client asks again with the same id, and gets the first answer.
-    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT + 1);
+    await vi.advanceTimersByTimeAsync(REQUEST_SLOW + 1);
     await w.foundry.settle();
     expect(await asked).toMatchObject({ ok: true, damage: 5 });
     expect(w.actors.orc1.system.hp.value).toBe(1);

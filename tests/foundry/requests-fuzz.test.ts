@@ -346,7 +346,7 @@ async function run(f: Fixture, count: number, seed: number, tally: Tally): Promi
 }
 
 describe.each([13, 14] as const)('fuzzed declaration requests, generation %i', (generation) => {
-  // The clients' request timers (a retry after REQUEST_TIMEOUT) on a clock that never moves: no answer is ever given up on for being slow.
+  // The clients' request timers (a retry after REQUEST_SLOW) on a clock that never moves: no request is ever sent twice for being slow.
   beforeAll(() => {
     vi.useFakeTimers();
   });

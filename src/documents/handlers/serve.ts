@@ -11,8 +11,14 @@ import { ANSWERS_KEPT, emit, refusal, type RequestBodies, type RequestHandler } 
 import { clientState } from '../client-state';
 import { HANDLERS } from './index';
 
-/** (sender|id) → the answer, in the order handled: the oldest is forgotten first. */
-const answeredOf = () => clientState('answered', () => new Map<string, Promise<unknown>>());
+/** A request this GM took: its answer (a promise while it is being worked on), and whether that has come. */
+interface Kept {
+  answer: Promise<unknown>;
+  done: boolean;
+}
+
+/** (sender|id) → what this GM answered or is working on, in the order taken: the oldest answered is forgotten first, one still being worked on never. */
+const answeredOf = () => clientState('answered', () => new Map<string, Kept>());
 
 /** A body the schema of its kind passed (`problem` null) is that kind's body: the schema is the check, this the type it gives. */
 function passedSchema<K extends RequestKind>(_kind: K, _body: unknown, problem: null): _body is RequestBodies[K] {
@@ -33,10 +39,25 @@ export async function runRequest<K extends RequestKind>(kind: K, body: unknown, 
   }
 }
 
-function remember(key: string, pending: Promise<unknown>): void {
+function remember(key: string, answer: Promise<unknown>): void {
   const answered = answeredOf();
-  answered.set(key, pending);
-  while (answered.size > ANSWERS_KEPT) answered.delete(answered.keys().next().value as string);
+  const kept: Kept = { answer, done: false };
+  answered.set(key, kept);
+  const markDone = () => {
+    kept.done = true;
+    forget(answered);
+  };
+  void answer.then(markDone, markDone);
+  forget(answered);
+}
+
+/** Beyond ANSWERS_KEPT, the oldest answers are forgotten; a request still being worked on is kept, so a retry of it waits for its answer instead of running again. */
+function forget(answered: Map<string, Kept>): void {
+  if (answered.size <= ANSWERS_KEPT) return;
+  for (const [key, kept] of answered) {
+    if (answered.size <= ANSWERS_KEPT) return;
+    if (kept.done) answered.delete(key);
+  }
 }
 
 /** A request message from `senderId` (the server's word), on the active GM's client: checked, run once, answered. */
@@ -48,7 +69,8 @@ export async function serveRequest(message: Record<string, unknown>, sender: Use
     return;
   }
   const key = `${senderId}|${id}`;
-  let pending = answeredOf().get(key);
+  // A retry (same sender, same id) gets the first answer; one arriving while the first is still being worked on waits for it.
+  let pending = answeredOf().get(key)?.answer;
   if (!pending) {
     pending = runRequest(message.kind as RequestKind, message.body, sender, `${senderId}:${id}`);
     remember(key, pending);
