@@ -63,6 +63,8 @@ export function drawCardControls(message: ChatMessage.Implementation, html: HTML
   const flags = (message.flags as Record<string, { kind?: string; combat?: string; casting?: string } | undefined>)?.[SYSTEM_ID];
   // The attack-of-opportunity card (whispered to the GMs, token-movement.ts): its button is wired by a chunk loaded when such a card is drawn.
   if (flags?.kind === 'opportunity') return void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message, html)));
+  // A system button on a card of another kind (a player's message may carry any markup) is never wired: not drawn either.
+  html.querySelector<HTMLButtonElement>('[data-action="tenseg-opportunity-attack"]')?.remove();
   const button = html.querySelector<HTMLButtonElement>('[data-action="tenseg-undo-interruption"]');
   if (!button) return;
   if (!game.user?.isGM || flags?.kind !== 'interruption' || interruptionCardProblem(message)) {
