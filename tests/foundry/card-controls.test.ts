@@ -143,6 +143,18 @@ describe.each([13, 14] as const)('card controls only on the GM\'s own cards, gen
     expect(snapshot(w)).toBe(before);
   });
 
+  it("a player's message flagged as the round's initiative card is hers: Previous takes the GM's initiative card, not her message", async () => {
+    const { combat, foundry } = w;
+    const flags = { 'ten-segments': { kind: 'initiative', combat: combat.id, round: 1 } };
+    const hers = await foundry.asUser(foundry.users.player, () => g.ChatMessage.create({ content: '<p>Initiative, round 1: my notes.</p>', flags }));
+    await foundry.settle();
+    expect(await requestCombatAction(combat, 'previousRound')).toEqual({ ok: true });
+    await idle(w);
+    expect(combat.flowState).toMatchObject({ stage: 'declare', round: 1 });
+    const initiative = g.game.messages.contents.filter((m: any) => cardKind(m) === 'initiative');
+    expect(initiative.map((m: any) => m.id)).toEqual([hers.id]);
+  });
+
   it("a forged attack card with a request's key does not answer its retry: the log's blow does", async () => {
     // Orc 2 hits Brand in segment 5 too: a natural 19, 2 damage.
     const { combat, ids, foundry } = w;
