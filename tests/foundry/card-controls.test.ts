@@ -8,7 +8,8 @@
  * pressing a control of any other card (or asking the active GM to carry one
  * out) is refused in words and changes nothing; and a player's card is no
  * fact the GM's side reads (a retried attack is answered from a GM's card or
- * the log, never from hers).
+ * the log, never from hers; Previous deletes the GM's initiative cards, not a
+ * message of hers flagged as one).
  *
  * The chat log is not modelled (CONFORMANCE H10): a card is drawn as core
  * does, its content as an element handed to `renderChatMessageHTML` on the
