@@ -19,6 +19,7 @@ import { actorData } from '../data/systems';
 import { gmMode, publicMode } from './compat-writes';
 import { applySync, type SyncPlan } from './sync';
 import { postAttackCard } from './attack-card';
+import { gmCards } from './card-flags';
 
 /** The answer a blow's mark gives its request. */
 export function answerOfBlow(b: BlowMark): AttackAnswer {
@@ -38,11 +39,7 @@ export function blowOf(combat: TenSegmentsCombat, q: string): (InputEntry & { t:
 
 /** Has a GM posted the card of this request? (A player's message with the same flags is none.) */
 function cardPosted(combat: TenSegmentsCombat, q: string): boolean {
-  return (game.messages?.contents ?? []).some((m) => {
-    const f = (m.flags as Record<string, { kind?: string; combat?: string; request?: string } | undefined>)?.[SYSTEM_ID];
-    const author = (m as unknown as { author?: User.Implementation | null }).author;
-    return f?.kind === 'attack' && f.combat === combat.id && f.request === q && !!author?.isGM;
-  });
+  return gmCards().some(({ flags: f }) => f.kind === 'attack' && f.combat === combat.id && f.request === q);
 }
 
 /**

@@ -18,6 +18,7 @@ import { SYSTEM_ID, monsterRollsPrivate } from '../settings';
 import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './compat-writes';
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
+import { gmCards } from './card-flags';
 
 /** How a card is shown: a mode of this generation and whose it is (for "self"); by default the running user's own. */
 export interface CardMode {
@@ -142,10 +143,8 @@ function alreadyPosted(combat: Combat.Implementation, kind: string, card: ViewCa
   // Stored content is trimmed (and may be cleaned): compared with runs of white space as one.
   const norm = (html: unknown) => String(html ?? '').replace(/\s+/g, ' ').trim();
   const text = norm(content);
-  return (game.messages?.contents ?? []).some((m) => {
-    const f = (m.flags as Record<string, { kind?: string; combat?: string; round?: number; step?: number } | undefined>)[SYSTEM_ID];
-    return !!f && f.kind === kind && f.combat === combat.id && f.round === card.round && f.step === card.step && norm(m.content) === text;
-  });
+  // A GM's cards only: a player's message with the same flags and text does not keep the GM's card from the chat.
+  return gmCards().some(({ message: m, flags: f }) => f.kind === kind && f.combat === combat.id && f.round === card.round && f.step === card.step && norm(m.content) === text);
 }
 
 /**
@@ -265,7 +264,8 @@ export async function postInterruptionCard(combat: TenSegmentsCombat, state: Flo
     {
       content,
       speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
-      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting } },
+      // What the log has of it (card-flags.ts: the Undo is drawn only where the log bears the card out).
+      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting, caster: i.caster, round: state.round } },
     },
     shown,
   );

@@ -42,6 +42,7 @@ import { COMBAT_SCHEMA } from '../data/combat-log';
 import { combatData, combatantData } from '../data/systems';
 import type { TenSegmentsCombat, TransactOptions, Transacted } from './combat';
 import { sceneOfCombat, withSceneOptions } from './scene-options';
+import { gmCardFlags, gmCards, interruptionCardProblem } from './card-flags';
 
 /** Core's combat hooks, with the update data and options this system sends (core's own {round, turn} plus the log). */
 function callHook(hook: 'combatStart' | 'combatTurn' | 'combatRound', ...args: unknown[]): void {
@@ -296,8 +297,16 @@ export async function run(combat: TenSegmentsCombat, action: StepAction, req: Om
     }
     case 'rollInitiative':
       return state.stage === 'declare' ? beginWithHeld(combat, q, req.dice) : { key: 'NotDeclaring' };
-    case 'undoInterruption':
+    case 'undoInterruption': {
+      // Pressed on a card: the card must be a GM's, of this casting, and borne out by the log (a player may post any flags).
+      if (req.card !== undefined) {
+        const message = game.messages?.get(req.card);
+        const problem = message ? interruptionCardProblem(message) : { key: 'CardNotByGM' };
+        if (problem) return problem;
+        if (gmCardFlags(message as ChatMessage.Implementation)?.casting !== req.castingId || gmCardFlags(message as ChatMessage.Implementation)?.combat !== combat.id) return { key: 'CardNotInLog' };
+      }
       return transition(combat, { t: 'restore', casting: req.castingId ?? '' }, { q });
+    }
   }
 }
 
@@ -409,12 +418,10 @@ async function skipRound(combat: TenSegmentsCombat, start: FlowState, q?: string
  */
 /** The initiative cards of this combat for rounds `from` to `to` (both versions), deleted: their rolls were undone. */
 async function deleteInitiativeCards(combat: TenSegmentsCombat, from: number, to: number): Promise<void> {
-  const ids = (game.messages?.contents ?? [])
-    .filter((m) => {
-      const f = (m.flags as Record<string, { kind?: string; combat?: string; round?: number } | undefined>)[SYSTEM_ID];
-      return !!f && (f.kind === 'initiative' || f.kind === 'initiative-gm') && f.combat === combat.id && typeof f.round === 'number' && f.round >= from && f.round <= to;
-    })
-    .map((m) => m.id as string);
+  // A GM's cards only: a player's message that claims to be one is hers, and tells nothing of the log.
+  const ids = gmCards()
+    .filter(({ flags: f }) => (f.kind === 'initiative' || f.kind === 'initiative-gm') && f.combat === combat.id && typeof f.round === 'number' && f.round >= from && f.round <= to)
+    .map(({ message }) => message.id as string);
   if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
 }
 

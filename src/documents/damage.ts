@@ -14,6 +14,7 @@ import { SYSTEM_ID } from '../settings';
 import { MIGRATION_OPTION, SYNC_OPTION } from './schema-version';
 import { loadedGMSide, loadGMSide } from './requests';
 import { track } from './token-movement';
+import { interruptionCardProblem } from './card-flags';
 
 /** Is this combatant's actor the actor that changed? Unlinked tokens of one actor are different actors (compare by uuid). */
 function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementation): boolean {
@@ -48,9 +49,29 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
   await Promise.all(tasks);
 }
 
-/** A GM presses "undo" on an interruption card: the active GM carries it out (undo-card.ts, a chunk loaded at the first press). */
-export async function undoFromCard(combatId: string, castingId: string): Promise<void> {
-  return (await import('./undo-card')).undoFromCard(combatId, castingId);
+/** A GM presses "undo" on an interruption card: the active GM carries it out (undo-card.ts, a chunk loaded at the first press); `card`, the message pressed. */
+export async function undoFromCard(combatId: string, castingId: string, card?: string): Promise<void> {
+  return (await import('./undo-card')).undoFromCard(combatId, castingId, card);
+}
+
+/**
+ * The system's chat cards with a button, as a client draws them: the button
+ * only for a GM, and only on a card a GM wrote whose flags agree with the
+ * combat's log (card-flags.ts); on anything else it is removed.
+ */
+export function drawCardControls(message: ChatMessage.Implementation, html: HTMLElement): void {
+  const flags = (message.flags as Record<string, { kind?: string; combat?: string; casting?: string } | undefined>)?.[SYSTEM_ID];
+  // The attack-of-opportunity card (whispered to the GMs, token-movement.ts): its button is wired by a chunk loaded when such a card is drawn.
+  if (flags?.kind === 'opportunity') return void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message, html)));
+  // A system button on a card of another kind (a player's message may carry any markup) is never wired: not drawn either.
+  html.querySelector<HTMLButtonElement>('[data-action="tenseg-opportunity-attack"]')?.remove();
+  const button = html.querySelector<HTMLButtonElement>('[data-action="tenseg-undo-interruption"]');
+  if (!button) return;
+  if (!game.user?.isGM || flags?.kind !== 'interruption' || interruptionCardProblem(message)) {
+    button.remove();
+    return;
+  }
+  button.addEventListener('click', () => void undoFromCard(flags.combat as string, flags.casting as string, message.id as string));
 }
 
 export function registerDamageHooks(): void {
@@ -58,18 +79,5 @@ export function registerDamageHooks(): void {
     void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>, userId as string);
   });
   // The system's chat cards with a button: one render hook for them all.
-  Hooks.on('renderChatMessageHTML', (message, html) => {
-    const flags = (message as ChatMessage.Implementation).flags as Record<string, { kind?: string; combat?: string; casting?: string }>;
-    const data = flags?.[SYSTEM_ID];
-    // The attack-of-opportunity card (whispered to the GMs, token-movement.ts): its button is wired by a chunk loaded when such a card is drawn.
-    if (data?.kind === 'opportunity') return void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message as ChatMessage.Implementation, html as HTMLElement)));
-    if (data?.kind !== 'interruption') return;
-    const button = (html as HTMLElement).querySelector<HTMLButtonElement>('[data-action="tenseg-undo-interruption"]');
-    if (!button) return;
-    if (!game.user?.isGM) {
-      button.remove();
-      return;
-    }
-    button.addEventListener('click', () => void undoFromCard(data.combat as string, data.casting as string));
-  });
+  Hooks.on('renderChatMessageHTML', (message, html) => drawCardControls(message as ChatMessage.Implementation, html as HTMLElement));
 }

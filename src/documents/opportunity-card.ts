@@ -2,25 +2,21 @@
  * The attack-of-opportunity card's button (the card is posted by the active
  * GM, token-moved.ts, whispered to the GMs): a GM presses it and the ordinary
  * attack request goes to the active GM (attacker, target, the weapon the card
- * names), checked as every attack is; anyone else is shown no button. A
- * chunk loaded when such a card is first drawn.
+ * names), checked as every attack is; anyone else is shown no button. The
+ * button is drawn, and carried out, only on a card a GM wrote whose attack
+ * the log bears out (a move this round that gave it: card-flags.ts); a
+ * player's card that claims to be one shows none, and pressing it is refused
+ * in words. A chunk loaded when such a card is first drawn.
  */
-import { SYSTEM_ID } from '../settings';
 import { notifyProblem } from './problems';
 import { track } from './token-movement';
-
-/** What the card carries (src/types/foundry.d.ts, FlagConfig). */
-interface CardFlags {
-  combat?: string | null;
-  attacker?: string | null;
-  target?: string | null;
-  weapon?: string;
-  routine?: number;
-}
+import { gmCardFlags, opportunityCardProblem } from './card-flags';
 
 /** The button pressed: the attack request, sent as any attack is (the answer's refusal is told in words). */
 export async function attackFromCard(message: ChatMessage.Implementation): Promise<void> {
-  const flags = (message.flags as Record<string, CardFlags | undefined>)[SYSTEM_ID] ?? {};
+  const problem = opportunityCardProblem(message);
+  if (problem) return notifyProblem(problem);
+  const flags = gmCardFlags(message) ?? {};
   const combat = game.combats?.get(flags.combat ?? '');
   if (!combat) return notifyProblem({ key: 'UnknownCombat' });
   const { requestAttack } = await import('./attack');
@@ -32,11 +28,11 @@ export async function attackFromCard(message: ChatMessage.Implementation): Promi
   if (!answer.ok) ui.notifications?.error(answer.message);
 }
 
-/** The card as a client draws it: its button for a GM, none for anyone else. */
+/** The card as a client draws it: its button for a GM on a GM's card the log bears out, none for anyone else or on any other card. */
 export function wireOpportunityCard(message: ChatMessage.Implementation, html: HTMLElement): void {
   const button = html.querySelector<HTMLButtonElement>('[data-action="tenseg-opportunity-attack"]');
   if (!button) return;
-  if (!game.user?.isGM) {
+  if (!game.user?.isGM || opportunityCardProblem(message)) {
     button.remove();
     return;
   }

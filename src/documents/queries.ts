@@ -31,6 +31,8 @@ export interface CombatActionRequest {
   action: StepAction;
   /** undoInterruption: the casting to restore. */
   castingId?: string;
+  /** undoInterruption pressed on a chat card: the card's message id (a player's card, or one the log does not bear out, is refused). */
+  card?: string;
   /** moveToSide: who moves, and to which side (CombatantGroup). */
   combatantId?: string;
   groupId?: string;

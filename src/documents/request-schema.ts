@@ -132,6 +132,8 @@ export const REQUEST_SPECS = {
       action: req({ t: 'enum', values: COMBAT_ACTIONS_REQUESTED }),
       /** A casting's id: its caster's id, @, a round (flow castingAt). */
       castingId: opt({ t: 'text', max: 100 }),
+      /** undoInterruption pressed on a chat card: that card's message id (checked: a GM's card the log bears out, card-flags.ts). */
+      card: opt(ID),
       combatantId: opt(ID),
       groupId: opt(ID),
       trigger: opt({ t: 'text', max: 80 }),

@@ -53,6 +53,8 @@ declare module 'fvtt-types/configuration' {
         /** The step of the round a card tells (the spell card). */
         step?: number;
         casting?: string;
+        /** The interruption card: the caster of the casting (as the log has it). */
+        caster?: string;
         attacker?: string | null;
         target?: string | null;
         request?: string;

@@ -2,8 +2,9 @@
  * Rendered HTML read in Node (no DOM): a small parser of the markup the
  * stand-in's templates render (elements, attributes, nesting; comments and
  * text skipped), elements that answer `dataset`, `classList`, `closest`,
- * `querySelector(All)` and `matches` for simple selectors (tag, `.class`,
+ * `querySelector(All)`, `matches` for simple selectors (tag, `.class`,
  * `#id`, `[attr]`, `[attr="v"]`, compounds and comma lists; no combinators),
+ * `remove`, `addEventListener` and `click` (click listeners only, no bubbling),
  * and core's FormDataExtended over a rendered form's controls, as a browser
  * would submit them.
  */
@@ -102,6 +103,33 @@ export class StubElement {
   querySelector(selector: string): StubElement | null {
     return this.querySelectorAll(selector)[0] ?? null;
   }
+  /** The listeners added (Element#addEventListener), by event type. */
+  readonly listeners: Record<string, ((event: unknown) => unknown)[]> = {};
+  addEventListener(type: string, listener: (event: unknown) => unknown): void {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  /** Element#remove: taken out of its parent (a removed element is no longer found by its ancestors' selectors). */
+  remove(): void {
+    if (!this.parent) return;
+    const i = this.parent.children.indexOf(this);
+    if (i >= 0) this.parent.children.splice(i, 1);
+    this.parent = null;
+  }
+  /** HTMLElement#click: its click listeners, in the order added (no bubbling modelled). */
+  click(): void {
+    for (const listener of this.listeners.click ?? []) listener({ type: 'click', target: this, currentTarget: this });
+  }
+}
+
+/** Markup as one element holding it (a rendered chat message's content, as core's `renderChatMessageHTML` hook gets it). */
+export function htmlElement(html: string): StubElement {
+  const root = new StubElement('div', {}, null);
+  for (const el of parseHTML(html)) {
+    if (el.parent?.tag !== '#root') continue;
+    el.parent = root;
+    root.children.push(el);
+  }
+  return root;
 }
 
 function matchesCompound(el: StubElement, selector: string): boolean {

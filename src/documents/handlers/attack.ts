@@ -43,6 +43,7 @@ import type { SheetNumbers } from '../../rules/model';
 import { postInterruptionCard, type CardMode } from '../chat';
 import { postAttackCard } from '../attack-card';
 import { answerOfBlow, blowOf, ensureAttackCard } from '../blow-record';
+import { gmCards } from '../card-flags';
 import type { BlowMark } from '../../rules/flow/log';
 import { gmMode, publicMode } from '../compat-writes';
 import type { AttackAnswer, AttackRequest } from '../attack';
@@ -60,13 +61,13 @@ export async function handleAttack(data: AttackRequest, sender: User.Implementat
 export { damageFormula };
 
 /**
- * The answer to a request the log says was carried out already (a retry): the one its chat card recorded,
+ * The answer to a request the log says was carried out already (a retry): the one its chat card (a GM's) recorded,
  * else the one its blow's mark in the log gives (a GM that stopped before posting the card: the card is
  * posted now); an attack logged before blows were marked, with no card: refused, not made again.
  */
 async function recordedAnswer(combat: TenSegmentsCombat, q: string): Promise<AttackAnswer> {
-  const message = game.messages?.contents.find((m) => ((m.flags as Record<string, { request?: string }>)?.[SYSTEM_ID])?.request === q);
-  const f = (message?.flags as Record<string, { hit?: boolean; natural?: number; needed?: number; damage?: number; critical?: boolean }> | undefined)?.[SYSTEM_ID];
+  // A GM's card of this combat only: a player may post a message with any flags, this request's key among them.
+  const f = gmCards().find(({ flags }) => flags.kind === 'attack' && flags.combat === combat.id && flags.request === q)?.flags;
   if (f) {
     const answer: AttackAnswer = { ok: true, hit: !!f.hit, natural: Number(f.natural), needed: Number(f.needed), damage: Number(f.damage) };
     if (f.critical) answer.critical = true;
