@@ -115,7 +115,8 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     // addict, declaring in turn (seed 004 phase 6): the called combatant's delay, timed by this client, unless the GM set one.
     const timed = request.override?.hesitation === undefined && request.override?.hesitationSeconds === undefined ? arrivalSeconds(combat, id) : undefined;
     if (timed !== undefined) built.declaration.hesitationSeconds = timed;
-    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold });
+    // A player's changes of mind are counted (declaration-limit.ts); the GM's are not.
+    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold, ...(sender.isGM ? {} : { limit: sender.id as string }) });
     if (!problem && !hold) await combat.dropHeld(id);
     if (!problem && timed !== undefined) await stopClock(combat, id, timed);
     return answer(problem);
@@ -133,7 +134,8 @@ export async function handleWithdraw(data: WithdrawRequest, sender: User.Impleme
       if (combatantData(combatant)?.declaration) await combatant.update({ system: { declaration: null } });
       return answer(null);
     }
-    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
+    const limit = sender.isGM ? {} : { limit: sender.id as string };
+    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string), ...limit }));
   });
 }
 
