@@ -108,6 +108,24 @@ describe.each([13, 14] as const)('bounded declarations, generation %i', (generat
     expect(w.combat.flowState!.declarations[w.ids.brand]?.target).toBe(at(DECLARATION_CHANGES + 4));
   });
 
+  it('before the start: a player\'s changes are limited too, the combatant written at most twice a change', async () => {
+    w.foundry.writes.clear();
+    const answers: any[] = [];
+    for (let i = 0; i < DECLARATION_CHANGES + 10; i++) {
+      answers.push(await asPlayer2(() => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: at(i) })));
+    }
+    await idle(w);
+    expect(answers.slice(0, DECLARATION_CHANGES + 1).every((a) => a.ok)).toBe(true);
+    expect(answers.slice(DECLARATION_CHANGES + 1).filter((a) => a.ok || a.key !== 'DeclarationChangesSpent')).toEqual([]);
+    const writes = w.foundry.writes.all().filter((x: any) => x.documentName === 'Combat' || x.documentName === 'Combatant').length;
+    expect(writes).toBeLessThanOrEqual(2 * (DECLARATION_CHANGES + 1));
+    // The last one taken enters the log at the start.
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    await idle(w);
+    expect(w.combat.flowState!.declarations[w.ids.brand]?.target).toBe(at(DECLARATION_CHANGES));
+  });
+
   it('the limit is per round: the next round a player declares again', async () => {
     await started();
     for (let i = 0; i < DECLARATION_CHANGES + 2; i++) await asPlayer2(() => requestDeclaration(w.combat, w.ids.brand, { action: 'melee', weapon: w.sword.id, target: at(i) }));

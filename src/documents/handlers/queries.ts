@@ -89,13 +89,13 @@ export function cleaned(request: DeclarationRequest): DeclarationRequest {
  * a combatant are counted here, by combat and user, on the active GM's
  * client (a GM taking over, or a reload, counts again from nothing).
  */
-const writtenBeforeStart = new Map<string, Map<string, number>>();
+const writtenBeforeStart = new WeakMap<TenSegmentsCombat, Map<string, number>>();
 
 /** A player who has used her changes before the start: the refusal; else null, and the request counted. */
-function countBeforeStart(combatId: string, sender: User.Implementation): Problem | null {
+function countBeforeStart(combat: TenSegmentsCombat, sender: User.Implementation): Problem | null {
   if (sender.isGM) return null;
-  const byUser = writtenBeforeStart.get(combatId) ?? new Map<string, number>();
-  writtenBeforeStart.set(combatId, byUser);
+  const byUser = writtenBeforeStart.get(combat) ?? new Map<string, number>();
+  writtenBeforeStart.set(combat, byUser);
   const n = byUser.get(sender.id as string) ?? 0;
   if (n > DECLARATION_CHANGES) return { key: 'DeclarationChangesSpent', data: { count: DECLARATION_CHANGES } };
   byUser.set(sender.id as string, n + 1);
@@ -123,7 +123,7 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
       // Each request writes the combatant: a player's are counted against her changes.
-      const spent = countBeforeStart(data.combatId, sender);
+      const spent = countBeforeStart(combat, sender);
       if (spent) return answer(spent);
       // An earlier request waiting on the combatant goes (an update would merge the new one into it).
       if (stored) await combatant.update({ system: { declaration: null } });
@@ -155,7 +155,7 @@ export async function handleWithdraw(data: WithdrawRequest, sender: User.Impleme
     if (combat.madeBy(q)) return answer(null);
     if (!combat.flowState) {
       if (!combatantData(combatant)?.declaration) return answer(null);
-      const spent = countBeforeStart(data.combatId, sender);
+      const spent = countBeforeStart(combat, sender);
       if (spent) return answer(spent);
       await combatant.update({ system: { declaration: null } });
       return answer(null);
