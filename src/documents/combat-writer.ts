@@ -553,12 +553,15 @@ async function declareInPlace(combat: TenSegmentsCombat, input: FlowInput & ({ t
   combat.replay.read(entries);
   if (!after) return transition(combat, input, { q });
   const data: Record<string, unknown> = { ...combat.turnDataFor(after) };
-  for (const [key] of entries.slice(first)) Object.assign(data, deletionUpdate('system.log', key));
+  // A key the new order gives again holds the same transition (chainKey): only the new entry is written there again (its marks changed).
+  const written = new Set<string>();
   let previous = entries[first - 1][0];
   order.forEach(([, e], i) => {
     previous = chainKey(first + i, previous, e);
-    data[`system.log.${previous}`] = e;
+    written.add(previous);
+    if (e === entry || !(previous in combat.log)) data[`system.log.${previous}`] = e;
   });
+  for (const [key] of entries.slice(first)) if (!written.has(key)) Object.assign(data, deletionUpdate('system.log', key));
   await write(combat, data, before, after, {});
   return null;
 }
