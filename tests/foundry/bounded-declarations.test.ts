@@ -13,6 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { idle, makeWorld, type World } from './world';
 import { requestCombatAction, requestDeclaration, requestWithdrawal } from '../../src/documents/queries';
 import { DECLARATION_CHANGES } from '../../src/documents/declaration-limit';
+import { CHANNEL, whenIdle } from '../../src/documents/requests';
 
 describe.each([13, 14] as const)('bounded declarations, generation %i', (generation) => {
   let w: World;
@@ -95,6 +96,27 @@ describe.each([13, 14] as const)('bounded declarations, generation %i', (generat
     expect(declareEntries(w.ids.brand)).toHaveLength(1);
     expect(w.combat.entries.filter(([, e]: [string, any]) => e.t === 'withdraw')).toHaveLength(0);
     expect(p1.flowState.declarations[w.ids.brand]?.target).toBe(w.ids.orc1);
+  });
+
+  it('a retry of a request whose entry a change of mind replaced is answered done and changes nothing', async () => {
+    await started();
+    const p2 = w.foundry.users.player2;
+    const send = (id: string, target: string) =>
+      w.foundry.raw(p2).emit(CHANNEL, { k: 'req', id, kind: 'declare', body: { combatId: w.combat.id, combatantId: w.ids.brand, declaration: { action: 'melee', weapon: w.sword.id, target } } });
+    const settled = async () => {
+      await w.foundry.settle();
+      await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
+      await w.foundry.settle();
+    };
+    send('first', w.ids.orc1);
+    await settled();
+    send('second', w.ids.orc2);
+    await settled();
+    expect(declareEntries(w.ids.brand)).toHaveLength(1);
+    send('first', w.ids.orc1);
+    await settled();
+    expect(w.combat.flowState!.declarations[w.ids.brand]?.target).toBe(w.ids.orc2);
+    expect(declareEntries(w.ids.brand)).toHaveLength(1);
   });
 
   it('the GM is not limited, and her changes replace the entry too', async () => {
