@@ -10,7 +10,7 @@
  * limited.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { idle, makeWorld, type World } from './world';
+import { g, idle, makeWorld, type World } from './world';
 import { requestCombatAction, requestDeclaration, requestWithdrawal } from '../../src/documents/queries';
 import { DECLARATION_CHANGES } from '../../src/documents/declaration-limit';
 import { CHANNEL, whenIdle } from '../../src/documents/requests';
@@ -113,10 +113,22 @@ describe.each([13, 14] as const)('bounded declarations, generation %i', (generat
     send('second', w.ids.orc2);
     await settled();
     expect(declareEntries(w.ids.brand)).toHaveLength(1);
+    // To the same GM (who remembers its answers), then to the next GM after a handover (who reads the log).
     send('first', w.ids.orc1);
     await settled();
     expect(w.combat.flowState!.declarations[w.ids.brand]?.target).toBe(w.ids.orc2);
-    expect(declareEntries(w.ids.brand)).toHaveLength(1);
+    const gm2 = w.foundry.users.add({ name: 'Assistant', role: g.CONST.USER_ROLES.ASSISTANT });
+    await w.foundry.settle();
+    w.foundry.disconnect(w.foundry.users.gm);
+    await w.foundry.settle();
+    const next = w.foundry.client(gm2);
+    send('first', w.ids.orc1);
+    await w.foundry.settle();
+    await next.run(() => whenIdle());
+    await w.foundry.settle();
+    const c2 = next.game.combats.get(w.combat.id);
+    expect(c2.flowState.declarations[w.ids.brand]?.target).toBe(w.ids.orc2);
+    expect(c2.entries.filter(([, e]: [string, any]) => e.t === 'declare' && e.d?.combatant === w.ids.brand)).toHaveLength(1);
   });
 
   it('the GM is not limited, and her changes replace the entry too', async () => {
