@@ -17,6 +17,7 @@ import {
   FLOW_VERSION,
   FlowLog,
   outOfPlace,
+  RecordedDice,
   RecordingDice,
   startCombat,
   type AppliedDetail,
@@ -33,6 +34,7 @@ import { withRolls } from './dice';
 import { combatantKeys, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
+import { DECLARATION_CHANGES } from './declaration-limit';
 import { localizeProblem, notifyProblem } from './problems';
 import { isActiveGM } from './permissions';
 import type { CombatActionRequest, SideSurprise, StepAction } from './queries';
@@ -450,19 +452,142 @@ async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry
   return null;
 }
 
+/** Where this round's declarations begin in the log: the index of their first entry (the entries before it opened them). */
+function declarationsFrom(combat: TenSegmentsCombat, entries: readonly (readonly [string, LogEntry])[], state: FlowState): number {
+  combat.replay.read(entries);
+  const path = combat.replay.waypoints();
+  let from = entries.length;
+  // Entry j is of these declarations when the state before it (path[j]) is them; the start always stays.
+  while (from > 1 && path[from - 1]?.stage === 'declare' && path[from - 1].round === state.round) from--;
+  return from;
+}
+
+/** A combatant's own entry of a round's declarations: its declaration or its withdrawal. */
+function isOwnDeclaration(entry: LogEntry, combatantId: string): boolean {
+  return (entry.t === 'declare' && entry.d?.combatant === combatantId) || (entry.t === 'withdraw' && entry.c === combatantId);
+}
+
+/** The keys of the requests an entry carries (the one that made it, and those of the entries it replaced). */
+function requestKeys(entry: LogEntry): string[] {
+  const e = entry as InputEntry;
+  return [...(Array.isArray(e.qs) ? e.qs : []), ...(typeof e.q === 'string' ? [e.q] : [])];
+}
+
+/**
+ * How many Combat writes this user's declarations and withdrawals made in
+ * this round's declarations (declaration-limit.ts): the keys of her requests
+ * on the round's declaration entries, replaced ones included.
+ */
+export function declarationWrites(combat: TenSegmentsCombat, userId: string): number {
+  const state = combat.flowState;
+  if (!state || state.stage !== 'declare') return 0;
+  const entries = combat.entries;
+  const mine = `${userId}:`;
+  let n = 0;
+  for (const [, e] of entries.slice(declarationsFrom(combat, entries, state))) {
+    if (e.t !== 'declare' && e.t !== 'withdraw') continue;
+    for (const q of requestKeys(e)) if (q.startsWith(mine)) n++;
+  }
+  return n;
+}
+
+/** A player who has used her changes of this round (the GM is not counted): the refusal, else null. */
+function changesSpent(combat: TenSegmentsCombat, userId: string | undefined): Problem | null {
+  if (userId === undefined || declarationWrites(combat, userId) <= DECLARATION_CHANGES) return null;
+  return { key: 'DeclarationChangesSpent', data: { count: DECLARATION_CHANGES } };
+}
+
+/**
+ * A declaration or withdrawal in a round's declarations, written so that the
+ * log keeps at most one entry of the combatant's own per round (two when it
+ * withdrew what it had not declared before the round): the combatant's
+ * earlier entries of these declarations are replaced by the new one, in the
+ * place of the first (the combatant keeps its place among the declarations)
+ * or else at the end, and the entries after them are keyed again in order.
+ * A replacement is written only when the log's replay then gives the very
+ * state that appending the input would give; otherwise the input is appended
+ * (the old way). One write either way. The new entry keeps the keys of the
+ * requests of the entries it replaced (`qs`): a retry of one of them is known
+ * (madeBy), and a player's changes are counted (declarationWrites).
+ */
+async function declareInPlace(combat: TenSegmentsCombat, input: FlowInput & ({ t: 'declare' } | { t: 'withdraw' }), combatantId: string, q: string | undefined): Promise<Problem | null> {
+  if (!isActiveGM()) return { key: 'NotActiveGM' };
+  const entries = combat.entries;
+  const before = combat.flowState;
+  if (!before || before.stage !== 'declare') return transition(combat, input, { q });
+  const from = declarationsFrom(combat, entries, before);
+  const own: number[] = [];
+  for (let j = from; j < entries.length; j++) if (isOwnDeclaration(entries[j][1], combatantId)) own.push(j);
+  if (own.length === 0) return transition(combat, input, { q });
+  await loadProcedure(before.procedure);
+  await loadParts(['moved']);
+  const procedure = getProcedure(before.procedure);
+  // What appending would give: the replacement must give the same.
+  const appended = structuredClone(before);
+  const done = applyInput(appended, input, NO_DICE, procedure);
+  if (!done.ok) return done.problem;
+  const target = JSON.stringify(appended);
+  const first = own[0];
+  const base = combat.replay.read(entries.slice(0, first)).state;
+  const rest = entries.slice(first).filter((_, i) => !own.includes(first + i));
+  const entry: InputEntry = { ...structuredClone(input) };
+  const replaced = own.flatMap((j) => requestKeys(entries[j][1]));
+  if (q) entry.q = q;
+  if (replaced.length > 0) entry.qs = replaced;
+  const tryOrder = (order: (readonly [string, LogEntry])[]): FlowState | null => {
+    if (!base) return null;
+    const state = structuredClone(base);
+    for (const [, e] of order) {
+      if (e.t === 'start' || e.t === 'snapshot' || e.t === 'patch') return null;
+      const { r, q: _q, qs: _qs, k: _k, b: _b, ...rest } = e;
+      try {
+        if (!applyInput(state, rest as FlowInput, new RecordedDice(r), procedure).ok) return null;
+      } catch (err) {
+        if (err instanceof RulesError) return null;
+        throw err;
+      }
+    }
+    return JSON.stringify(state) === target ? state : null;
+  };
+  const mark = ['', entry] as const;
+  let order: (readonly [string, LogEntry])[] = [mark, ...rest];
+  let after = tryOrder(order);
+  if (!after) {
+    order = [...rest, mark];
+    after = tryOrder(order);
+  }
+  // Back to the whole log (the writer's replay was read up to `first`).
+  combat.replay.read(entries);
+  if (!after) return transition(combat, input, { q });
+  const data: Record<string, unknown> = { ...combat.turnDataFor(after) };
+  // A key the new order gives again holds the same transition (chainKey): only the new entry is written there again (its marks changed).
+  const written = new Set<string>();
+  let previous = entries[first - 1][0];
+  order.forEach(([, e], i) => {
+    previous = chainKey(first + i, previous, e);
+    written.add(previous);
+    if (e === entry || !(previous in combat.log)) data[`system.log.${previous}`] = e;
+  });
+  for (const [key] of entries.slice(first)) if (!written.has(key)) Object.assign(data, deletionUpdate('system.log', key));
+  await write(combat, data, before, after, {});
+  return null;
+}
+
 /**
  * Record a declaration (already authorised and built from the documents;
  * the caller holds the queue, on the active GM's client). The GM's plan
  * for a combatant no player owns is held back until initiative, after the
  * same checks. A declaration the same as the one recorded writes nothing
- * (a request sent again).
+ * (a request sent again). A change of mind replaces the combatant's entry
+ * (declareInPlace); `limit`: the player whose request this is, refused once
+ * she has spent this round's changes (declaration-limit.ts).
  */
-export async function recordDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
+export async function recordDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean; limit?: string } = {}): Promise<Problem | null> {
   const d = { ...declaration, combatant: combatantId };
   if (!how.hold) {
     const current = combat.flowState?.declarations[combatantId];
     if (current && JSON.stringify(current) === JSON.stringify(d)) return null;
-    return transition(combat, { t: 'declare', d }, { q: how.q });
+    return changesSpent(combat, how.limit) ?? declareInPlace(combat, { t: 'declare', d }, combatantId, how.q);
   }
   const state = combat.flowState;
   if (state) {
@@ -474,13 +599,13 @@ export async function recordDeclaration(combat: TenSegmentsCombat, combatantId: 
   return null;
 }
 
-/** Withdraw (cancel) a declaration; the caller holds the queue. */
-export async function withdrawDeclaration(combat: TenSegmentsCombat, combatantId: string, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
+/** Withdraw (cancel) a declaration; the caller holds the queue. As recordDeclaration: in place, and counted for a player (`limit`). */
+export async function withdrawDeclaration(combat: TenSegmentsCombat, combatantId: string, how: { q?: string; hold?: boolean; limit?: string } = {}): Promise<Problem | null> {
   if (how.hold && combatantId in combat.held) {
     await combat.dropHeld(combatantId);
     return null;
   }
-  return transition(combat, { t: 'withdraw', c: combatantId }, { q: how.q });
+  return changesSpent(combat, how.limit) ?? declareInPlace(combat, { t: 'withdraw', c: combatantId }, combatantId, how.q);
 }
 
 /** Damage taken by a combatant now: what the engine decided (interruptions, falls). The caller holds the queue. */

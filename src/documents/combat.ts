@@ -257,7 +257,11 @@ export class TenSegmentsCombat extends Combat {
   /** Has the request with this key (sender:id) made an entry already? (A retry is answered without doing it again.) */
   madeBy(q: string): boolean {
     const entries = this.entries;
-    for (let i = entries.length - 1; i >= 0; i--) if ((entries[i][1] as InputEntry).q === q) return true;
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i][1] as InputEntry;
+      // A change of mind keeps the keys of the requests whose entries it replaced (qs).
+      if (e.q === q || (Array.isArray(e.qs) && e.qs.includes(q))) return true;
+    }
     return false;
   }
 
@@ -419,7 +423,7 @@ export class TenSegmentsCombat extends Combat {
    * same checks. A declaration the same as the one recorded writes nothing
    * (a request sent again).
    */
-  async recordDeclaration(combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
+  async recordDeclaration(combatantId: string, declaration: Declaration, how: { q?: string; hold?: boolean; limit?: string } = {}): Promise<Problem | null> {
     return (await writer()).recordDeclaration(this, combatantId, declaration, how);
   }
 
@@ -433,7 +437,7 @@ export class TenSegmentsCombat extends Combat {
   }
 
   /** Withdraw (cancel) a declaration; the caller holds the queue. */
-  async withdrawDeclaration(combatantId: string, how: { q?: string; hold?: boolean } = {}): Promise<Problem | null> {
+  async withdrawDeclaration(combatantId: string, how: { q?: string; hold?: boolean; limit?: string } = {}): Promise<Problem | null> {
     return (await writer()).withdrawDeclaration(this, combatantId, how);
   }
 

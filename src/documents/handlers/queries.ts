@@ -33,6 +33,7 @@ import { combatantData } from '../../data/systems';
 import { arrivalSeconds, stopClock } from '../declaring-in-turn';
 import type { CombatActionRequest, DeclareRequest, StepAction, WithdrawRequest } from '../queries';
 import { sceneOfCombat, withSceneOptions } from '../scene-options';
+import { DECLARATION_CHANGES } from '../declaration-limit';
 
 /* ------------------------------------------------------------ declare */
 
@@ -83,6 +84,25 @@ export function cleaned(request: DeclarationRequest): DeclarationRequest {
 }
 
 /**
+ * Before the combat starts there is no log to count a player's changes in
+ * (declaration-limit.ts): the requests that wrote a player's declaration on
+ * a combatant are counted here, by combat and user, on the active GM's
+ * client (a GM taking over, or a reload, counts again from nothing).
+ */
+const writtenBeforeStart = new WeakMap<TenSegmentsCombat, Map<string, number>>();
+
+/** A player who has used her changes before the start: the refusal; else null, and the request counted. */
+function countBeforeStart(combat: TenSegmentsCombat, sender: User.Implementation): Problem | null {
+  if (sender.isGM) return null;
+  const byUser = writtenBeforeStart.get(combat) ?? new Map<string, number>();
+  writtenBeforeStart.set(combat, byUser);
+  const n = byUser.get(sender.id as string) ?? 0;
+  if (n > DECLARATION_CHANGES) return { key: 'DeclarationChangesSpent', data: { count: DECLARATION_CHANGES } };
+  byUser.set(sender.id as string, n + 1);
+  return null;
+}
+
+/**
  * The active GM's side: validate and record one declaration. The latest
  * declaration for a combatant wins: a player's replaces a plan the GM held
  * for that combatant, and a plan the GM holds replaces a request waiting on it.
@@ -102,6 +122,9 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     if (!combat.flowState) {
       const illegal = await checkBeforeStart(combatant, built.declaration);
       if (illegal) return answer(illegal);
+      // Each request writes the combatant: a player's are counted against her changes.
+      const spent = countBeforeStart(combat, sender);
+      if (spent) return answer(spent);
       // An earlier request waiting on the combatant goes (an update would merge the new one into it).
       if (stored) await combatant.update({ system: { declaration: null } });
       // The GM's plans (for monsters, or with numbers of the GM's own) are held until initiative.
@@ -115,7 +138,8 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     // addict, declaring in turn (seed 004 phase 6): the called combatant's delay, timed by this client, unless the GM set one.
     const timed = request.override?.hesitation === undefined && request.override?.hesitationSeconds === undefined ? arrivalSeconds(combat, id) : undefined;
     if (timed !== undefined) built.declaration.hesitationSeconds = timed;
-    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold });
+    // A player's changes of mind are counted (declaration-limit.ts); the GM's are not.
+    const problem = await combat.recordDeclaration(id, built.declaration, { q, hold, ...(sender.isGM ? {} : { limit: sender.id as string }) });
     if (!problem && !hold) await combat.dropHeld(id);
     if (!problem && timed !== undefined) await stopClock(combat, id, timed);
     return answer(problem);
@@ -130,10 +154,14 @@ export async function handleWithdraw(data: WithdrawRequest, sender: User.Impleme
     const { combat, combatant } = found;
     if (combat.madeBy(q)) return answer(null);
     if (!combat.flowState) {
-      if (combatantData(combatant)?.declaration) await combatant.update({ system: { declaration: null } });
+      if (!combatantData(combatant)?.declaration) return answer(null);
+      const spent = countBeforeStart(combat, sender);
+      if (spent) return answer(spent);
+      await combatant.update({ system: { declaration: null } });
       return answer(null);
     }
-    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string) }));
+    const limit = sender.isGM ? {} : { limit: sender.id as string };
+    return answer(await combat.withdrawDeclaration(combatant.id as string, { q, hold: sender.isGM && combat.holdsFor(combatant.id as string), ...limit }));
   });
 }
 

@@ -21,8 +21,8 @@ export function entryKey(n: number): string {
  * deletion still sees that the log changed there.
  */
 export function chainKey(n: number, previous: string | null, entry: LogEntry): string {
-  // The marks (q, k, b) are not the transition: the same transition has the same key whoever asked for it.
-  const { q: _q, k: _k, b: _b, ...transition } = entry as InputEntry;
+  // The marks (q, qs, k, b) are not the transition: the same transition has the same key whoever asked for it.
+  const { q: _q, qs: _qs, k: _k, b: _b, ...transition } = entry as InputEntry;
   const text = `${previous ?? ''}|${JSON.stringify(transition)}`;
   // FNV-1a, 32 bits.
   let h = 0x811c9dc5;

@@ -4,7 +4,10 @@
  * then each input with the dice it rolled, appended as keyed entries. Every
  * client derives the flow's state by replaying the log with the engine
  * (transitions.ts), and keeps the result, so a new entry replays only itself.
- * Previous deletes the last entry.
+ * Previous deletes the last entry. A change of mind in a round's declarations
+ * replaces the combatant's entry of those declarations (combat-writer.ts,
+ * recordDeclaration) rather than adding one: the log grows by at most an
+ * entry or two per combatant and round, whatever the number of changes.
  *
  * The replay keeps, in memory only, the state at each round's opening, so
  * going back (Previous, a client that missed entries) replays at most one
@@ -52,9 +55,13 @@ export interface PatchEntry {
  * request id), so that any GM can tell a retried request from a new one; on
  * a `leave`, who left (`k`: the token or actor a store knows them by), so
  * that coming back is told from joining; on an `attack`, what the blow was
- * (`b`), so that a GM taking over answers its retry and posts its card.
+ * (`b`), so that a GM taking over answers its retry and posts its card; on
+ * a `declare` or `withdraw` that replaced the combatant's earlier entries of
+ * the round's declarations (a change of mind, from log version 3), the keys
+ * of the requests that made those (`qs`), so that their retries are still
+ * known and a player's changes are counted (declaration-limit.ts).
  */
-export type InputEntry = FlowInput & { r?: number[]; q?: string; k?: string; b?: BlowMark };
+export type InputEntry = FlowInput & { r?: number[]; q?: string; qs?: string[]; k?: string; b?: BlowMark };
 
 /**
  * What a blow was, as its card tells it (an `attack` entry's mark, from log
@@ -225,7 +232,7 @@ export class FlowLog {
     } else if (e.t === 'patch') {
       this.state = patchInPlace(this.state as unknown as Json, e.ops) as unknown as FlowState;
     } else {
-      const { r, q: _q, k: _k, b: _b, ...input } = e;
+      const { r, q: _q, qs: _qs, k: _k, b: _b, ...input } = e;
       let done;
       try {
         done = applyInput(this.state, input as FlowInput, new RecordedDice(r));
