@@ -14,6 +14,7 @@ import { SYSTEM_ID } from '../settings';
 import { MIGRATION_OPTION, SYNC_OPTION } from './schema-version';
 import { loadedGMSide, loadGMSide } from './requests';
 import { track } from './token-movement';
+import { beingRepaired } from './health-guard';
 
 /** Is this combatant's actor the actor that changed? Unlinked tokens of one actor are different actors (compare by uuid). */
 function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementation): boolean {
@@ -23,11 +24,17 @@ function isActorOf(combatant: Combatant.Implementation, actor: Actor.Implementat
 
 /**
  * The active GM's reaction to any update of an actor in a running combat,
- * whoever made it and whatever options came with it: each combatant of that
- * actor is compared after every transition already queued for its combat.
+ * whatever options came with it: each combatant of that actor is compared
+ * after every transition already queued for its combat. A GM's change of
+ * health is taken (a drop is a hit, a rise healing); a player's change of
+ * what the fight counts is not: the GM writes the fight's value back and
+ * asks the GMs (handlers/health.ts holdHealth, health-card.ts). Who made it
+ * is the server's word (`userId`), never an option.
  */
-export async function onActorUpdated(actor: Actor.Implementation, options: Record<string, unknown> = {}, userId?: string): Promise<void> {
+export async function onActorUpdated(actor: Actor.Implementation, options: Record<string, unknown> = {}, userId?: string, changes: Record<string, unknown> = {}): Promise<void> {
   if (!isActiveGM()) return;
+  // A stored value no model accepts is being repaired (health-guard.ts): that repair writes what the fight counts.
+  if (beingRepaired(actor)) return;
   // This client's own copy of the flow onto actors (sync.ts) is no damage; the mark is believed from this client only.
   if (options[SYNC_OPTION] && userId === game.user?.id) return;
   // Nor is this client's world migration (migration.ts), which writes new fields and converts shapes, never health.
@@ -41,8 +48,17 @@ export async function onActorUpdated(actor: Actor.Implementation, options: Recor
       if (!isActorOf(combatant, actor)) continue;
       if (!state.encounter.combatants.some((c) => c.id === combatant.id)) continue;
       const id = combatant.id as string;
+      // Health is the GM's during a combat: a player's change of what the fight counts is held for a GM (handlers/health.ts holdHealth).
+      const byPlayer = !game.users?.get(userId ?? '')?.isGM;
       // The comparison is the GM's side (handlers/health.ts), loaded on first use; the task is queued now all the same.
-      tasks.push(combat.exclusive(async () => (loadedGMSide() ?? (await loadGMSide())).compareHealth(combat, id)));
+      tasks.push(
+        combat.exclusive(async () => {
+          const gm = loadedGMSide() ?? (await loadGMSide());
+          const now = combat.flowState;
+          if (now && byPlayer && gm.touchesCountedHealth(actor, now, changes)) return gm.holdHealth(combat, id, changes, userId ?? '');
+          return gm.compareHealth(combat, id);
+        }),
+      );
     }
   }
   await Promise.all(tasks);
@@ -54,8 +70,8 @@ export async function undoFromCard(combatId: string, castingId: string): Promise
 }
 
 export function registerDamageHooks(): void {
-  Hooks.on('updateActor', (actor, _changes, options, userId) => {
-    void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>, userId as string);
+  Hooks.on('updateActor', (actor, changes, options, userId) => {
+    void onActorUpdated(actor as Actor.Implementation, options as Record<string, unknown>, userId as string, changes as Record<string, unknown>);
   });
   // The system's chat cards with a button: one render hook for them all.
   Hooks.on('renderChatMessageHTML', (message, html) => {
@@ -63,6 +79,8 @@ export function registerDamageHooks(): void {
     const data = flags?.[SYSTEM_ID];
     // The attack-of-opportunity card (whispered to the GMs, token-movement.ts): its button is wired by a chunk loaded when such a card is drawn.
     if (data?.kind === 'opportunity') return void track(import('./opportunity-card').then((m) => m.wireOpportunityCard(message as ChatMessage.Implementation, html as HTMLElement)));
+    // A player's change of a combatant's health held for the GMs (health-card.ts): Accept / Put back, for a GM on a GM's card only.
+    if (data?.kind === 'health') return void track(import('./health-card').then((m) => m.wireHealthCard(message as ChatMessage.Implementation, html as HTMLElement)));
     if (data?.kind !== 'interruption') return;
     const button = (html as HTMLElement).querySelector<HTMLButtonElement>('[data-action="tenseg-undo-interruption"]');
     if (!button) return;
