@@ -188,6 +188,48 @@ describe.each([13, 14] as const)('health is the GM\'s during a combat, generatio
     });
   });
 
+  describe('individual-speed: Stress and Wound Points', () => {
+    beforeEach(async () => {
+      w = await makeWorld(generation, 'individual-speed');
+      const { actors, combat, foundry, ids } = w;
+      await actors.brand.update({ 'system.individual.stress.value': 6, 'system.individual.stress.max': 6, 'system.individual.wounds.value': 12, 'system.individual.wounds.max': 12 });
+      foundry.dice.push(12, 1, 12, 12);
+      await combat.startCombat();
+      await requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 });
+      await combat.rollInitiative();
+      await idle(w);
+    });
+
+    it("Brand's player changing his Stress or Wound Points is not taken; Accept and Put back work on them as on hit points", async () => {
+      const fight = () => w.combat.flowState!.states[w.ids.brand];
+      const p2 = w.foundry.users.player2;
+      const brandOn = (user: any) => w.foundry.client(user).game.actors.get(w.actors.brand.id).system.individual;
+      // Stress 6 → 3 on his own sheet: held; accepted, a hit of 3 as a GM's edit would be.
+      await w.foundry.asUser(p2, () => g.game.actors.get(w.actors.brand.id).update({ 'system.individual.stress.value': 3 }));
+      await idle(w);
+      expect(fight()).toMatchObject({ stress: 6, woundPoints: 12 });
+      expect(brandOn(p2)).toMatchObject({ stress: { value: 6 }, wounds: { value: 12 } });
+      const [card] = healthCards(g.game);
+      expect(cardText(card)).toContain("Player 2 set Brand's Stress to 3 (the fight has 6).");
+      await resolveHealthFromCard(card, true);
+      await idle(w);
+      expect(fight()).toMatchObject({ stress: 3, woundPoints: 12 });
+      expect(brandOn(p2)).toMatchObject({ stress: { value: 3 }, wounds: { value: 12 } });
+      // Wound Points 12 → 50: held; put back, the fight's 12 stays.
+      await w.foundry.asUser(p2, () => g.game.actors.get(w.actors.brand.id).update({ 'system.individual.wounds.value': 50 }));
+      await idle(w);
+      expect(fight()).toMatchObject({ stress: 3, woundPoints: 12 });
+      expect(brandOn(p2)).toMatchObject({ stress: { value: 3 }, wounds: { value: 12 } });
+      const second = healthCards(g.game)[1];
+      expect(cardText(second)).toContain("Player 2 set Brand's Wound Points to 50 (the fight has 12).");
+      await resolveHealthFromCard(second, false);
+      await idle(w);
+      expect(fight()).toMatchObject({ stress: 3, woundPoints: 12 });
+      expect(brandOn(w.foundry.users.gm)).toMatchObject({ stress: { value: 3 }, wounds: { value: 12 } });
+      expect(w.foundry.errors).toEqual([]);
+    });
+  });
+
   describe('outside a fight', () => {
     it.each([['1e308', 1e308], ['"abc"', 'abc'], ['null', null]])('a raw %s is repaired to the last valid value (12), and the actor survives a reload', async (_label, value) => {
       w = await makeWorld(generation, 'segment-d6');
