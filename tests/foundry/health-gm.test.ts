@@ -14,7 +14,7 @@
  * segment-d6 (seed 001); Stress and Wound Points under individual-speed.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { cardText, g, idle, makeWorld, type World } from './world';
+import { cardsSeenBy, cardText, g, idle, makeWorld, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { CHANNEL } from '../../src/documents/requests';
 import { resolveHealthFromCard, wireHealthCard } from '../../src/documents/health-card';
@@ -74,7 +74,8 @@ describe.each([13, 14] as const)('health is the GM\'s during a combat, generatio
       expect(card.author.isGM).toBe(true);
       expect(card.whisper.length).toBeGreaterThan(0);
       expect(card.whisper.every((id: string) => g.game.users.get(id).isGM)).toBe(true);
-      expect(healthCards(w.foundry.client(w.foundry.users.player).game).filter((m: any) => m.visible)).toHaveLength(0);
+      expect(cardsSeenBy(w, w.foundry.users.player, 'health')).toEqual([]);
+      expect(cardsSeenBy(w, w.foundry.users.gm, 'health')).toHaveLength(1);
       // The buttons, drawn for a GM: Accept and Put back, each listened to.
       const forGM = drawn();
       wireHealthCard(card, forGM.html);
