@@ -12,10 +12,8 @@
  */
 import { SYSTEM_ID } from '../settings';
 import type { TenSegmentsCombat } from './combat';
-import { postCard } from './chat';
-import { gmMode } from './compat-writes';
+import { applyMessageMode, gmMode } from './compat-writes';
 import { notifyProblem } from './problems';
-import { storedActor } from './stored';
 import { askGM } from './requests';
 import { track } from './token-movement';
 
@@ -80,7 +78,8 @@ export async function postHealthCard(
     return;
   }
   const flags: HealthCardFlags = { kind: 'health', combat: combat.id, target: combatant.id, actor: actor.uuid, by, asked, fight };
-  await postCard({ content: await render(name, flags), speaker: ChatMessage.getSpeaker({ actor: storedActor(actor) }), flags: { [SYSTEM_ID]: flags } }, { mode: gmMode(), user: game.user! });
+  const data = { content: await render(name, flags), speaker: ChatMessage.getSpeaker({ actor: (actor.id !== null ? actor : undefined) as Actor.Stored | undefined }), flags: { [SYSTEM_ID]: flags } };
+  await ChatMessage.create(applyMessageMode(data, gmMode(), game.user ?? null) as never);
 }
 
 /** The active GM's side: the card marked resolved (its buttons gone), by whom. */
