@@ -82,6 +82,8 @@ describe('the installable build', () => {
         'chunks/combatant-join.js',
         // The "undo" of an interruption card (loaded at the first press).
         'chunks/undo-card.js',
+        // The card a player's change of a combatant's health brings the GMs (posted by the GM's chunk, its buttons wired when drawn).
+        'chunks/health-card.js',
         // What only some procedures have, shared by their chunks: the d6 surprise (segment-d6, high-low, addict), a held action released
         // or a delay announced (segment-d6, addict, high-low; the declaration dialog asks it too). One chunk (vite.config.ts SHARED):
         // the same three procedures use both, so each pays one chunk's overhead, not two.
@@ -173,7 +175,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './health-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

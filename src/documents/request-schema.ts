@@ -192,6 +192,8 @@ export const REQUEST_SPECS = {
       text: opt({ t: 'text', max: INJURY_TEXT_MAX }),
     },
   },
+  /** A GM's Accept or Put back on a health card (health-card.ts): the card by its message id. */
+  health: { t: 'object', fields: { messageId: req(ID), accept: req({ t: 'bool' }) } },
 } as const satisfies Record<string, Spec>;
 
 export type RequestKind = keyof typeof REQUEST_SPECS;

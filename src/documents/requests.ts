@@ -49,6 +49,7 @@ import type { RequestKind } from './request-schema';
 import type { CombatActionRequest, DeclareRequest, WithdrawRequest } from './queries';
 import type { AttackRequest } from './attack';
 import type { MidRoundRequest } from './midround';
+import type { HealthCardRequest } from './health-card';
 
 /** The socket event of the system. */
 export const CHANNEL = `system.${SYSTEM_ID}`;
@@ -66,6 +67,7 @@ export interface RequestBodies {
   attack: AttackRequest;
   combat: CombatActionRequest;
   midround: MidRoundRequest;
+  health: HealthCardRequest;
 }
 
 /** A handler of one kind of request, on the active GM's client; `q` is the request's key ("sender:id") for what it writes. */
@@ -183,7 +185,7 @@ export interface NoteMessage {
 }
 
 /** What a GM may tell a user this way: each a TENSEG.Error key, shown to that user as a warning. */
-export const NOTE_KEYS = ['DuplicateCombatantYours', 'SidePutBackYours'] as const;
+export const NOTE_KEYS = ['DuplicateCombatantYours', 'SidePutBackYours', 'HealthHeldYours'] as const;
 export type NoteKey = (typeof NOTE_KEYS)[number];
 
 export function emit(message: RequestMessage | AnswerMessage | NoteMessage): void {

@@ -21,6 +21,7 @@
 import type { TokenStatus } from '../rules/statuses';
 import { SYSTEM_ID } from '../settings';
 import { clientState } from './client-state';
+import { guardReceipt } from './health-guard';
 import { combatData } from '../data/systems';
 
 /** Each status, in TOKEN_STATUSES order (rules/statuses.ts): its icon from Foundry's core set. */
@@ -117,6 +118,11 @@ export class TenSegmentsActor extends Actor {
     const update = (await import('./actor-defaults')).prototypeDefaults(this.type, args[0]);
     if (update) this.updateSource(update as never);
     return allowed;
+  }
+
+  /** What a client receives from the server goes through the stored-value guard (health-guard.ts) on the active GM's client. */
+  override updateSource(...args: Parameters<Actor['updateSource']>): ReturnType<Actor['updateSource']> {
+    return guardReceipt(this as unknown as Actor.Implementation, args[0], args[1], () => super.updateSource(...args));
   }
 
   override get temporaryEffects() {

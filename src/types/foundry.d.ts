@@ -65,6 +65,13 @@ declare module 'fvtt-types/configuration' {
         /** The attack-of-opportunity card (token-moved.ts): the weapon item its Attack button strikes with, or the routine. */
         weapon?: string;
         routine?: number;
+        /** The health card (health-card.ts): the actor's uuid, the player who changed it, the values asked and the fight's, how a GM resolved it. */
+        actor?: string;
+        by?: string;
+        asked?: Partial<Record<'hp' | 'stress' | 'woundPoints', number>>;
+        fight?: Partial<Record<'hp' | 'stress' | 'woundPoints', number>>;
+        resolved?: 'accepted' | 'putBack';
+        resolvedBy?: string;
       };
     };
   }

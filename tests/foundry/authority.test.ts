@@ -14,6 +14,7 @@ import { CHANNEL } from '../../src/documents/requests';
 import { REQUEST_SLOW } from '../../src/documents/requests-client';
 import { boundsProblem, requestProblem } from '../../src/documents/request-schema';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
+import { resolveHealthFromCard } from '../../src/documents/health-card';
 
 /** What a client hears on the system socket. */
 function listen(w: World, user: any): { data: any; sender: string }[] {
@@ -181,20 +182,26 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     expect(combat.flowState!.declarations[ids.brand].distance).toBe(30);
   });
 
-  it('other clients\' update options are not believed: forged health options on one\'s own actor record what the GM sees', async () => {
+  it('other clients\' update options are not believed: forged health options (even the sync mark) on one\'s own actor are a player\'s change, held for the GM', async () => {
     const { p1 } = players(w);
-    w.foundry.raw(p1).modify('update', 'Actor', [{ _id: w.actors.halvaine.id, 'system.hp.value': 11 }], { tensegHealthBefore: 500, tensegAttacker: ids.orc1, tensegSync: false });
+    w.foundry.raw(p1).modify('update', 'Actor', [{ _id: w.actors.halvaine.id, 'system.hp.value': 11 }], { tensegHealthBefore: 500, tensegAttacker: ids.orc1, tensegSync: true });
     await inAllClients(w);
-    expect(w.actors.halvaine.system.hp.value).toBe(11);
+    // Health is the GM's during a combat (issue 27): the fight's 12 is written back, the GMs asked.
+    expect(w.actors.halvaine.system.hp.value).toBe(12);
     const state = combat.flowState!;
-    expect(state.states[ids.halvaine].hp).toBe(11);
+    expect(state.states[ids.halvaine].hp).toBe(12);
     expect(state.states[ids.halvaine].condition).not.toBe('dead');
-    expect(state.hits.map((h: any) => h.amount)).toEqual([1]);
+    expect(state.hits).toEqual([]);
+    expect(g.game.messages.contents.filter((m: any) => m.flags['ten-segments']?.kind === 'health')).toHaveLength(1);
   });
 
-  it('damage a player deals through their own sheet reaches the flow on the GM\'s client', async () => {
+  it('damage a player deals through their own sheet is held for the GM; accepted, it reaches the flow on the GM\'s client', async () => {
     const { p1 } = players(w);
     await w.foundry.asUser(p1, () => g.game.actors.get(w.actors.halvaine.id).update({ 'system.hp.value': 8 }));
+    await inAllClients(w);
+    expect(combat.flowState!.states[ids.halvaine].hp).toBe(12);
+    const [card] = g.game.messages.contents.filter((m: any) => m.flags['ten-segments']?.kind === 'health');
+    await resolveHealthFromCard(card, true);
     await inAllClients(w);
     expect(combat.flowState!.states[ids.halvaine].hp).toBe(8);
   });

@@ -41,6 +41,8 @@ const RIGHT: Record<string, CombatAction> = {
   'midround:staunch': 'manage',
   'midround:heal': 'manage',
   'midround:injury': 'manage',
+  // A GM's Accept / Put back on a health card (issue 27): GMs only.
+  health: 'manage',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;

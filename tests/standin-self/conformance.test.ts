@@ -37,6 +37,39 @@ describe.each([13, 14] as const)('conformance, generation %i', (generation) => {
     expect(u.randomID()).toMatch(/^[A-Za-z0-9]{16}$/);
   });
 
+  it("D10, D10a: a receipt goes through the configured document class's own updateSource (no dry run); a refused value keeps the copy; at load a source the model refuses is left out, its id in invalidDocumentIds", async () => {
+    const seen: string[] = [];
+    foundry.everyClient(() => {
+      const { fields } = g.foundry.data;
+      class Model extends g.foundry.abstract.TypeDataModel {
+        static defineSchema() {
+          return { hp: new fields.NumberField({ required: true, nullable: false, integer: true, initial: 1 }) };
+        }
+      }
+      g.CONFIG.Actor.dataModels.character = Model;
+      class Watched extends g.Actor {
+        updateSource(changes: any, options: any) {
+          seen.push(`${g.game.user.name} ${options?.dryRun ? 'dry run' : 'receipt'}`);
+          return super.updateSource(changes, options);
+        }
+      }
+      g.CONFIG.Actor.documentClass = Watched;
+    });
+    const actor = await g.Actor.create({ name: 'Halvaine', type: 'character', system: { hp: 4 }, ownership: { [player.id]: g.CONST.DOCUMENT_OWNERSHIP_LEVELS.OWNER } });
+    seen.length = 0;
+    foundry.raw(player).modify('update', 'Actor', [{ _id: actor.id, 'system.hp': 'abc' }]);
+    await foundry.settle();
+    expect(seen).toContain('Gamemaster receipt');
+    expect(seen.some((s) => s.endsWith('dry run'))).toBe(false);
+    expect(actor.system.hp).toBe(4);
+    expect(foundry.server.sources('Actor')[0].system.hp).toBe('abc');
+    await foundry.reload(player);
+    await foundry.settle();
+    const theirs = foundry.client(player).game.actors;
+    expect(theirs.get(actor.id)).toBeUndefined();
+    expect([...theirs.invalidDocumentIds]).toEqual([actor.id]);
+  });
+
   it("M4: a TypeDataModel's _preCreate/_onCreate/_preUpdate/_onUpdate/_preDelete/_onDelete are called by its document's; its _preCreate false cancels", async () => {
     const calls: string[] = [];
     foundry.everyClient(() => {

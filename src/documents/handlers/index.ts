@@ -12,6 +12,7 @@ import type { RequestHandler } from '../requests';
 import { handleCombatAction, handleDeclare, handleWithdraw } from './queries';
 import { handleAttack } from './attack';
 import { handleMidRound } from './midround';
+import { handleHealthCard } from './health';
 
 export { envelopeProblem, requestProblem, declarationRequestProblem, isDeclarationRequest } from '../request-schema';
 // What the active GM alone needs besides: the engine's view of the documents, a declaration from a request.
@@ -23,7 +24,7 @@ export { stageSurprise } from './surprise';
 export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
 // The Combat's writing: transactions, the start, Previous, re-basing, joining and leaving (combat.ts calls these).
 export * as writer from '../combat-writer';
-export { compareHealth } from './health';
+export { compareHealth, holdHealth, repairStored, touchesCountedHealth } from './health';
 // What a GM that stopped left half-written (no lost hit, issue 27): finished by the next active GM.
 export { finishLeft } from '../blow-record';
 // A token moved during a round (by a movement or a plain write of its position): measured, given to the engine, the GM asked, the attack-of-opportunity cards (token-moved.ts).
@@ -38,4 +39,5 @@ export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
   attack: handleAttack,
   combat: handleCombatAction,
   midround: handleMidRound,
+  health: handleHealthCard,
 };
