@@ -14,25 +14,8 @@ import type { Problem } from '../rules/model';
 import type { FlowState } from '../rules/flow';
 import { SYSTEM_ID } from '../settings';
 
-/** What the system's cards carry (src/types/foundry.d.ts, FlagConfig). */
-export interface CardFlags {
-  kind?: string;
-  combat?: string | null;
-  round?: number;
-  step?: number;
-  casting?: string;
-  caster?: string;
-  attacker?: string | null;
-  target?: string | null;
-  request?: string;
-  hit?: boolean;
-  natural?: number;
-  needed?: number;
-  damage?: number;
-  critical?: boolean;
-  weapon?: string;
-  routine?: number;
-}
+/** What the system's cards carry (declared once, for core's typings: src/types/foundry.d.ts, FlagConfig). */
+export type CardFlags = FlagConfig['ChatMessage']['ten-segments'];
 
 /** A message as read here: its flags and its author (a User, as core resolves the field). */
 type Card = Pick<ChatMessage.Implementation, 'flags'>;

@@ -77,7 +77,7 @@ export async function postHealthCard(
     await open.update({ content: await render(name, flags), [`flags.${SYSTEM_ID}`]: flags } as never);
     return;
   }
-  const flags: HealthCardFlags = { kind: 'health', combat: combat.id, target: combatant.id, actor: actor.uuid, by, asked, fight };
+  const flags: HealthCardFlags = { kind: 'health', combat: combat.id, target: combatant.id, actor: actor.uuid as string, by, asked, fight };
   const data = { content: await render(name, flags), speaker: ChatMessage.getSpeaker({ actor: (actor.id !== null ? actor : undefined) as Actor.Stored | undefined }), flags: { [SYSTEM_ID]: flags } };
   await ChatMessage.create(applyMessageMode(data, gmMode(), game.user ?? null) as never);
 }

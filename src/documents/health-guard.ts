@@ -25,7 +25,7 @@ import { loadedGMSide, loadGMSide, serialize } from './requests';
 const repairing = () => clientState('healthRepairs', () => new Set<string>());
 
 export function beingRepaired(actor: Actor.Implementation): boolean {
-  return repairing().has(actor.uuid);
+  return repairing().has(actor.uuid as string);
 }
 
 /** The `system` leaves a change writes, dotted (Foundry's own deletion and replacement keys left out). */
@@ -65,14 +65,14 @@ export function guardReceipt<T>(actor: Actor.Implementation, changes: unknown, o
 
 function scheduleRepair(actor: Actor.Implementation, previous: Record<string, unknown>): void {
   const set = repairing();
-  set.add(actor.uuid);
+  set.add(actor.uuid as string);
   // After what is queued for the actor's combat (the fight's value is read then); a combat's key orders it with the comparisons.
   const combat = (game.combats?.contents ?? []).find((c) => c.combatants.contents.some((x) => x.actor === actor || x.actor?.uuid === actor.uuid));
   void serialize((combat?.id as string | undefined) ?? `repair:${actor.uuid}`, async () => {
     try {
       await (loadedGMSide() ?? (await loadGMSide())).repairStored(actor, previous);
     } finally {
-      set.delete(actor.uuid);
+      set.delete(actor.uuid as string);
     }
   }).catch((err: unknown) => console.error('Ten Segments | repairing a stored actor', err));
 }

@@ -62,6 +62,7 @@ declare module 'fvtt-types/configuration' {
         natural?: number;
         needed?: number;
         damage?: number;
+        critical?: boolean;
         /** The attack-of-opportunity card (token-moved.ts): the weapon item its Attack button strikes with, or the routine. */
         weapon?: string;
         routine?: number;

@@ -21,7 +21,7 @@ describe.each([13, 14] as const)('bounded declarations, generation %i', (generat
     w = await makeWorld(generation, 'segment-d6');
   });
 
-  const stored = () => JSON.stringify(w.foundry.server.source(w.combat.uuid)).length;
+  const stored = () => JSON.stringify(w.foundry.server.source(w.combat.uuid as string)).length;
   const combatWrites = () => w.foundry.writes.all().filter((x: any) => x.documentName === 'Combat').length;
   const declareEntries = (id: string) => w.combat.entries.filter(([, e]: [string, any]) => e.t === 'declare' && e.d?.combatant === id);
   const asPlayer2 = <T>(fn: () => Promise<T>) => w.foundry.asUser(w.foundry.users.player2, fn);

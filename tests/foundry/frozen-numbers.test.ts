@@ -9,7 +9,7 @@
  * 13; the orc's AAC0 19 against Brand's AC 5 needs 14.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { g, idle, makeWorld, type World } from './world';
+import { brandVersusOrcs, g, idle, makeWorld, type World } from './world';
 import { requestDeclaration } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 
@@ -21,12 +21,7 @@ describe.each([13, 14] as const)('numbers frozen at the declaration, generation 
 
   /** Start (nobody surprised), Brand's sword at Orc 1 (player 2), Orc 1 at Brand (the GM). */
   async function declared(): Promise<void> {
-    const { combat, foundry, ids } = w;
-    foundry.dice.push(4, 5);
-    await combat.startCombat();
-    await foundry.asUser(foundry.users.player2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
-    await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.brand });
-    await idle(w);
+    await brandVersusOrcs(w, [4, 5], { orcs: [w.ids.orc1] });
   }
 
   /** Player 2 edits Brand's sheet as her own client lets her. */

@@ -9,8 +9,7 @@
  * (6 hp) for the sword's 5.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { g, idle, makeWorld, type World } from './world';
-import { requestDeclaration } from '../../src/documents/queries';
+import { brandVersusOrcs, g, makeWorld, type World } from './world';
 import { requestAttack } from '../../src/documents/attack';
 
 const attackCards = (game: any) => game.messages.contents.filter((m: any) => m.flags['ten-segments']?.kind === 'attack');
@@ -19,15 +18,8 @@ describe.each([13, 14] as const)('no hit lost when the GM drops, generation %i',
   let w: World;
   beforeEach(async () => {
     w = await makeWorld(generation, 'segment-d6');
-    const { combat, foundry, ids } = w;
-    foundry.dice.push(4, 5);
-    await combat.startCombat();
-    await foundry.asUser(foundry.users.player2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
-    await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.brand });
-    await idle(w);
-    foundry.dice.push(6, 1); // the party in segment 1
-    await combat.rollInitiative();
-    await idle(w);
+    // Nobody surprised; Brand's sword at Orc 1, Orc 1 at Brand; the party in segment 1.
+    await brandVersusOrcs(w, [4, 5], { orcs: [w.ids.orc1], initiative: [6, 1] });
   });
 
   /**

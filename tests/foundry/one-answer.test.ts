@@ -10,8 +10,7 @@
  * sword's 5. Time is vitest's fake clock only.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { g, idle, makeWorld, type World } from './world';
-import { requestDeclaration } from '../../src/documents/queries';
+import { brandVersusOrcs, g, makeWorld, type World } from './world';
 import { requestAttack } from '../../src/documents/attack';
 import { HANDLERS } from '../../src/documents/handlers';
 
@@ -27,15 +26,8 @@ describe.each([13, 14] as const)('one answer per request, generation %i', (gener
 
   beforeEach(async () => {
     w = await makeWorld(generation, 'segment-d6');
-    const { combat, foundry, ids } = w;
-    foundry.dice.push(4, 5);
-    await combat.startCombat();
-    await foundry.asUser(foundry.users.player2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
-    await requestDeclaration(combat, ids.orc1, { action: 'melee', target: ids.brand });
-    await idle(w);
-    foundry.dice.push(6, 1); // the party in segment 1
-    await combat.rollInitiative();
-    await idle(w);
+    // Nobody surprised; Brand's sword at Orc 1, Orc 1 at Brand; the party in segment 1.
+    await brandVersusOrcs(w, [4, 5], { orcs: [w.ids.orc1], initiative: [6, 1] });
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   });
 
