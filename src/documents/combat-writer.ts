@@ -280,7 +280,7 @@ export async function run(combat: TenSegmentsCombat, action: StepAction, req: Om
     case 'nextTurn':
       return state.stage === 'declare' ? beginWithHeld(combat, q) : transition(combat, { t: 'next' }, { navigate: true, q });
     case 'previousTurn':
-      return undo(combat, (entries) => entries.length - 1);
+      return undo(combat, (entries) => entries.length - blowEntries(entries));
     case 'nextRound':
       return skipRound(combat, state, q);
     case 'previousRound': {
@@ -418,6 +418,30 @@ async function deleteInitiativeCards(combat: TenSegmentsCombat, from: number, to
   if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
 }
 
+/**
+ * How many entries the last step back takes: a blow that did damage is its `attack` entry and the `hit` written with
+ * it (recordAttack, one write): Previous takes both, the blow and its card, never the damage alone.
+ */
+function blowEntries(entries: readonly [string, LogEntry][]): number {
+  const last = entries[entries.length - 1]?.[1];
+  const before = entries[entries.length - 2]?.[1];
+  if (last?.t !== 'hit' || before?.t !== 'attack' || !before.b) return 1;
+  return last.by === before.c && last.target === before.target ? 2 : 1;
+}
+
+/** The cards of the attacks whose entries were taken back (flag `request`: the entry's `q`), deleted: the blow is no more. */
+async function deleteAttackCards(combat: TenSegmentsCombat, taken: readonly [string, LogEntry][]): Promise<void> {
+  const requests = new Set(taken.flatMap(([, entry]) => (entry.t === 'attack' && typeof entry.q === 'string' ? [entry.q] : [])));
+  if (requests.size === 0) return;
+  const ids = (game.messages?.contents ?? [])
+    .filter((m) => {
+      const f = (m.flags as Record<string, { kind?: string; combat?: string; request?: string } | undefined>)[SYSTEM_ID];
+      return !!f && f.kind === 'attack' && f.combat === combat.id && typeof f.request === 'string' && requests.has(f.request);
+    })
+    .map((m) => m.id as string);
+  if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
+}
+
 async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
   const entries = combat.entries;
   const before = combat.flowState;
@@ -434,6 +458,8 @@ async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry
   await write(combat, data, before, after, { direction: -1, navigate: true });
   // An initiative undone takes its card with it (the players' and the GMs' version): Next rolls again and posts the new one.
   if (entries.slice(k).some(([, entry]) => entry.t === 'begin')) await deleteInitiativeCards(combat, after.stage === 'declare' ? after.round : after.round + 1, before.round);
+  // An attack taken back takes its card with it: Next and a new Attack post the blow as it is struck again.
+  await deleteAttackCards(combat, entries.slice(k));
   // Held plans belong to the declarations they were made in: leaving those, the GM holds what the deleted initiative had taken (or nothing).
   const stay = before.stage === 'declare' && after.stage === 'declare' && before.round === after.round;
   if (!stay) {
