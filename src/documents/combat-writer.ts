@@ -9,6 +9,7 @@
  */
 import { loadParts } from '../rules/parts';
 import type { DamageType, Declaration, Problem } from '../rules/model';
+import type { EndEvent } from '../rules/procedure';
 import { RulesError } from '../rules/model';
 import {
   applyInput,
@@ -29,7 +30,7 @@ import {
 } from '../rules/flow';
 import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
-import { withRolls } from './dice';
+import { withRolls, type RolledDie } from './dice';
 import { combatantKeys, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
@@ -112,14 +113,15 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
   await loadProcedure(before.procedure);
   // The `moved` input's checks: a part of the engine the GM loads before it writes (rules/parts.ts).
   await loadParts(['moved']);
-  const { result } = await withRolls((rolled) => {
+  const { result, rolls } = await withRolls((rolled) => {
     const used = new Set<string>();
     const dice = options.manual ? handDice(options.manual, rolled, used, (id) => nameOfId(combat, id)) : rolled;
     const state = structuredClone(before);
-    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null }[] = [];
+    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null; morale: MoraleEvent[] }[] = [];
     const give = (input: FlowInput): AppliedDetail | Problem => {
       const recording = new RecordingDice(dice);
       const { stage, opening, round, step } = state;
+      const checked = state.morale?.length ?? 0;
       const done = applyInput(state, input, recording);
       if (!done.ok) return done.problem;
       const entry: InputEntry = { ...structuredClone(input) };
@@ -133,7 +135,10 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
       // A step just reached in which a spell goes off: its card (the spells' outcomes are decided as the step is reached).
       const reached = state.stage === 'resolve' && (stage !== 'resolve' || round !== state.round || step !== state.step);
       const spellOff = reached && spellGoesOff(state) ? structuredClone(state) : null;
-      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff });
+      // The morale checks this input made: at once (rules revision 5), or by the end of the round it ended.
+      const morale: MoraleEvent[] = (state.morale ?? []).slice(round === state.round ? checked : 0).map(({ stage: _s, step: _k, ...e }) => e);
+      if (ended) for (const e of ended.end ?? []) if (e.kind === 'morale') morale.push(e);
+      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff, morale });
       return done.detail ?? {};
     };
     let problem: Problem | null = null;
@@ -167,9 +172,26 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
     if (m.ended) await gm.postEndOfRoundCard(combat, m.ended);
   }
   if (result.made.some((m) => m.opened)) await gm.postMoraleCard(combat, after, after.opening ?? []);
+  // Each morale check made, its card at once, with the die it was rolled with.
+  const checks = result.made.flatMap((m) => m.morale);
+  if (checks.length > 0) await gm.postMoraleChecks(combat, after.round, withMoraleRolls(checks, rolls));
   // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
   if (after.round > before.round) await (await import('./combatant-join')).joinMissing(combat);
   return { state: after, details: result.made.map((m) => m.detail) };
+}
+
+type MoraleEvent = Extract<EndEvent, { kind: 'morale' }>;
+
+/** Each check with the Roll of its die (the transaction's morale rolls, in order, by combatant); none for a check without a roll. */
+function withMoraleRolls(checks: readonly MoraleEvent[], rolls: readonly RolledDie[]): { event: MoraleEvent; roll?: Roll }[] {
+  const left = rolls.filter((r) => r.request.purpose === 'morale');
+  return checks.map((event) => {
+    if (event.method === 'gm' || (event.roll === 0 && !event.passed)) return { event };
+    const i = left.findIndex((r) => r.request.combatant === event.combatant);
+    if (i < 0) return { event };
+    const [found] = left.splice(i, 1);
+    return { event, roll: found.roll };
+  });
 }
 
 /** One update of the combat (with core's hooks when it moves through the round), then the sync of actors. */
