@@ -8,7 +8,8 @@
  * segment-d6 and high-low give no morale rule either (001 names only "a bonus
  * to morale checks"): RULING (issue 28, rules notes) they check a morale the GM
  * calls by the same methods (their `moraleMethod` option, 2d6 by default), at
- * once, and a failed check routs.
+ * once, and a failed check routs; a combatant without a morale score counts
+ * the middle of the die's range (MIDDLE_SCORE, as addict's phase 4 does).
  */
 import type { Combatant, CombatantState, Problem } from './model';
 import type { Dice } from './dice';
@@ -45,8 +46,14 @@ export function moraleScore(c: Combatant, request: Called): number | undefined {
   return request.score !== undefined ? request.score : c.morale !== undefined && Number.isFinite(c.morale) ? c.morale : undefined;
 }
 
-/** A call the method cannot answer (a method unknown, a number that is none, no score to roll under, no result for 'gm'), or null. */
-export function methodProblem(c: Combatant, request: Called, method: MoraleMethod): Problem | null {
+/** The score assumed for a combatant without one, where a procedure assumes one: the middle of the die's range (as addict's). */
+export const MIDDLE_SCORE: Record<Exclude<MoraleMethod, 'gm'>, number> = { d100: 50, '2d6': 7, d20: 10 };
+
+/**
+ * A call the method cannot answer (a method unknown, a number that is none, no result for 'gm', and, unless the
+ * procedure assumes the middle score, no score to roll under), or null.
+ */
+export function methodProblem(c: Combatant, request: Called, method: MoraleMethod, middle = false): Problem | null {
   const name = c.name;
   if (request.method !== undefined && !isMethod(request.method)) {
     return { key: 'MoraleMethodInvalid', data: { name, method: String(request.method), methods: MORALE_METHODS.join(', ') } };
@@ -57,7 +64,7 @@ export function methodProblem(c: Combatant, request: Called, method: MoraleMetho
   }
   if (request.passed !== undefined && typeof request.passed !== 'boolean') return { key: 'MalformedRequest' };
   if (method === 'gm') return request.passed === undefined ? { key: 'MoraleResultMissing', data: { name } } : null;
-  if (moraleScore(c, request) === undefined) return { key: 'MoraleScoreMissing', data: { name, method } };
+  if (!middle && moraleScore(c, request) === undefined) return { key: 'MoraleScoreMissing', data: { name, method } };
   return null;
 }
 
@@ -74,7 +81,7 @@ export function checkByMethod(
   if (method === 'gm') passed = request.passed === true;
   else {
     const opposed = typeof request.opposed === 'number' && Number.isFinite(request.opposed) ? request.opposed : 0;
-    target = (moraleScore(c, request) ?? 0) - opposed;
+    target = (moraleScore(c, request) ?? MIDDLE_SCORE[method]) - opposed;
     roll = dice.roll({ purpose: 'morale', ...MORALE_DICE[method], combatant: c.id, side: c.side, round });
     passed = roll <= target;
   }

@@ -698,7 +698,7 @@ function spellWindows(schedule: Schedule): Schedule {
 /** A call refused before it is taken (an unknown method, no score, no result for 'gm'); none in a combat started before the option. */
 function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: SegmentD6Options): Problem | null {
   if (options.moraleMethod === undefined) return null;
-  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'));
+  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'), true);
 }
 
 /** The checks the GM calls, made at once (rules revision 5) by the option's method; a failure routs. Nobody dead or gone checks. */
