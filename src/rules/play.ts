@@ -504,6 +504,8 @@ class Player {
    */
   private moraleCalls(round: number): void {
     const state = this.state;
+    // Round 0's calls are the opening morale (before surprise), made apart.
+    if (round === 0) return;
     const able = (m: MoraleRequest) => {
       const condition = state.states[m.combatant]?.condition;
       return state.encounter.combatants.some((c) => c.id === m.combatant) && condition !== undefined && condition !== 'dead' && condition !== 'fled';
