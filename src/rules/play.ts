@@ -265,7 +265,9 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
   };
   if (s.initiative) out.initiative = s.initiative;
   // The surprise segments have no end of round.
-  if (s.end && s.round > 0) out.end = { states: s.states, events: s.end };
+  // The GM's morale calls the script makes after the last step, checked at once (rules revision 5), are told with the end.
+  const checked: EndEvent[] = (s.morale ?? []).map(({ stage: _s, step: _k, ...e }) => e);
+  if (s.end && s.round > 0) out.end = { states: s.states, events: [...checked, ...s.end] };
   return out;
 }
 
