@@ -60,7 +60,12 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   // The morale checks made at once (rules revision 5), each told once: those of the declarations before the steps,
   // those of a step in it, those made once the round was over with its end.
   const checks = view.morale ?? [];
-  for (const m of checks) if (m.stage === 'declare') say(...endLine(m, name));
+  const told = new Set<number>();
+  const tell = (i: number) => {
+    told.add(i);
+    say(...endLine(checks[i], name));
+  };
+  checks.forEach((m, i) => m.stage === 'declare' && tell(i));
 
   // The steps played.
   const cancelled = new Set<string>();
@@ -114,7 +119,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
       if (f.condition === 'dead') killed.add(f.combatant);
       else killed.delete(f.combatant);
     }
-    for (const m of checks) if (m.stage === 'resolve' && m.step === step.index) say(...endLine(m, name));
+    checks.forEach((m, i) => m.stage === 'resolve' && m.step === step.index && tell(i));
     if (options.steps && lines.length > before) {
       // Two steps of one segment (a spell going off before the blows of its segment) share its heading.
       const heading = stepHeading(step);
@@ -131,7 +136,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
     else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
   }
   for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name));
-  for (const m of checks) if (m.stage === 'end-of-round') say(...endLine(m, name));
+  // Made once the round was over, or in a step the view does not show (a round with no step): with the end.
+  checks.forEach((_, i) => !told.has(i) && tell(i));
   for (const c of view.combatants) if (c.staunched) say('TENSEG.Recap.Staunched', { name: c.name });
 
   // The state of the battle, side by side.
