@@ -71,6 +71,18 @@ describe('morale answers at once (issue 28)', () => {
     expect(recapOf(state)).toContain('Orcs, routed: Orc 1.');
   });
 
+  it('high-low (001 names only "a bonus to morale checks"; the same RULING): the GM\'s method per call, at once; an unknown method refused', () => {
+    const { state, dice } = start('high-low', encounter(hale, orc('orc1', 8), orc('orc2', 8)), [surprise('party', 5), surprise('orcs', 5), init('party', 1, 2), init('orcs', 1, 5), morale('orc1', 12)]);
+    give(state, { t: 'declare', d: melee('hale', 'orc1') });
+    give(state, { t: 'begin' }, dice);
+    expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', method: '3d6' }] }, 'MoraleMethodInvalid');
+    give(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', method: 'd20', score: 14 }, { combatant: 'orc2', trigger: 'gm', method: 'gm', passed: false }] }, dice);
+    expect(state.morale?.map((m) => [m.combatant, m.method, m.roll, m.target, m.passed])).toEqual([['orc1', 'd20', 12, 14, true], ['orc2', 'gm', 0, 0, false]]);
+    expect([state.states.orc1.routed, state.states.orc2.routed]).toEqual([undefined, true]);
+    finishRound(state, dice);
+    expect(moraleLines(state)).toEqual(["Orc 1's morale held (12 against 14).", "Orc 2's morale broke, as the GM rules."]);
+  });
+
   it('the dead check no morale: refused in words, nothing changed', () => {
     const { state, dice } = start('segment-d6', encounter(hale, orc('orc1', 8)), [surprise('party', 5), surprise('orcs', 5), init('party', 1, 5), init('orcs', 1, 2)]);
     give(state, { t: 'declare', d: melee('hale', 'orc1') });
