@@ -248,6 +248,50 @@ export async function postMoraleCard(combat: Combat.Implementation, state: FlowS
   await postEventsCard(combat, 'opening-morale', title, state.round, eventLines(state, events));
 }
 
+/** A morale check made (at once, or by the end of the round), with the Roll it was rolled with (none: the GM's own result, or no roll). */
+export interface MoraleCheckMade {
+  event: Extract<EndEvent, { kind: 'morale' }>;
+  roll?: Roll;
+}
+
+/** The words of a check: "Orc 2 rolls 9 on 2d6 against morale 8: breaks and flees" (its key and data). */
+export function moraleCheckLine(name: string, check: MoraleCheckMade): RecapLine {
+  const { event: e, roll } = check;
+  const result = e.passed ? 'TENSEG.Chat.Morale.Holds' : 'TENSEG.Chat.Morale.Breaks';
+  if (e.method === 'gm') return { key: 'TENSEG.Chat.Morale.Ruled', data: { name, result }, localized: ['result'] };
+  if (e.roll === 0 && !e.passed) return { key: 'TENSEG.Chat.Morale.Automatic', data: { name, result }, localized: ['result'] };
+  const dice = roll ? String(roll.formula).replace(/^1d/, 'd') : '';
+  const data = { name, roll: e.roll, total: e.total, target: e.target, dice, result };
+  // individual-speed: 3d6 plus the creature's modifiers against a target number.
+  if (e.total !== e.roll) return { key: 'TENSEG.Chat.Morale.RolledTotal', data, localized: ['result'] };
+  return { key: 'TENSEG.Chat.Morale.Rolled', data, localized: ['result'] };
+}
+
+/**
+ * The card of each morale check as it is made, by the active GM: the dice as a real Roll (Dice So Nice shows it),
+ * the combatant and the result in words. In the active GM's own mode; a monster's check asked for in public is
+ * whispered to the GMs while the world keeps monster rolls private, a hidden combatant's always.
+ */
+export async function postMoraleChecks(combat: Combat.Implementation, round: number, checks: readonly MoraleCheckMade[]): Promise<void> {
+  const title = game.i18n!.localize('TENSEG.Chat.Morale.Title');
+  for (const check of checks) {
+    const combatant = combat.combatants.get(check.event.combatant);
+    const lines = cardText([moraleCheckLine(combatant?.name ?? check.event.combatant, check)]);
+    const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/lines.hbs`, { kind: 'morale', title, note: '', lines });
+    const mode = currentMessageMode();
+    const secret = !!combatant?.hidden || (mode === publicMode() && !combatant?.hasPlayerOwner && monsterRollsPrivate());
+    await postCard(
+      {
+        content,
+        rolls: check.roll ? [check.roll] : [],
+        speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
+        flags: { [SYSTEM_ID]: { kind: 'morale', combat: combat.id, round, combatant: check.event.combatant, passed: check.event.passed } },
+      },
+      { mode: secret ? gmMode() : mode, user: game.user! },
+    );
+  }
+}
+
 /** Chat card for an interrupted or prevented casting, with the GM's undo button; shown as the attack that caused it was (`shown`), else in the active GM's own mode. */
 export async function postInterruptionCard(combat: TenSegmentsCombat, state: FlowState, i: { casting: string; caster: string; spell: string; outcome: string; expended: boolean }, shown?: CardMode): Promise<void> {
   const combatant = combat.combatants.get(i.caster);

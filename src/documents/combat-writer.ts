@@ -9,6 +9,7 @@
  */
 import { loadParts } from '../rules/parts';
 import type { DamageType, Declaration, Problem } from '../rules/model';
+import type { EndEvent } from '../rules/procedure';
 import { RulesError } from '../rules/model';
 import {
   applyInput,
@@ -30,7 +31,7 @@ import {
 } from '../rules/flow';
 import { secondsBeforeRound } from '../rules/flow/clock';
 import { getProcedure, loadProcedure } from '../rules/registry';
-import { withRolls } from './dice';
+import { withRolls, type RolledDie } from './dice';
 import { combatantKeys, deletionUpdate, gmMode, turnChangeOptions } from './compat-writes';
 import { groupIdOf, sideOf } from './encounter';
 import { SYSTEM_ID } from '../settings';
@@ -115,14 +116,15 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
   await loadProcedure(before.procedure);
   // The `moved` input's checks: a part of the engine the GM loads before it writes (rules/parts.ts).
   await loadParts(['moved']);
-  const { result } = await withRolls((rolled) => {
+  const { result, rolls } = await withRolls((rolled) => {
     const used = new Set<string>();
     const dice = options.manual ? handDice(options.manual, rolled, used, (id) => nameOfId(combat, id)) : rolled;
     const state = structuredClone(before);
-    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null }[] = [];
+    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null; morale: MoraleEvent[] }[] = [];
     const give = (input: FlowInput): AppliedDetail | Problem => {
       const recording = new RecordingDice(dice);
       const { stage, opening, round, step } = state;
+      const checked = state.morale?.length ?? 0;
       const done = applyInput(state, input, recording);
       if (!done.ok) return done.problem;
       const entry: InputEntry = { ...structuredClone(input) };
@@ -136,7 +138,10 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
       // A step just reached in which a spell goes off: its card (the spells' outcomes are decided as the step is reached).
       const reached = state.stage === 'resolve' && (stage !== 'resolve' || round !== state.round || step !== state.step);
       const spellOff = reached && spellGoesOff(state) ? structuredClone(state) : null;
-      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff });
+      // The morale checks this input made: at once (rules revision 5), or by the end of the round it ended.
+      const morale: MoraleEvent[] = (state.morale ?? []).slice(round === state.round ? checked : 0).map(({ stage: _s, step: _k, ...e }) => e);
+      if (ended) for (const e of ended.end ?? []) if (e.kind === 'morale') morale.push(e);
+      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff, morale });
       return done.detail ?? {};
     };
     let problem: Problem | null = null;
@@ -170,9 +175,26 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
     if (m.ended) await gm.postEndOfRoundCard(combat, m.ended);
   }
   if (result.made.some((m) => m.opened)) await gm.postMoraleCard(combat, after, after.opening ?? []);
+  // Each morale check made, its card at once, with the die it was rolled with.
+  const checks = result.made.flatMap((m) => m.morale);
+  if (checks.length > 0) await gm.postMoraleChecks(combat, after.round, withMoraleRolls(checks, rolls));
   // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
   if (after.round > before.round) await (await import('./combatant-join')).joinMissing(combat);
   return { state: after, details: result.made.map((m) => m.detail) };
+}
+
+type MoraleEvent = Extract<EndEvent, { kind: 'morale' }>;
+
+/** Each check with the Roll of its die (the transaction's morale rolls, in order, by combatant); none for a check without a roll. */
+function withMoraleRolls(checks: readonly MoraleEvent[], rolls: readonly RolledDie[]): { event: MoraleEvent; roll?: Roll }[] {
+  const left = rolls.filter((r) => r.request.purpose === 'morale');
+  return checks.map((event) => {
+    if (event.method === 'gm' || (event.roll === 0 && !event.passed)) return { event };
+    const i = left.findIndex((r) => r.request.combatant === event.combatant);
+    if (i < 0) return { event };
+    const [found] = left.splice(i, 1);
+    return { event, roll: found.roll };
+  });
 }
 
 /** One update of the combat (with core's hooks when it moves through the round), then the sync of actors. */
@@ -283,7 +305,7 @@ export async function run(combat: TenSegmentsCombat, action: StepAction, req: Om
     case 'nextTurn':
       return state.stage === 'declare' ? beginWithHeld(combat, q) : transition(combat, { t: 'next' }, { navigate: true, q });
     case 'previousTurn':
-      return undo(combat, (entries) => entries.length - 1);
+      return undo(combat, (entries) => entries.length - blowEntries(entries));
     case 'nextRound':
       return skipRound(combat, state, q);
     case 'previousRound': {
@@ -427,6 +449,30 @@ async function deleteInitiativeCards(combat: TenSegmentsCombat, from: number, to
   if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
 }
 
+/**
+ * How many entries the last step back takes: a blow that did damage is its `attack` entry and the `hit` written with
+ * it (recordAttack, one write): Previous takes both, the blow and its card, never the damage alone.
+ */
+function blowEntries(entries: readonly [string, LogEntry][]): number {
+  const last = entries[entries.length - 1]?.[1];
+  const before = entries[entries.length - 2]?.[1];
+  if (last?.t !== 'hit' || before?.t !== 'attack' || !before.b) return 1;
+  return last.by === before.c && last.target === before.target ? 2 : 1;
+}
+
+/** The cards of the attacks whose entries were taken back (flag `request`: the entry's `q`), deleted: the blow is no more. */
+async function deleteAttackCards(combat: TenSegmentsCombat, taken: readonly [string, LogEntry][]): Promise<void> {
+  const requests = new Set(taken.flatMap(([, entry]) => (entry.t === 'attack' && typeof entry.q === 'string' ? [entry.q] : [])));
+  if (requests.size === 0) return;
+  const ids = (game.messages?.contents ?? [])
+    .filter((m) => {
+      const f = (m.flags as Record<string, { kind?: string; combat?: string; request?: string } | undefined>)[SYSTEM_ID];
+      return !!f && f.kind === 'attack' && f.combat === combat.id && typeof f.request === 'string' && requests.has(f.request);
+    })
+    .map((m) => m.id as string);
+  if (ids.length > 0) await ChatMessage.deleteDocuments(ids);
+}
+
 async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry][]) => number): Promise<Problem | null> {
   const entries = combat.entries;
   const before = combat.flowState;
@@ -443,6 +489,8 @@ async function undo(combat: TenSegmentsCombat, keep: (entries: [string, LogEntry
   await write(combat, data, before, after, { direction: -1, navigate: true });
   // An initiative undone takes its card with it (the players' and the GMs' version): Next rolls again and posts the new one.
   if (entries.slice(k).some(([, entry]) => entry.t === 'begin')) await deleteInitiativeCards(combat, after.stage === 'declare' ? after.round : after.round + 1, before.round);
+  // An attack taken back takes its card with it: Next and a new Attack post the blow as it is struck again.
+  await deleteAttackCards(combat, entries.slice(k));
   // Held plans belong to the declarations they were made in: leaving those, the GM holds what the deleted initiative had taken (or nothing).
   const stay = before.stage === 'declare' && after.stage === 'declare' && before.round === after.round;
   if (!stay) {

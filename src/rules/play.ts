@@ -265,7 +265,9 @@ export function roundLog(state: FlowState, unapplied: DamageEvent[] = []): Round
   };
   if (s.initiative) out.initiative = s.initiative;
   // The surprise segments have no end of round.
-  if (s.end && s.round > 0) out.end = { states: s.states, events: s.end };
+  // The GM's morale calls the script makes after the last step, checked at once (rules revision 5), are told with the end.
+  const checked: EndEvent[] = (s.morale ?? []).map(({ stage: _s, step: _k, ...e }) => e);
+  if (s.end && s.round > 0) out.end = { states: s.states, events: [...checked, ...s.end] };
   return out;
 }
 
@@ -279,7 +281,7 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'cancelled' | 'staunch' | 'choices' | 'wounds' | MidRoundList>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'moraleRequests' | 'cancelled' | 'staunch' | 'choices' | 'wounds' | MidRoundList>,
   ) {}
 
   /** The Heal checks and injuries entered in the round being played. */
@@ -488,12 +490,30 @@ class Player {
         woundsLeft.length = 0;
       }
       if (state.step + 1 >= (state.schedule as Schedule).steps.length && !end) return events.filter((_, j) => !used.has(j));
+      if (state.step + 1 >= (state.schedule as Schedule).steps.length) this.moraleCalls(round);
       this.must({ t: 'next' }, `round ${round}`);
       if (state.stage !== 'resolve') {
         this.choicesLeft(round, choices, chosen);
         return events.filter((_, j) => !used.has(j));
       }
     }
+  }
+
+  /**
+   * The GM's morale calls of this round, after its last step (before its end): made at once where the procedure
+   * makes them so (rules revision 5), else waiting for the end of the round, as a script's call always did. One not
+   * in the fight then (never there, gone, dead) is skipped, as a GM would.
+   */
+  private moraleCalls(round: number): void {
+    const state = this.state;
+    // Round 0's calls are the opening morale (before surprise), made apart.
+    if (round === 0) return;
+    const able = (m: MoraleRequest) => {
+      const condition = state.states[m.combatant]?.condition;
+      return state.encounter.combatants.some((c) => c.id === m.combatant) && condition !== undefined && condition !== 'dead' && condition !== 'fled';
+    };
+    const requests = (this.script.moraleRequests ?? []).filter((m) => m.round === round && able(m)).map(({ round: _r, ...m }) => m);
+    if (requests.length > 0) this.must({ t: 'morale', requests }, `round ${round}`);
   }
 
   /** The choices due in the step being played: a caster whose casting still to be chosen begins in it. */
@@ -614,8 +634,6 @@ export function playCombat(
     p.declare(round, script.declarations(round, state));
     p.joinAtStart(round);
     p.must({ t: 'next' }, `round ${round}`);
-    const requests = (script.moraleRequests ?? []).filter((m) => m.round === round && inFight(m)).map(({ round: _r, ...m }) => m);
-    if (requests.length > 0) p.must({ t: 'morale', requests }, `round ${round}`);
     rounds.push(p.round(round));
     if (round < script.rounds) p.advance();
   }

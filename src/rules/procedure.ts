@@ -558,6 +558,22 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
     options: O,
   ): EndOfRoundResult;
 
+  /**
+   * A morale check the GM calls, made at once (rules revision 5, issue 28:
+   * "morale answers at once"): the combatants' states after it and an event a
+   * check (a failure routs). Absent where the procedure checks morale only at
+   * the end of the round (individual-speed, seed 003 Step 4: "at the end of each
+   * round"): a call then waits for it.
+   */
+  moraleNow?(
+    encounter: Encounter,
+    requests: MoraleCheckRequest[],
+    states: Record<string, CombatantState>,
+    dice: Dice,
+    options: O,
+    round: number,
+  ): EndOfRoundResult;
+
   /** What the GM records in the phases around the rounds (addict phases 1, 3, 11); absent where the procedure has none. */
   readonly gmPhases?: GmPhases;
 

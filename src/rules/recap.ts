@@ -11,7 +11,8 @@
  * was lost, a charge that fell short, the damage dealt (by attacker and
  * target), who fell, who joined;
  * the castings still running; the end of the round (bleeding, deaths,
- * morale); whose bleeding is staunched; and each side's standing.
+ * morale); whose bleeding is staunched; and each side's standing. A morale
+ * check made at once (rules revision 5) is told once, where it was made.
  */
 import type { Condition } from './model';
 import type { EndEvent } from './procedure';
@@ -55,6 +56,16 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const winner = view.sides.find((s) => s.winner);
   if (winner) say('TENSEG.Recap.InitiativeWon', { side: winner.name, die: winner.initiative ?? '' });
   else if (view.initiative?.tie) say('TENSEG.Recap.InitiativeTied', { die: Math.max(...view.sides.map((s) => s.initiative ?? -Infinity)) });
+
+  // The morale checks made at once (rules revision 5), each told once: those of the declarations before the steps,
+  // those of a step in it, those made once the round was over with its end.
+  const checks = view.morale ?? [];
+  const told = new Set<number>();
+  const tell = (i: number) => {
+    told.add(i);
+    say(...endLine(checks[i], name));
+  };
+  checks.forEach((m, i) => m.stage === 'declare' && tell(i));
 
   // The steps played.
   const cancelled = new Set<string>();
@@ -108,6 +119,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
       if (f.condition === 'dead') killed.add(f.combatant);
       else killed.delete(f.combatant);
     }
+    checks.forEach((m, i) => m.stage === 'resolve' && m.step === step.index && tell(i));
     if (options.steps && lines.length > before) {
       // Two steps of one segment (a spell going off before the blows of its segment) share its heading.
       const heading = stepHeading(step);
@@ -124,6 +136,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
     else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
   }
   for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name));
+  // Made once the round was over, or in a step the view does not show (a round with no step): with the end.
+  checks.forEach((_, i) => !told.has(i) && tell(i));
   for (const c of view.combatants) if (c.staunched) say('TENSEG.Recap.Staunched', { name: c.name });
 
   // The state of the battle, side by side.

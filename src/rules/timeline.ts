@@ -14,7 +14,7 @@
 import type { ActionKind, CombatantState, CombatInjury, Condition, DamageType, Declaration, ProcedureId, Side } from './model';
 import type { Casting, EncounterReaction, EndEvent, EntryKind, InitiativeResult, InjuryCheck, Procedure, ProcedureOptions, Schedule, StepEntry } from './procedure';
 import { getProcedure } from './registry';
-import type { CastingStatus, EntryOutcome, FlowInterruption, FlowStage, FlowState } from './flow';
+import type { CastingStatus, EntryOutcome, FlowInterruption, FlowStage, FlowState, MoraleMade } from './flow';
 import { fallenBy } from './flow/read';
 import { nameOf } from './flow/state';
 import type { ChargeView } from './charges';
@@ -90,6 +90,11 @@ export interface CombatantView {
   joined?: boolean;
   /** Its bleeding staunched (addict phase 11). */
   staunched?: boolean;
+  /**
+   * Its morale this round: 'held' or 'broke' by its last check made at once (rules revision 5; a broken morale
+   * is also `routed`); 'called': a check the GM called that waits for the end of the round (individual-speed), the GM's view only.
+   */
+  morale?: 'held' | 'broke' | 'called';
 }
 
 export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
@@ -165,6 +170,8 @@ export interface TimelineView {
   carryOut: CastingView[];
   /** The end of the round (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
+  /** The morale checks made at once this round (rules revision 5), in order, with the stage and step each was made in. */
+  morale?: MoraleMade[];
   /** What the GM recorded of the encounter (addict phases 1 and 3), once there is something; a secret reaction only in the GM's view. */
   encounter?: EncounterView;
 }
@@ -281,6 +288,9 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
     if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
     if (s?.staunched) v.staunched = true;
+    const checked = (state.morale ?? []).filter((m) => m.combatant === c.id).pop();
+    if (checked) v.morale = checked.passed ? 'held' : 'broke';
+    else if (gm && state.moraleRequests.some((r) => r.combatant === c.id)) v.morale = 'called';
     combatants.push(v);
   }
 
@@ -368,6 +378,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
         : [],
     end: events(state.end),
   };
+  const checks = (state.morale ?? []).filter((m) => shown(m.combatant));
+  if (checks.length > 0) view.morale = copyJson(checks);
   const recorded = encounterView(state, gm);
   if (recorded) view.encounter = recorded;
   return view;

@@ -387,7 +387,9 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
     remaining: c.remaining ?? 0,
     text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining ?? 0 })),
   }));
-  const end = (view.end ?? []).map((e) => endEventText(w, nameOf, e));
+  // The GM's morale calls the script makes after the last step are checked at once (rules revision 5): told with the end.
+  const checked: EndEvent[] = (view.morale ?? []).map(({ stage: _s, step: _k, ...e }) => e);
+  const end = [...checked, ...(view.end ?? [])].map((e) => endEventText(w, nameOf, e));
   const standing = standingOf(w, view);
   w.say(1, t.format('TENSEG.Sim.EndOfRound'));
   for (const e of end) w.say(2, e.text);

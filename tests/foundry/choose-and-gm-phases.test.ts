@@ -92,7 +92,9 @@ describe.each([13, 14] as const)('spells chosen at the caster\'s turn and the GM
     const asked = await foundry.asUser(gm2, () => combat2().requestMorale({ combatant: ids.orc1, trigger: 'fear', method: 'gm', passed: false }));
     expect(asked).toBeNull();
     await idle(w);
-    expect(flow(w).moraleRequests).toEqual([expect.objectContaining({ combatant: ids.orc1, method: 'gm', passed: false })]);
+    // Made at once (issue 28): the orc is routed now, the check kept with the round.
+    expect(flow(w).morale).toEqual([expect.objectContaining({ combatant: ids.orc1, method: 'gm', passed: false })]);
+    expect(flow(w).states[ids.orc1].routed).toBe(true);
   });
 
   it('individual-speed: the GM enters a Heal check\'s total and a Combat Injury ("the Referee then rolls on the Combat Injury table"); a player may not', async () => {

@@ -27,7 +27,7 @@ describe.each([13, 14] as const)('procedure options, generation %i', (generation
     await expect(saveProcedureOptions('segment-d6', { 'options.bleedPerRound': '99', 'options.deathRule': 'minus-ten' })).rejects.toThrow();
     expect(g.game.settings.get('ten-segments', 'procedureOptions')).toEqual(before);
     expect(w.foundry.notifications.at(-1)?.type).toBe('error');
-    await saveProcedureOptions('segment-d6', { 'options.deathRule': 'minus-ten', 'options.bleedPerRound': '1', 'options.missileInitiative': 'on', 'options.tieRule': 'simultaneous' });
+    await saveProcedureOptions('segment-d6', { 'options.deathRule': 'minus-ten', 'options.bleedPerRound': '1', 'options.missileInitiative': 'on', 'options.tieRule': 'simultaneous', 'options.moraleMethod': '2d6' });
     expect(g.game.settings.get('ten-segments', 'procedureOptions')['segment-d6']).toMatchObject({ deathRule: 'minus-ten', bleedPerRound: 1, missileInitiative: true });
     // The running combat keeps the options it started with.
     expect(w.combat.flowState!.options.deathRule).toBe('zero');

@@ -1583,14 +1583,17 @@ describe('morale: a check the GM calls, by a method of their choosing', () => {
     expect(failed.states.hale.routed).toBe(true);
   });
 
-  it('through the flow: called during the round, checked at its end; a failed check marks the combatant routed', () => {
+  it('through the flow: called during the round, checked at once (issue 28: "the DM can still make such a check in any way he sees fit"); a failed check marks the combatant routed', () => {
     const { state, dice } = d12Flow(people(), 3, 5, {}, [{ purpose: 'morale', combatant: 'orc', result: 77 }]);
     F.give(state, { t: 'declare', d: F.melee('hale', 'orc') });
     F.give(state, { t: 'begin', d: { orc: F.melee('orc', 'hale') } }, dice);
-    F.give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-died' }] });
+    F.give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-died' }] }, dice);
+    expect(state.morale).toEqual([expect.objectContaining({ kind: 'morale', combatant: 'orc', roll: 77, target: 40, passed: false, stage: 'resolve', step: 0 })]);
+    expect(timeline(state).combatants.find((c) => c.id === 'orc')).toMatchObject({ routed: true, morale: 'broke' });
+    expect(state.moraleRequests).toEqual([]);
+    // The end of the round checks nothing again.
     F.finishRound(state, dice);
-    expect(state.end).toEqual([expect.objectContaining({ kind: 'morale', combatant: 'orc', roll: 77, target: 40, passed: false })]);
-    expect(timeline(state).combatants.find((c) => c.id === 'orc')?.routed).toBe(true);
+    expect(state.end).toEqual([]);
   });
 
   it('refused with the reason, nothing changed: "Player characters never check morale", no score to roll against, the GM\'s result missing, an unknown method', () => {
@@ -1605,7 +1608,7 @@ describe('morale: a check the GM calls, by a method of their choosing', () => {
     F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'gm', method: '3d6' }] }, 'MoraleMethodInvalid');
     F.expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'gm', score: 'high' }] }, 'NumberInvalid');
     F.give(state, { t: 'morale', requests: [{ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: true }] });
-    expect(state.moraleRequests).toEqual([{ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: true }]);
+    expect(state.morale).toEqual([expect.objectContaining({ combatant: 'hale', trigger: MORALE_RALLY, method: 'gm', passed: true })]);
   });
 
   it('a combat stored before the GM\'s morale check (no moraleMethod in its start) keeps the old rule: calls are taken and ignored', () => {

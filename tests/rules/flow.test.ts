@@ -489,13 +489,14 @@ describe('segment-d6 through the flow (seed 000)', () => {
     });
   });
 
-  it('morale: the GM may call for it, but the text has no morale, so the end of the round rolls none (rules note) and the calls are cleared', () => {
-    const { state } = halvaineRound(2, [init('party', 1, 5), init('orcs', 1, 4)]);
-    give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-killed' }] });
-    expect(state.moraleRequests).toEqual([{ combatant: 'orc', trigger: 'leader-killed' }]);
-    finishRound(state); // NO_DICE: no morale die is asked for
-    expect(state.end?.some((e) => e.kind === 'morale')).toBe(false);
+  it('morale: the text has none; RULING (issue 28) the GM\'s call is checked at once, 2d6 at or under the score (7 without one), a failure routs; the end of the round rolls none', () => {
+    const { state, dice } = halvaineRound(2, [init('party', 1, 5), init('orcs', 1, 4), { purpose: 'morale', combatant: 'orc', result: 9 }]);
+    give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-killed' }] }, dice);
+    expect(state.morale).toEqual([{ kind: 'morale', combatant: 'orc', trigger: 'leader-killed', roll: 9, total: 9, target: 7, passed: false, method: '2d6', stage: 'resolve', step: 0 }]);
+    expect(state.states.orc.routed).toBe(true);
     expect(state.moraleRequests).toEqual([]);
+    finishRound(state); // NO_DICE: no morale die is asked for at the end
+    expect(state.end?.some((e) => e.kind === 'morale')).toBe(false);
   });
 
   it('the surprise segments (round 0): "If the party rolls a 2 and the monsters roll a 5, ... the monsters ... have both of those 2 surprise segments in which to act"', () => {
@@ -579,10 +580,11 @@ describe('addict through the flow (seed 004)', () => {
     finishRound(state);
     expectRefused(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, 'MoraleInSurprise');
     give(state, { t: 'next' });
-    // Round 1: phase 6 again; a morale call now waits for the end of the round (no second opening check).
+    // Round 1: phase 6 again; a morale call now is checked at once, in the round (no second opening check).
     expect(state).toMatchObject({ round: 1, stage: 'declare' });
-    give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, NO_DICE);
-    expect(state.moraleRequests).toEqual([{ combatant: 'gob', trigger: 'fear' }]);
+    give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, new ScriptedDice([moraleRoll('gob', 10)]));
+    expect(state.morale).toEqual([expect.objectContaining({ combatant: 'gob', roll: 10, target: 30, passed: true, stage: 'declare' })]);
+    expect(state.moraleRequests).toEqual([]);
     expect(state.opening).toHaveLength(1);
     give(state, { t: 'begin' }, dice);
     // Phase 7: "One player rolls for their party's initiative and the DM rolls for the other parties".
@@ -640,25 +642,22 @@ describe('addict through the flow (seed 004)', () => {
     expect(state.states.mage.expended).toEqual([]);
   });
 
-  it('GM morale calls during the round are rolled at the end of the round (README addict: "GM requests at the end of a round"; a failed check sets routed)', () => {
+  it('GM morale calls during the round are checked at once by phase 4\'s die (issue 28, "morale answers at once"; a failed check sets routed), not again at the end', () => {
     const { state, dice } = addictCombat([init('party', 1, 5), init('foes', 1, 2), moraleRoll('gob', 50), moraleRoll('ogre', 20)]);
     give(state, { t: 'declare', d: melee('fighter', 'gob') });
     give(state, { t: 'begin', d: foesAttack }, dice);
-    give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'ally-slain' }, { combatant: 'ogre', trigger: 'ally-slain' }] }, NO_DICE);
+    give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'ally-slain' }, { combatant: 'ogre', trigger: 'ally-slain' }] }, dice);
     expect(state.opening).toBeNull(); // not an opening check: the round is under way
-    while (state.step < (state.schedule?.steps.length ?? 0) - 1) give(state, { t: 'next' }, NO_DICE); // nothing rolled before the end
-    expect(dice.log.some((l) => l.request.purpose === 'morale')).toBe(false);
-    give(state, { t: 'next' }, dice);
-    expect(state.stage).toBe('end-of-round');
-    const checks = (state.end ?? []).filter((e) => e.kind === 'morale');
     // Goblin: 50 over its morale 30, fails. Ogre: no score, default 50; 20 passes.
-    expect(checks).toEqual([
-      expect.objectContaining({ combatant: 'gob', roll: 50, target: 30, passed: false }),
-      expect.objectContaining({ combatant: 'ogre', roll: 20, target: 50, passed: true }),
+    expect(state.morale).toEqual([
+      expect.objectContaining({ combatant: 'gob', roll: 50, target: 30, passed: false, stage: 'resolve', step: 0 }),
+      expect.objectContaining({ combatant: 'ogre', roll: 20, target: 50, passed: true, stage: 'resolve', step: 0 }),
     ]);
     expect(state.states.gob.routed).toBe(true);
     expect(state.states.ogre.routed).toBeFalsy();
     expect(state.moraleRequests).toEqual([]);
+    while (state.stage === 'resolve') give(state, { t: 'next' }, NO_DICE); // nothing rolled at the end
+    expect((state.end ?? []).filter((e) => e.kind === 'morale')).toEqual([]);
   });
 
   it('join mid-round (README addict, late joiners: "acts as if it had declared in phase 6, in its side\'s segment, if that moment is still to come"), leave, move', () => {

@@ -334,7 +334,7 @@ describe('segment-d6 · 2. Declare Spells and General Actions (validation)', () 
   });
 
   it('options: unknown or ill-typed values are problems, defaults are the README rulings', () => {
-    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true, rangeModifiers: true });
+    expect(d6.defaults).toEqual({ missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true, rangeModifiers: true, moraleMethod: '2d6' });
     const { problems } = resolveOptions(d6, { tieRule: 'coin', missileInitiative: 1 as unknown as boolean, speed: 3 });
     expect(problems.map((p) => p.key).sort()).toEqual(['BadOption', 'BadOption', 'UnknownOption']);
   });

@@ -109,8 +109,9 @@ describe('token statuses follow the round', () => {
     const { state, dice } = start('d12-ascending', encounter(hale, orc), [surprise('party', 12), surprise('orcs', 12), init('party', 1, 3), init('orcs', 1, 5), { purpose: 'morale', combatant: 'orc', result: 77 }]);
     give(state, { t: 'declare', d: melee('hale', 'orc') });
     give(state, { t: 'begin', d: { orc: melee('orc', 'hale') } }, dice);
-    give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-died' }] });
-    expect(statuses(state)).toEqual({});
+    // Checked at once (issue 28): routed as soon as it fails, and still at the end of the round.
+    give(state, { t: 'morale', requests: [{ combatant: 'orc', trigger: 'leader-died' }] }, dice);
+    expect(statuses(state)).toEqual({ orc: ['routed'] });
     finishRound(state, dice);
     expect(statuses(state)).toEqual({ orc: ['routed'] });
   });

@@ -42,9 +42,12 @@ export const FLOW_VERSION = 3;
  * (`join` with `was`) is the same combatant: it comes back in the condition it
  * left in (a dying one bleeds at the end of the round), with its declaration,
  * its initiative result, and this round's attacks, moves and mid-round actions
- * counted as its own; it may finish the step it left in (`left`).
+ * counted as its own; it may finish the step it left in (`left`). 5 (issue 28):
+ * a morale check the GM calls is made at once where the procedure has
+ * Procedure.moraleNow (`morale`), not at the end of the round; segment-d6 and
+ * high-low check it too (their `moraleMethod`).
  */
-export const RULES_REVISION = 4;
+export const RULES_REVISION = 5;
 
 export type FlowStage = 'declare' | 'resolve' | 'end-of-round';
 
@@ -163,6 +166,12 @@ export interface FlowState {
   moraleRequests: MoraleRequest[];
   /** Opening morale (addict phase 4), once rolled. */
   opening: EndEvent[] | null;
+  /**
+   * From rules revision 5: the morale checks made at once this round (the GM's calls, Procedure.moraleNow), in
+   * order, each with the stage and step it was made in. Absent until the first; cleared when the next round is
+   * declared (a check called while a round is declared belongs to that round).
+   */
+  morale?: MoraleMade[];
   /** What the end of this round did (bleeding, deaths, morale), once it is over. */
   end: EndEvent[] | null;
   /**
@@ -202,6 +211,9 @@ export interface FlowState {
   /** The rules revision the combat started under (RULES_REVISION, FlowStart.rules); absent: 0, the rules before. */
   rules?: number;
 }
+
+/** A morale check made at once (rules revision 5): its event, and when in the round it was made. */
+export type MoraleMade = Extract<EndEvent, { kind: 'morale' }> & { stage: FlowStage; step?: number };
 
 export type FlowResult<T = unknown> = { ok: true; state: FlowState; detail?: T } | { ok: false; problem: Problem };
 

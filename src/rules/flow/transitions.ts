@@ -41,6 +41,7 @@ import {
   type FlowStart,
   type FlowState,
   type LeftCombatant,
+  type MoraleMade,
   type MoraleRequest,
 } from './state';
 import { copyJson } from '../journal';
@@ -402,6 +403,7 @@ function newRound(state: FlowState, procedure: P): void {
   delete state.midRound;
   delete state.moves;
   delete state.finalDeclarations;
+  delete state.morale;
 }
 
 function next(state: FlowState, dice: Dice, procedure: P): Applied {
@@ -717,7 +719,28 @@ function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice
   }
   // The surprise segments have no end of round to check morale at: the GM calls for it in round 1.
   if (state.round === 0) return refuse('MoraleInSurprise');
+  if (revision(state) >= 5 && procedure.moraleNow) return moraleNow(state, copies, dice, procedure, procedure.moraleNow);
   for (const r of copies) state.moraleRequests.push(r);
+  return OK;
+}
+
+/**
+ * Rules revision 5 (issue 28, "morale answers at once"): the checks are made now, where the procedure makes a
+ * called check at once; each is kept with the stage and step it was made in (state.morale). One who is dead or
+ * gone checks nothing: refused in words.
+ */
+function moraleNow(state: FlowState, requests: MoraleRequest[], dice: Dice, procedure: P, check: NonNullable<P['moraleNow']>): Applied {
+  for (const r of requests) {
+    const condition = state.states[r.combatant]?.condition;
+    if (condition === 'dead' || condition === 'fled') return refuse('MoraleNotInFight', { name: combatantOf(state, r.combatant)?.name ?? r.combatant, condition });
+  }
+  const checked = asking(() => check(state.encounter, requests, state.states, dice, state.options, state.round));
+  if (!checked.ok) return checked;
+  const states: FlowState['states'] = {};
+  for (const id of Object.keys(checked.value.states)) states[id] = copyState(checked.value.states[id]);
+  state.states = states;
+  const when: Pick<MoraleMade, 'stage' | 'step'> = state.stage === 'resolve' ? { stage: state.stage, step: state.step } : { stage: state.stage };
+  for (const e of checked.value.events) if (e.kind === 'morale') (state.morale ??= []).push({ ...copyJson(e), ...when });
   return OK;
 }
 

@@ -997,6 +997,9 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     flowInputs: { gmPhase: applyGmPhase, release },
     openingMorale: (encounter, requests, states, dice, options) =>
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),
+    // A check the GM calls in a round, made at once (rules revision 5): phase 4's check, now.
+    moraleNow: (encounter, requests, states, dice, options, round) =>
+      moraleChecks(encounter, requests, new RoundEnd({ round, before: states, after: states, hits: [] }), dice, options, round),
     lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options, letters),
     releaseHeld: (encounter, query) => releasePrepared(encounter, query),
     // Footnotes 9 and 19: a charge closes 1/10 of its charge movement a segment, from its start (the map's progress, charges.ts).

@@ -1191,6 +1191,16 @@ function moraleChecks(encounter: Encounter, input: EndOfRoundInput, end: RoundEn
   }
 }
 
+/** A check the GM calls, made at once (rules revision 5): the same check as moraleChecks, now. */
+function moraleNow(
+  encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: D12AscendingOptions, round: number,
+): EndOfRoundResult {
+  const input: EndOfRoundInput = { round, before: states, after: states, hits: [], moraleRequests: requests };
+  const end = new RoundEnd(input);
+  moraleChecks(encounter, input, end, dice, options);
+  return end.result();
+}
+
 /**
  * The text has no dying rule, so the round ends with a death event for each
  * combatant killed in it, and a table that plays "dead at -10" may bleed the
@@ -1321,6 +1331,7 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   startingCondition,
   endOfRound,
   moraleProblem,
+  moraleNow,
   chooseSpell,
   lateJoin,
 };

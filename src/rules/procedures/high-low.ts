@@ -20,13 +20,14 @@ import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Pro
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type {
   AttackRules, Casting, DamageResult, DelayPlan, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult,
-  MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
+  MidRoundQuery, MoraleCheckRequest, OptionSpec, Procedure, ProcedureOptions, RoundInput, Schedule, Step, StepEntry, SurpriseResult,
 } from '../procedure';
 import {
   actsNow, badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, copyState, hpDamage, initialState, isActive, keyAt, makeSchedule, NEVER, pack,
   rollSideDice, RoundBuilder, RoundEnd, splice, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 import { delay } from '../flow/held';
+import { checkByMethod, methodOf, methodProblem, MORALE_METHODS, type MoraleMethod } from '../morale-methods';
 import { storedRateFeet } from '../encumbrance';
 import { feetOf, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import { surpriseRanges } from '../round/surprise';
@@ -68,12 +69,18 @@ export interface HighLowOptions extends ProcedureOptions {
   encumbrance: boolean;
   /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
   rangeModifiers: boolean;
+  /**
+   * RULING (issue 28; the text gives no morale rule): how a morale check the GM calls is made, at once
+   * (morale-methods.ts): 2d6, d100 or d20 at or under the score, or the GM's own result. A failure routs.
+   * Absent from a combat started before it: a call is taken and nothing is checked (as then).
+   */
+  moraleMethod: MoraleMethod;
 }
 
 export const highLowDefaults: Readonly<HighLowOptions> = Object.freeze({
   surpriseDie: 6, surprisedOn: 2, initiativeDie: 6, groupOrder: 'missile-first', weaponSpeedTies: true,
   naturalWeaponSpeed: 1, multiAttackByGroup: true, deathAt: 0, bleedPerRound: 0, dexterityReaction: false, goFirstOrder: 'after-charge',
-  cancelLosesSpell: true, encumbrance: false, rangeModifiers: true,
+  cancelLosesSpell: true, encumbrance: false, rangeModifiers: true, moraleMethod: '2d6',
 });
 
 const OPTION_SPECS: readonly OptionSpec[] = [
@@ -91,6 +98,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'cancelLosesSpell', type: 'boolean' },
   { key: 'encumbrance', type: 'boolean' },
   { key: 'rangeModifiers', type: 'boolean' },
+  { key: 'moraleMethod', type: 'choice', choices: MORALE_METHODS },
 ];
 
 /** An integer option, never below `min` (options arrive as any finite number). */
@@ -912,6 +920,30 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
   return { schedule: splice(schedule, input.currentStep, placed) };
 }
 
+/* ============================================================ morale (a ruling) */
+
+/** A call refused before it is taken (an unknown method, no score, no result for 'gm'); none in a combat started before the option. */
+function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: HighLowOptions): Problem | null {
+  if (options.moraleMethod === undefined) return null;
+  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'), true);
+}
+
+/** The checks the GM calls, made at once (rules revision 5) by the option's method; a failure routs. Nobody dead or gone checks. */
+function moraleNow(
+  encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: HighLowOptions, round: number,
+): EndOfRoundResult {
+  const out: EndOfRoundResult = { states: { ...states }, events: [] };
+  for (const request of requests) {
+    const c = encounter.combatants.find((x) => x.id === request.combatant);
+    const state = out.states[request.combatant];
+    if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
+    const done = checkByMethod(c, state, request, methodOf(request, options.moraleMethod, '2d6'), dice, round);
+    out.states[c.id] = done.state;
+    out.events.push(done.event);
+  }
+  return out;
+}
+
 /* ================================================================ procedure */
 
 export const highLowProcedure: Procedure<HighLowOptions> = {
@@ -934,6 +966,8 @@ export const highLowProcedure: Procedure<HighLowOptions> = {
   canAct: isActive,
   startingCondition,
   endOfRound,
+  moraleProblem,
+  moraleNow,
   lateJoin,
   announceDelay: delayNow,
   flowInputs: { delay },

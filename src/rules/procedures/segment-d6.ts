@@ -25,7 +25,8 @@ import type { Dice } from '../dice';
 import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Problem } from '../model';
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
-import type { AttackRules, MidRoundQuery, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import type { AttackRules, MidRoundQuery, MoraleCheckRequest, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
+import { checkByMethod, methodOf, methodProblem, MORALE_METHODS, type MoraleMethod } from '../morale-methods';
 import { actsNow, commonDeclarationProblem, conditionByHp, copyState, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
@@ -61,9 +62,15 @@ export interface SegmentD6Options extends ProcedureOptions {
   fullyCastInSurprise: boolean;
   /** RULING (an option, on; the seeds give no range penalties): a missile's medium range −2, long range −5 to hit (rules/attack.ts RANGE_MODIFIERS). */
   rangeModifiers: boolean;
+  /**
+   * RULING (issue 28; the text gives no morale rule): how a morale check the GM calls is made, at once
+   * (morale-methods.ts): 2d6, d100 or d20 at or under the score, or the GM's own result. A failure routs.
+   * Absent from a combat started before it: a call is taken and nothing is checked (as then).
+   */
+  moraleMethod: MoraleMethod;
 }
 
-const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true, rangeModifiers: true };
+const DEFAULTS: SegmentD6Options = { missileInitiative: true, tieRule: 'simultaneous', deathRule: 'zero', bleedPerRound: 0, fullyCastInSurprise: true, rangeModifiers: true, moraleMethod: '2d6' };
 
 const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'missileInitiative', type: 'boolean' },
@@ -72,6 +79,7 @@ const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'bleedPerRound', type: 'number', min: 0, max: 10 },
   { key: 'fullyCastInSurprise', type: 'boolean' },
   { key: 'rangeModifiers', type: 'boolean' },
+  { key: 'moraleMethod', type: 'choice', choices: MORALE_METHODS },
 ];
 
 /* ============================================================ vocabulary */
@@ -685,6 +693,30 @@ function spellWindows(schedule: Schedule): Schedule {
   return makeSchedule(schedule.procedure, schedule.round, schedule.steps, castings, schedule.initiative);
 }
 
+/* ============================================================ morale (a ruling) */
+
+/** A call refused before it is taken (an unknown method, no score, no result for 'gm'); none in a combat started before the option. */
+function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: SegmentD6Options): Problem | null {
+  if (options.moraleMethod === undefined) return null;
+  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'), true);
+}
+
+/** The checks the GM calls, made at once (rules revision 5) by the option's method; a failure routs. Nobody dead or gone checks. */
+function moraleNow(
+  encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: SegmentD6Options, round: number,
+): EndOfRoundResult {
+  const out: EndOfRoundResult = { states: { ...states }, events: [] };
+  for (const request of requests) {
+    const c = encounter.combatants.find((x) => x.id === request.combatant);
+    const state = out.states[request.combatant];
+    if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
+    const done = checkByMethod(c, state, request, methodOf(request, options.moraleMethod, '2d6'), dice, round);
+    out.states[c.id] = done.state;
+    out.events.push(done.event);
+  }
+  return out;
+}
+
 /* =============================================================== the procedure */
 
 /*
@@ -710,6 +742,8 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   canAct: isActive,
   startingCondition,
   endOfRound: (encounter, input, _dice, options) => endOfRound(encounter, input, options),
+  moraleProblem,
+  moraleNow,
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
   releaseHeld: (encounter, query, options) => releaseHeld(encounter, query, options),
   flowInputs: { release },
