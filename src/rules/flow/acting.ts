@@ -99,6 +99,9 @@ const ACT_REFUSED: Record<CannotActReason, string> = {
   routed: 'ActRefusedRouted',
 };
 
+/** The keys of those refusals (a script that could not foresee who falls tolerates them: play.ts, odds/trial.ts). */
+export const ACT_REFUSED_KEYS: readonly string[] = Object.values(ACT_REFUSED);
+
 /** The refusal in words for a combatant that cannot act: an attack, a release, a casting or a declaration it asks for. */
 export function cannotActProblem(state: FlowState, id: string, reason: CannotActReason): Problem {
   return { key: ACT_REFUSED[reason], data: { name: nameOf(state, id) } };
