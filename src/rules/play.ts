@@ -406,9 +406,13 @@ class Player {
 
   /** A round's declarations: a whole set replaces the last round's (null: same as last round). */
   declare(round: number, set: Record<string, Declaration> | null): void {
-    if (set === null) return;
+    if (set === null) {
+      this.reaim(round);
+      return;
+    }
     // A whole new set: what "same as last round" would have carried does not matter.
     this.notCarried = [];
+    this.fallenAims = [];
     const state = this.state;
     for (const id of Object.keys(state.declarations)) if (!set[id]) this.give({ t: 'withdraw', c: id });
     for (const [id, d] of Object.entries(set)) {
@@ -634,39 +638,50 @@ class Player {
     this.woundsDone.push({ step, combatant: w.input.c, detail });
   }
 
-  /**
-   * On to the next round's declarations, noting what "same as last round" could not carry on. Rules revision 5:
-   * a declaration not carried because its target fell is declared again at the script's choice for the new round,
-   * else the default target (defaultTarget); one that holds or chooses nothing is not declared.
-   */
+  /** Declarations "same as last round" did not carry because their target fell (rules revision 5), for `declare`. */
+  private fallenAims: { id: string; d: Declaration }[] = [];
+
+  /** On to the next round's declarations, noting what "same as last round" could not carry on. */
   advance(): void {
     const state = this.state;
     const before = state.declarations;
     this.must({ t: 'next' }, `round ${state.round}`);
     this.retargetsDone = [];
+    this.fallenAims = [];
     for (const [id, d] of Object.entries(before)) {
       const s = state.states[id];
       if (state.declarations[id] || !s) continue;
       if (engineDecidesActing(state)) {
         if (actionRefusedBy(state, id, d.action, this.procedure) !== null) continue;
-        const from = d.target;
-        if (from !== undefined && fallenReason(state.states[from]) !== null && spellAvailable(state, d)) {
-          const chosen = this.choiceFor(state.round, id);
-          const done: RetargetDone = { step: null, combatant: id, from, choice: chosen.choice, scripted: chosen.scripted };
-          if (chosen.choice === 'target' && chosen.target !== undefined) {
-            done.target = chosen.target;
-            const given = this.give({ t: 'declare', d: { ...copyJson(d), target: chosen.target } });
-            if (!given.ok) {
-              this.notCarried.push({ combatant: id, declaration: copyJson(d) });
-              continue;
-            }
-          }
-          this.retargetsDone.push(done);
+        if (d.target !== undefined && fallenReason(state.states[d.target]) !== null && spellAvailable(state, d)) {
+          this.fallenAims.push({ id, d });
           continue;
         }
       } else if (!this.procedure.canAct(s)) continue;
       this.notCarried.push({ combatant: id, declaration: copyJson(d) });
     }
+  }
+
+  /**
+   * Rules revision 5, "same as last round": a declaration not carried because its target fell is declared again
+   * at the script's choice for the new round, else the default target (defaultTarget); one that holds or chooses
+   * nothing is not declared (noted as not carried).
+   */
+  private reaim(round: number): void {
+    for (const { id, d } of this.fallenAims) {
+      const chosen = this.choiceFor(round, id);
+      const done: RetargetDone = { step: null, combatant: id, from: d.target as string, choice: chosen.choice, scripted: chosen.scripted };
+      if (chosen.choice === 'target' && chosen.target !== undefined) {
+        done.target = chosen.target;
+        const given = this.give({ t: 'declare', d: { ...copyJson(d), target: chosen.target } });
+        if (!given.ok) {
+          this.notCarried.push({ combatant: id, declaration: copyJson(d) });
+          continue;
+        }
+      } else this.notCarried.push({ combatant: id, declaration: copyJson(d) });
+      this.retargetsDone.push(done);
+    }
+    this.fallenAims = [];
   }
 
   /** The round being played, to its end (and the bleeding the GM staunches then), as a log. */
