@@ -25,6 +25,7 @@ import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
 import { attackProblem } from '../../rules/flow/attack';
+import { ACT_REFUSED_KEYS } from '../../rules/flow/acting';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
 import type { Dice } from '../../rules/dice';
@@ -139,7 +140,7 @@ export function holds(state: FlowState, combatantId: string): boolean {
 }
 
 /** A release probe: the engine's reasons about the moment (held, come, used, able) count; one about the stand-in action does not. */
-const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant']);
+const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant', ...ACT_REFUSED_KEYS]);
 function releaseProblem(state: FlowState, c: string): Problem | null {
   const p = probe(state, { t: 'release', c, d: { combatant: c, action: 'melee' } });
   return p && RELEASE_MOMENT.has(p.key) ? p : null;
