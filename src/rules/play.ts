@@ -36,6 +36,7 @@ import {
   waitingTarget,
   spellAvailable,
   ACT_REFUSED_KEYS,
+  type CannotActReason,
   type RetargetChoice,
 } from './flow';
 import { openStep } from './flow/step';
@@ -232,6 +233,8 @@ export interface RoundLog {
   wounds?: { step: number | null; combatant: string; detail: WoundDetail }[];
   /** Fallen targets replaced this round (rules revision 5): the script's choice, else the player's default. */
   retargets?: RetargetDone[];
+  /** Last round's declarations struck because their combatant may no longer take them (rules revision 5: routed, surrendered). */
+  struck?: { combatant: string; declaration: Declaration; reason: CannotActReason }[];
 }
 
 export interface CombatLog {
@@ -638,6 +641,9 @@ class Player {
     this.woundsDone.push({ step, combatant: w.input.c, detail });
   }
 
+  /** Declarations struck as the round is declared (RoundLog.struck). */
+  struck: NonNullable<RoundLog['struck']> = [];
+
   /** Declarations "same as last round" did not carry because their target fell (rules revision 5), for `declare`. */
   private fallenAims: { id: string; d: Declaration }[] = [];
 
@@ -648,11 +654,14 @@ class Player {
     this.must({ t: 'next' }, `round ${state.round}`);
     this.retargetsDone = [];
     this.fallenAims = [];
+    this.struck = [];
     for (const [id, d] of Object.entries(before)) {
       const s = state.states[id];
       if (state.declarations[id] || !s) continue;
       if (engineDecidesActing(state)) {
-        if (actionRefusedBy(state, id, d.action, this.procedure) !== null) continue;
+        const reason = actionRefusedBy(state, id, d.action, this.procedure);
+        if (reason === 'routed' || reason === 'surrendered') this.struck.push({ combatant: id, declaration: copyJson(d), reason });
+        if (reason !== null) continue;
         if (d.target !== undefined && fallenReason(state.states[d.target]) !== null && spellAvailable(state, d)) {
           this.fallenAims.push({ id, d });
           continue;
@@ -697,6 +706,8 @@ class Player {
     if (this.woundsDone.length > 0) log.wounds = this.woundsDone;
     if (this.retargetsDone.length > 0) log.retargets = this.retargetsDone;
     this.retargetsDone = [];
+    if (this.struck.length > 0) log.struck = this.struck;
+    this.struck = [];
     return log;
   }
 }

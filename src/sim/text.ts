@@ -383,6 +383,8 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
       : w.txt('TENSEG.Sim.NotCarriedTarget', { name: nameOf(d.combatant), target: nameOf(d.declaration.target) }),
   );
   for (const d of notCarried) w.say(1, d.text);
+  // Declarations struck because their combatant may no longer take them (rules revision 5: routed, surrendered).
+  for (const x of log.struck ?? []) w.say(1, t.format('TENSEG.Sim.Struck', { name: nameOf(x.combatant), action: t.format(`TENSEG.Sim.Action.${x.declaration.action}`), reason: t.format(`TENSEG.CannotAct.${x.reason}`) }));
   // Declarations "same as last round" re-aimed because their target fell (rules revision 5).
   for (const x of (log.retargets ?? []).filter((r) => r.step === null)) w.say(1, retargetText(w, x, nameOf));
   const initiative = initiativeOf(w, log, view, nameOf);

@@ -30,7 +30,7 @@ const fighter = (id: string, side: string, hp: number, kind: 'character' | 'mons
   stress: 2,
   className: 'fighter',
   level: 1,
-  hd: 1,
+  hitDice: '1',
   weapon: { name: 'Sword', speed: 5, length: 3 },
 });
 

@@ -11,7 +11,7 @@ import { timeline } from '../../src/rules/timeline';
 import { expectRefused, give, melee } from './flow-helpers';
 import { attackStepOf, orcFight, playTo, STEADY, toNextRound } from './act-helpers';
 
-const attack = (c: string, target: string) => ({ t: 'attack', c, target });
+const attack = (c: string, target: string) => ({ t: 'attack' as const, c, target });
 
 /** Round 1 planned: the fighter attacks the orc, the orcs the fighter; the orc dies before the fighter's blow. */
 function orcFallsFirst(procedure: (typeof PROCEDURE_IDS)[number]) {

@@ -14,7 +14,7 @@ import { timeline } from '../../src/rules/timeline';
 import { expectRefused, give, melee } from './flow-helpers';
 import { attackStepOf, orcFight, playTo, STEADY, toNextRound } from './act-helpers';
 
-const attack = (c: string, target: string) => ({ t: 'attack', c, target });
+const attack = (c: string, target: string) => ({ t: 'attack' as const, c, target });
 
 describe.each(PROCEDURE_IDS)('%s: who can act', (procedure) => {
   it('a routed orc strikes nobody: its attack is refused ("routed"), its entry cannot act, and the timeline strikes it with the reason', () => {

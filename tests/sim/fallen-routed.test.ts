@@ -116,6 +116,7 @@ describe.each(PROCEDURE_IDS)('%s in the runner: a fallen target, a routed orc', 
     const out = round2Text(sim(fight(procedure)).stdout);
     expect(out).toContain('Orc 1, the target of Brand, has fallen: Brand turns to Orc 3 (no choice given: the first opponent still standing).');
     expect(out).not.toMatch(/Orc 2: attacks in melee/);
+    expect(out).toContain('Orc 2 no longer does this (attacks in melee): routed: may only flee.');
     expect(out).toContain('Not applied: 2 damage from Orc 2 to Brand');
   });
 
