@@ -190,7 +190,7 @@ describe('revision 4: one who comes back is the same combatant', () => {
 
   it('a dying fighter taken off the tracker mid-round and added back still bleeds at the end of the round (deathRule minus-ten: below 0 it loses bleedPerRound a round)', () => {
     const { state, dice } = d6();
-    expect(state.rules).toBe(4);
+    expect(state.rules).toBeGreaterThanOrEqual(4);
     give(state, { t: 'declare', d: melee('fighter', 'orc') });
     give(state, { t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: melee('orc2', 'mage') } }, dice);
     give(state, { t: 'hit', target: 'fighter', amount: 5, by: 'orc' });
