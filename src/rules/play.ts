@@ -419,7 +419,24 @@ class Player {
     const state = this.state;
     for (const id of Object.keys(state.declarations)) if (!set[id]) this.give({ t: 'withdraw', c: id });
     for (const [id, d] of Object.entries(set)) {
-      const done = this.give({ t: 'declare', d: { ...d, combatant: id } });
+      let done = this.give({ t: 'declare', d: { ...d, combatant: id } });
+      if (!done.ok && done.problem.key === 'DeclarationTargetFallen' && d.target !== undefined) {
+        // Written at a target that fell before the round (rules revision 5): the script's choice, else the default.
+        const chosen = this.choiceFor(round, id);
+        const turned: RetargetDone = { step: null, combatant: id, from: d.target, choice: chosen.choice, scripted: chosen.scripted };
+        if (chosen.choice === 'target' && chosen.target !== undefined) {
+          turned.target = chosen.target;
+          done = this.give({ t: 'declare', d: { ...d, combatant: id, target: chosen.target } });
+        }
+        if (done.ok || chosen.choice !== 'target') {
+          this.retargetsDone.push(turned);
+          if (!done.ok) {
+            // It holds or does nothing: last round's declaration is not kept either.
+            if (state.declarations[id]) this.give({ t: 'withdraw', c: id });
+            continue;
+          }
+        }
+      }
       if (done.ok) continue;
       if (!TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `round ${round}, ${id}` });
       if (state.declarations[id]) this.give({ t: 'withdraw', c: id });
