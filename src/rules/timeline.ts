@@ -272,7 +272,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
       surprised: state.surprise.surprised[c.id] ?? 0,
       stillSurprised: still,
       // As the flow decides it: the procedure says who can act (declarationProblem), a lost surprise round says who may not yet.
-      mayDeclare: !!s && procedure.canAct(s) && !(still && state.surprise.unit === 'round'),
+      // From rules revision 5 (flow/acting.ts): a surrendered combatant declares nothing; a routed one may still declare flight.
+      mayDeclare: !!s && procedure.canAct(s) && !(byEngine && s.surrendered) && !(still && state.surprise.unit === 'round'),
       declared: decl !== undefined,
     };
     if (mine(c.id) && s) {

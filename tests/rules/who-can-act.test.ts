@@ -70,7 +70,7 @@ describe.each(PROCEDURE_IDS)('%s: who can act', (procedure) => {
     playTo(state, attackStepOf(state, 'fighter'));
     expectRefused(state, attack('fighter', 'orc'), 'AttackTargetFallenSurrendered');
     expectRefused(state, attack('orc', 'fighter'), 'ActRefusedSurrendered');
-    expect(timeline(state).combatants.find((c) => c.id === 'orc')?.struck).toBe('surrendered');
+    expect(timeline(state).combatants.find((c) => c.id === 'orc')).toMatchObject({ struck: 'surrendered', mayDeclare: false });
   });
 
   it('a dead orc is refused in words, and nobody strikes it', () => {
