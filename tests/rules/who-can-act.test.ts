@@ -11,6 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { PROCEDURE_IDS } from '../../src/rules/model';
 import { timeline } from '../../src/rules/timeline';
+import { PROCEDURES } from '../../src/rules/procedures/all';
+import { midRoundProblem } from '../../src/rules/flow';
 import { expectRefused, give, melee } from './flow-helpers';
 import { attackStepOf, orcFight, playTo, STEADY, toNextRound } from './act-helpers';
 
@@ -99,5 +101,21 @@ describe.each(PROCEDURE_IDS)('%s: who can act', (procedure) => {
     // individual-speed decided routed monsters out of the fight before (its own canAct: "able to fight" = not routed).
     if (procedure !== 'individual-speed') give(state, attack('orc', 'fighter'));
     expect(timeline(state).combatants.find((c) => c.id === 'orc')?.struck).toBeUndefined();
+  });
+});
+
+describe.each(PROCEDURE_IDS.filter((id) => !!PROCEDURES[id].releaseHeld))('%s: a routed combatant releases nothing', (procedure) => {
+  it('its held (prepared) action is refused in words once its morale broke', () => {
+    const state = orcFight(procedure);
+    give(state, { t: 'declare', d: { combatant: 'fighter', action: 'wait' } });
+    give(state, { t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: melee('orc2', 'fighter') } }, STEADY);
+    const k = (state.schedule?.steps ?? []).findIndex((s) => s.entries.some((e) => e.combatant === 'fighter' && e.action === 'wait'));
+    expect(k).toBeGreaterThanOrEqual(0);
+    playTo(state, k);
+    const release = { t: 'release' as const, c: 'fighter', d: melee('fighter', 'orc') };
+    // Before it routs, the release is taken (on a copy).
+    expect(midRoundProblem(state, release)).toBeNull();
+    state.states.fighter.routed = true;
+    expectRefused(state, release, 'ActRefusedRouted');
   });
 });
