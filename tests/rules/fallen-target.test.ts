@@ -36,10 +36,20 @@ describe.each(PROCEDURE_IDS)('%s: a fallen target', (procedure) => {
     expectRefused(state, { t: 'retarget', c: 'fighter', choice: 'target', target: 'fighter' }, 'RetargetTargetInvalid');
     expectRefused(state, { t: 'retarget', c: 'fighter', choice: 'target' }, 'MalformedRequest');
     expectRefused(state, { t: 'retarget', c: 'orc2', choice: 'none' }, 'RetargetNotNeeded');
-    expectRefused(state, { t: 'retarget', c: 'orc', choice: 'none' }, 'ActRefusedDead');
+    // The dead orc chooses nothing — unless felled in this very step, where it still acts (README ruling, simultaneous actions).
+    const sameStep = state.hits.some((h) => h.target === 'orc' && h.step === state.step);
+    expectRefused(state, { t: 'retarget', c: 'orc', choice: 'none' }, sameStep ? 'RetargetNotNeeded' : 'ActRefusedDead');
     give(state, { t: 'retarget', c: 'fighter', choice: 'target', target: 'orc2' });
     expect(timeline(state).combatants.find((c) => c.id === 'fighter')?.waiting).toBeUndefined();
     expect(give(state, attack('fighter', 'orc2')).attack).toMatchObject({ c: 'fighter', target: 'orc2', as: 'schedule' });
+  });
+
+  it('an attacker felled in its own step still chooses, and strikes (README ruling, simultaneous actions)', () => {
+    const state = orcFallsFirst(procedure);
+    give(state, { t: 'hit', target: 'fighter', amount: 100 });
+    expect(state.states.fighter.condition).toBe('dead');
+    give(state, { t: 'retarget', c: 'fighter', choice: 'target', target: 'orc2' });
+    give(state, attack('fighter', 'orc2'));
   });
 
   it('"same as last round" does not carry an attack at the dead orc', () => {

@@ -22,6 +22,7 @@ import type { Problem } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
 import { actionRefusedBy, cannotActProblem, engineDecidesActing, fallenReason } from './acting';
 import { combatantOf, nameOf, type FlowState } from './state';
+import { ableState } from './attack';
 
 type P = Procedure<ProcedureOptions>;
 
@@ -93,8 +94,8 @@ export function retargetProblem(state: FlowState, input: RetargetInput, procedur
   if (!c || !state.states[c.id]) return { key: 'UnknownCombatant', data: { id: String(input.c) } };
   if (!engineDecidesActing(state)) return { key: 'RetargetNotInRules', data: { name: c.name } };
   if (state.stage !== 'resolve' || !state.schedule?.steps[state.step]) return { key: 'MidRoundOutsideRound', data: { name: c.name } };
-  const reason = actionRefusedBy(state, c.id, state.declarations[c.id]?.action, procedure);
-  if (reason) return cannotActProblem(state, c.id, reason);
+  // Able as it acts in this step (attack.ts ableState: felled in this same step, it still acts — README ruling, simultaneous actions).
+  if (!ableState(state, c.id, procedure)) return cannotActProblem(state, c.id, actionRefusedBy(state, c.id, undefined, procedure) ?? 'dead');
   const fallen = waitingTarget(state, c.id);
   if (fallen === undefined) return { key: 'RetargetNotNeeded', data: { name: c.name } };
   if (input.choice === 'target') {
