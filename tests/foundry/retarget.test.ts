@@ -11,6 +11,25 @@ import { requestDeclaration, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import { requestMidRound } from '../../src/documents/midround';
 import type { TenSegmentsCombat } from '../../src/documents/combat';
+import { g } from './world';
+import { forms } from '../../src/apps/tracker/gm-prompts';
+import { rowControls, TRACKER_ACTIONS, type ControlsInput } from '../../src/apps/tracker/controls';
+import { GM_VIEW, timeline } from '../../src/rules/timeline';
+import type { FlowState } from '../../src/rules/flow';
+
+/** The actions on a row of `user`'s tracker. */
+async function rowActions(w: World, user: any, id: string): Promise<string[]> {
+  return w.foundry.client(user).run(() => {
+    const combat = g.game.combats.get(w.combat.id);
+    const state = combat.flowState as FlowState;
+    const gm = !!g.game.user.isGM;
+    const mine = combat.combatants.filter((c: any) => c.isOwner);
+    const sides = [...new Set<string>(mine.map((c: any) => c._source.group))];
+    const view = timeline(state, gm ? GM_VIEW : { gm: false, sides, hidden: [] });
+    const input: ControlsInput = { view, state, gm, owned: new Set<string>(mine.map((c: any) => c.id)), started: true };
+    return rowControls(input, id).map((c) => c.action);
+  });
+}
 
 async function inAllClients(w: World): Promise<void> {
   await w.foundry.client(w.foundry.users.gm).run(() => whenIdle());
@@ -58,8 +77,46 @@ describe.each([13, 14] as const)('a fallen target replaced through the documents
     expect(chosen).toMatchObject({ ok: true });
     await inAllClients(w);
     expect(combat.flowState!.retargets).toEqual([expect.objectContaining({ c: ids.brand, choice: 'target', target: ids.orc2 })]);
+    expect(await rowActions(w, p2, ids.brand)).not.toContain('retarget');
     w.foundry.dice.push(20, 5);
     const a = await w.foundry.asUser(p2, () => requestAttack(combat, { attackerId: ids.brand, targetId: ids.orc2, weaponId: w.sword.id }));
     expect(a).toMatchObject({ ok: true, hit: true });
+  });
+});
+
+describe.each([13, 14] as const)('the tracker row\'s choice, generation %i', (generation) => {
+  it('Brand\'s row offers "Choose a new target" while his attack waits; his player picks Orc 2 from it', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const combat = w.combat;
+    const ids = w.ids;
+    const p2 = w.foundry.users.player2;
+    w.foundry.dice.push(4, 5);
+    await combat.startCombat();
+    await inAllClients(w);
+    await w.foundry.asUser(p2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
+    w.foundry.dice.push(6, 1);
+    await combat.rollInitiative();
+    await inAllClients(w);
+    expect(await rowActions(w, p2, ids.brand)).not.toContain('retarget');
+    await w.actors.orc1.update({ 'system.hp.value': -20 });
+    await inAllClients(w);
+    expect(await rowActions(w, p2, ids.brand)).toContain('retarget');
+    let offered = '';
+    forms.ask = async (_title: string, content: string) => {
+      offered = content;
+      return { choice: `target:${ids.orc2}` };
+    };
+    await w.foundry.client(p2).run(async () => {
+      const viewed = g.game.combats.get(combat.id);
+      const row = { dataset: { combatantId: ids.brand } };
+      const target = { dataset: {}, closest: (sel: string) => (sel === '[data-combatant-id]' ? row : null) };
+      await TRACKER_ACTIONS.retarget.call({ viewed }, {} as PointerEvent, target as unknown as HTMLElement);
+    });
+    await inAllClients(w);
+    // The standing orc is offered, the dead one not; hold and nothing too.
+    expect(offered).toContain(`target:${ids.orc2}`);
+    expect(offered).not.toContain(`target:${ids.orc1}`);
+    expect(offered).toContain('value="hold"');
+    expect(combat.flowState!.retargets).toEqual([expect.objectContaining({ c: ids.brand, choice: 'target', target: ids.orc2 })]);
   });
 });

@@ -251,6 +251,8 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
     }
     // d12-ascending II.C: the caster whose spell was left unnamed chooses it at its initiative result.
     if (choosingCasting(state, c)) out.push(button('chooseSpell', 'fa-solid fa-wand-sparkles', t('ChooseSpell'), probe(state, { t: 'choose', c, spell: null }), data));
+    // Rules revision 5: its target fell before its blow; its owner chooses another target, to hold, or nothing.
+    if (view.waiting !== undefined) out.push(button('retarget', 'fa-solid fa-arrows-turn-right', t('Retarget'), null, data));
     // The Attack of a combatant in the step being played, or holding an action for a later one (the engine says yes or why not);
     // the others' attacks out of turn are the GM's Free attack.
     const attack = plannedOf(state).acting.has(c) || holds(state, c) ? attackFor(state, c) : null;
@@ -325,6 +327,7 @@ export const TRACKER_ACTION_NAMES = [
   'attack',
   'staunch',
   'chooseSpell',
+  'retarget',
   'recordReactions',
   'encounterDistance',
   'oddsOfFight',
