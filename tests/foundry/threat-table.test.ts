@@ -41,6 +41,7 @@ const RIGHT: Record<string, CombatAction> = {
   'midround:staunch': 'manage',
   'midround:heal': 'manage',
   'midround:injury': 'manage',
+  'midround:retarget': 'declare',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;
