@@ -21,6 +21,9 @@ export interface MidRoundRequest {
   /** choose: the spell item chosen, or none. */
   spell?: string;
   none?: boolean;
+  /** retarget: the opponent an attacker whose target fell turns to, or hold. */
+  targetId?: string;
+  hold?: boolean;
   /** reaction: the side, the result in the GM's words, the roll, hidden from players. */
   groupId?: string;
   result?: string;

@@ -65,7 +65,7 @@ export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
  * src/documents/handlers/midround.ts (MID_ROUND). A new mid-round action is a name
  * here and an entry there (with the fields it needs below, if new).
  */
-export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury'] as const;
+export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury', 'retarget'] as const;
 export type MidRoundActionName = (typeof MID_ROUND_ACTIONS)[number];
 
 /**
@@ -176,6 +176,9 @@ export const REQUEST_SPECS = {
       /** choose (d12-ascending II.C): the spell item chosen at the caster's turn, or `none: true`. */
       spell: opt(ID),
       none: opt({ t: 'bool' }),
+      /** retarget (rules revision 5): an attacker whose target fell turns to this combatant, or holds (`hold: true`), or does nothing (`none: true`). */
+      targetId: opt(ID),
+      hold: opt({ t: 'bool' }),
       /** reaction (addict phase 1): the side (CombatantGroup), the result in the GM's words, the roll if any, hidden from players. */
       groupId: opt(ID),
       result: opt({ t: 'text', max: REACTION_MAX }),

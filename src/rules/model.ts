@@ -309,6 +309,11 @@ export interface CombatantState {
   delayed?: boolean;
   /** Morale: has broken. */
   routed?: boolean;
+  /**
+   * Has surrendered (seed 002, Withdrawal Tactics: "Surrender: ... throw down your weapon, put up your hands"): from
+   * rules revision 5 it acts no more and nobody strikes it (flow/acting.ts).
+   */
+  surrendered?: boolean;
   /** addict phase 11: the GM staunched its bleeding (a fresh wound bleeds again). */
   staunched?: boolean;
   /** individual-speed: stabilized by a Heal check (no Wound Point lost at the end of the round). */

@@ -28,6 +28,16 @@ import {
   type WoundDetail,
   type WoundInput,
   choosingCasting,
+  actionRefusedBy,
+  aimOf,
+  cannotActReason,
+  engineDecidesActing,
+  fallenReason,
+  waitingTarget,
+  spellAvailable,
+  ACT_REFUSED_KEYS,
+  type CannotActReason,
+  type RetargetChoice,
 } from './flow';
 import { openStep } from './flow/step';
 import { fallenBy } from './flow/read';
@@ -134,11 +144,37 @@ export interface CombatScript {
   /** Bleeding the GM staunches at the end of a round (addict phase 11). */
   staunch?: { round: number; combatant: string }[];
   /**
+   * What an attacker whose target fell chooses (the `retarget` input, rules revision 5): in a round, at the moment
+   * its blow comes (or, for a declaration "same as last round" would carry at a fallen target, when the round is
+   * declared). Without one the player chooses the first opponent still standing (defaultTarget).
+   */
+  retargets?: ScriptedRetarget[];
+  /**
    * Spells chosen at the caster's turn (d12-ascending II.C: declared as a
    * spell with no spell named): given when the step its casting begins in
    * is played, before that step's damage; `spell` null chooses none.
    */
   choices?: ScriptedChoice[];
+}
+
+/** An attacker's choice once its target fell (flow/retarget.ts): another target, hold, or nothing. */
+export interface ScriptedRetarget {
+  round: number;
+  combatant: string;
+  choice: RetargetChoice;
+  target?: string;
+}
+
+/** A fallen target replaced in a round (RoundLog.retargets): at a step, or (step null) a declaration re-aimed as the round was declared. */
+export interface RetargetDone {
+  step: number | null;
+  combatant: string;
+  /** The fallen target. */
+  from: string;
+  choice: RetargetChoice;
+  target?: string;
+  /** Chosen by the script; false: the player's default (defaultTarget). */
+  scripted: boolean;
 }
 
 /** A spell a caster chooses at its turn (the `choose` input), in a round. */
@@ -195,6 +231,10 @@ export interface RoundLog {
   notCarried: { combatant: string; declaration: Declaration }[];
   /** individual-speed: the Heal checks and injuries the GM entered this round, each after the step it came with (null: after the last step). */
   wounds?: { step: number | null; combatant: string; detail: WoundDetail }[];
+  /** Fallen targets replaced this round (rules revision 5): the script's choice, else the player's default. */
+  retargets?: RetargetDone[];
+  /** Last round's declarations struck because their combatant may no longer take them (rules revision 5: routed, surrendered). */
+  struck?: { combatant: string; declaration: Declaration; reason: CannotActReason }[];
 }
 
 export interface CombatLog {
@@ -281,11 +321,68 @@ class Player {
     readonly state: FlowState,
     private readonly procedure: Procedure<ProcedureOptions>,
     private readonly dice: Dice,
-    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'moraleRequests' | 'cancelled' | 'staunch' | 'choices' | 'wounds' | MidRoundList>,
+    private readonly script: Pick<CombatScript, 'damage' | 'joins' | 'moraleRequests' | 'cancelled' | 'staunch' | 'choices' | 'wounds' | 'retargets' | MidRoundList>,
   ) {}
 
   /** The Heal checks and injuries entered in the round being played. */
   woundsDone: NonNullable<RoundLog['wounds']> = [];
+  /** Fallen targets replaced in the round being played (and as it was declared). */
+  retargetsDone: RetargetDone[] = [];
+  /** The script's retargets used. */
+  private readonly retargetsUsed = new Set<number>();
+
+  /**
+   * The player's default for an attacker whose target fell, where the script
+   * gives no choice: the first opponent still standing (able to act, neither
+   * routed nor fallen) in the encounter's order — the odds' "nearest foe"
+   * where nobody has a position (odds/nearest.ts), so a scenario and its odds
+   * play the same fight. None standing: nothing.
+   */
+  defaultTarget(id: string): string | undefined {
+    const state = this.state;
+    const me = state.encounter.combatants.find((c) => c.id === id);
+    if (!me) return undefined;
+    const foe = state.encounter.combatants.find((c) => c.side !== me.side && cannotActReason(state.states[c.id], this.procedure, true) === null);
+    return foe?.id;
+  }
+
+  /** The script's choice for `id` in `round` (used once), else the default. */
+  private choiceFor(round: number, id: string): { choice: RetargetChoice; target?: string; scripted: boolean } {
+    const list = this.script.retargets ?? [];
+    for (let i = 0; i < list.length; i++) {
+      const x = list[i];
+      if (this.retargetsUsed.has(i) || x.round !== round || x.combatant !== id) continue;
+      this.retargetsUsed.add(i);
+      return x.choice === 'target' ? { choice: 'target', target: x.target, scripted: true } : { choice: x.choice, scripted: true };
+    }
+    const target = this.defaultTarget(id);
+    return target !== undefined ? { choice: 'target', target, scripted: false } : { choice: 'none', scripted: false };
+  }
+
+  /** An attacker whose target fell, its blow come: its choice given to the flow (a refused scripted choice stops the play). */
+  retargetNow(round: number, id: string): void {
+    const from = waitingTarget(this.state, id);
+    if (from === undefined) return;
+    const chosen = this.choiceFor(round, id);
+    const input: FlowInput = chosen.choice === 'target' ? { t: 'retarget', c: id, choice: 'target', target: chosen.target as string } : { t: 'retarget', c: id, choice: chosen.choice };
+    this.must(input, `retargets, round ${round}, ${id}`);
+    const done: RetargetDone = { step: this.state.step, combatant: id, from, choice: chosen.choice, scripted: chosen.scripted };
+    if (chosen.target !== undefined) done.target = chosen.target;
+    this.retargetsDone.push(done);
+  }
+
+  /**
+   * Whom a scripted blow of `by` lands on. Rules revision 5: nobody is struck
+   * after falling; a blow written at a target that fell lands on whom its
+   * attacker aims at now (the target it turned to), or nowhere (it held or
+   * chose nothing): undefined.
+   */
+  landsOn(ev: DamageEvent): string | undefined {
+    const state = this.state;
+    if (ev.by === undefined || !engineDecidesActing(state) || fallenReason(state.states[ev.target]) === null) return ev.target;
+    const aim = aimOf(state, ev.by);
+    return aim !== undefined && fallenReason(state.states[aim]) === null ? aim : undefined;
+  }
 
   /** Mid-round actions not done (refused, or their moment never came). */
   readonly notDone: CombatLog['notDone'] = [];
@@ -314,13 +411,34 @@ class Player {
 
   /** A round's declarations: a whole set replaces the last round's (null: same as last round). */
   declare(round: number, set: Record<string, Declaration> | null): void {
-    if (set === null) return;
+    if (set === null) {
+      this.reaim(round);
+      return;
+    }
     // A whole new set: what "same as last round" would have carried does not matter.
     this.notCarried = [];
+    this.fallenAims = [];
     const state = this.state;
     for (const id of Object.keys(state.declarations)) if (!set[id]) this.give({ t: 'withdraw', c: id });
     for (const [id, d] of Object.entries(set)) {
-      const done = this.give({ t: 'declare', d: { ...d, combatant: id } });
+      let done = this.give({ t: 'declare', d: { ...d, combatant: id } });
+      if (!done.ok && done.problem.key === 'DeclarationTargetFallen' && d.target !== undefined) {
+        // Written at a target that fell before the round (rules revision 5): the script's choice, else the default.
+        const chosen = this.choiceFor(round, id);
+        const turned: RetargetDone = { step: null, combatant: id, from: d.target, choice: chosen.choice, scripted: chosen.scripted };
+        if (chosen.choice === 'target' && chosen.target !== undefined) {
+          turned.target = chosen.target;
+          done = this.give({ t: 'declare', d: { ...d, combatant: id, target: chosen.target } });
+        }
+        if (done.ok || chosen.choice !== 'target') {
+          this.retargetsDone.push(turned);
+          if (!done.ok) {
+            // It holds or does nothing: last round's declaration is not kept either.
+            if (state.declarations[id]) this.give({ t: 'withdraw', c: id });
+            continue;
+          }
+        }
+      }
       if (done.ok) continue;
       if (!TOLERATED.has(done.problem.key)) throw new RulesError({ ...done.problem, path: done.problem.path ?? `round ${round}, ${id}` });
       if (state.declarations[id]) this.give({ t: 'withdraw', c: id });
@@ -439,6 +557,8 @@ class Player {
       step.entries.forEach((entry, i) => {
         const outcome = state.outcomes[k]?.[i];
         if (outcome === 'acts' && isAttackEntry(entry) && !(entry.action === 'wait' && releasing.has(entry.combatant))) {
+          // Its target fell before its blow: its owner's choice (the script's, else the default) first.
+          this.retargetNow(round, entry.combatant);
           const n = (attacks.get(entry.combatant) ?? 0) + 1;
           attacks.set(entry.combatant, n);
           events.forEach((ev, j) => {
@@ -462,7 +582,13 @@ class Player {
       });
       for (const j of landing) {
         const ev = events[j];
-        this.give({ t: 'hit', target: ev.target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}), ...(ev.type !== undefined ? { type: ev.type } : {}) });
+        const target = this.landsOn(ev);
+        if (target === undefined) {
+          // Its target fell and its attacker held or chose nothing: the blow's moment never came.
+          used.delete(j);
+          continue;
+        }
+        this.give({ t: 'hit', target, amount: ev.amount, ...(ev.by !== undefined ? { by: ev.by } : {}), ...(ev.critical ? { critical: true } : {}), ...(ev.type !== undefined ? { type: ev.type } : {}) });
       }
       // The GM's Heal checks and injuries of this step.
       woundsLeft.forEach((w, j) => {
@@ -552,15 +678,56 @@ class Player {
     this.woundsDone.push({ step, combatant: w.input.c, detail });
   }
 
+  /** Declarations struck as the round is declared (RoundLog.struck). */
+  struck: NonNullable<RoundLog['struck']> = [];
+
+  /** Declarations "same as last round" did not carry because their target fell (rules revision 5), for `declare`. */
+  private fallenAims: { id: string; d: Declaration }[] = [];
+
   /** On to the next round's declarations, noting what "same as last round" could not carry on. */
   advance(): void {
     const state = this.state;
     const before = state.declarations;
     this.must({ t: 'next' }, `round ${state.round}`);
+    this.retargetsDone = [];
+    this.fallenAims = [];
+    this.struck = [];
     for (const [id, d] of Object.entries(before)) {
       const s = state.states[id];
-      if (!state.declarations[id] && s && this.procedure.canAct(s)) this.notCarried.push({ combatant: id, declaration: copyJson(d) });
+      if (state.declarations[id] || !s) continue;
+      if (engineDecidesActing(state)) {
+        const reason = actionRefusedBy(state, id, d.action, this.procedure);
+        if (reason === 'routed' || reason === 'surrendered') this.struck.push({ combatant: id, declaration: copyJson(d), reason });
+        if (reason !== null) continue;
+        if (d.target !== undefined && fallenReason(state.states[d.target]) !== null && spellAvailable(state, d)) {
+          this.fallenAims.push({ id, d });
+          continue;
+        }
+      } else if (!this.procedure.canAct(s)) continue;
+      this.notCarried.push({ combatant: id, declaration: copyJson(d) });
     }
+  }
+
+  /**
+   * Rules revision 5, "same as last round": a declaration not carried because its target fell is declared again
+   * at the script's choice for the new round, else the default target (defaultTarget); one that holds or chooses
+   * nothing is not declared (noted as not carried).
+   */
+  private reaim(round: number): void {
+    for (const { id, d } of this.fallenAims) {
+      const chosen = this.choiceFor(round, id);
+      const done: RetargetDone = { step: null, combatant: id, from: d.target as string, choice: chosen.choice, scripted: chosen.scripted };
+      if (chosen.choice === 'target' && chosen.target !== undefined) {
+        done.target = chosen.target;
+        const given = this.give({ t: 'declare', d: { ...copyJson(d), target: chosen.target } });
+        if (!given.ok) {
+          this.notCarried.push({ combatant: id, declaration: copyJson(d) });
+          continue;
+        }
+      } else this.notCarried.push({ combatant: id, declaration: copyJson(d) });
+      this.retargetsDone.push(done);
+    }
+    this.fallenAims = [];
   }
 
   /** The round being played, to its end (and the bleeding the GM staunches then), as a log. */
@@ -574,14 +741,18 @@ class Player {
     log.notCarried = this.notCarried;
     this.notCarried = [];
     if (this.woundsDone.length > 0) log.wounds = this.woundsDone;
+    if (this.retargetsDone.length > 0) log.retargets = this.retargetsDone;
+    this.retargetsDone = [];
+    if (this.struck.length > 0) log.struck = this.struck;
+    this.struck = [];
     return log;
   }
 }
 
 /** Refusals a script could not foresee: a combatant who fell, a spell with no copy left, one not in the fight. */
-const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant']);
+const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant', ...ACT_REFUSED_KEYS]);
 /** …and for a spell chosen at the caster's turn: struck before it, unable to act then, the spell's last copy gone. */
-const CHOICE_TOLERATED = new Set(['ChooseSpellPrevented', 'CombatantCannotAct', 'SpellNotMemorized']);
+const CHOICE_TOLERATED = new Set(['ChooseSpellPrevented', 'CombatantCannotAct', 'SpellNotMemorized', ...ACT_REFUSED_KEYS]);
 
 function joinInput(j: NonNullable<CombatScript['joins']>[number]): FlowInput {
   const input: FlowInput = { t: 'join', c: j.combatant };

@@ -17,6 +17,8 @@ import { getProcedure } from './registry';
 import type { CastingStatus, EntryOutcome, FlowInterruption, FlowStage, FlowState, MoraleMade } from './flow';
 import { fallenBy } from './flow/read';
 import { nameOf } from './flow/state';
+import { actionRefusedBy, cannotActReason, engineDecidesActing, type CannotActReason } from './flow/acting';
+import { waitingTarget } from './flow/retarget';
 import type { ChargeView } from './charges';
 import { part } from './parts';
 import { copyJson } from './journal';
@@ -95,6 +97,13 @@ export interface CombatantView {
    * is also `routed`); 'called': a check the GM called that waits for the end of the round (individual-speed), the GM's view only.
    */
   morale?: 'held' | 'broke' | 'called';
+  /**
+   * Why it cannot act (rules revision 5, flow/acting.ts), or for 'routed' only flee: its declaration is struck with
+   * this reason (TENSEG.CannotAct.<reason>). Absent: it may act as its procedure allows.
+   */
+  struck?: CannotActReason;
+  /** Its target fell and its attack waits for its owner's choice (the `retarget` input): the fallen target's id. */
+  waiting?: string;
 }
 
 export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'action' | 'routine' | 'target' | 'casting' | 'reason'> {
@@ -113,6 +122,8 @@ export interface EntryView extends Pick<StepEntry, 'combatant' | 'kind' | 'actio
    * earlier): they will not happen, and say so.
    */
   outcome?: EntryOutcome;
+  /** Its combatant cannot take this action (rules revision 5, flow/acting.ts): why (dead, fled, surrendered, dying, unconscious, routed). */
+  struck?: CannotActReason;
 }
 
 export interface StepView {
@@ -237,6 +248,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
   const currentSegment = current !== null ? schedule?.steps[current].segment : undefined;
   const labels = state.initiative?.labels ?? {};
   const surprisedAnyone = Object.values(state.surprise.surprised).some((n) => n > 0);
+  const byEngine = engineDecidesActing(state);
 
   const sides: SideView[] = state.encounter.sides.map((s: Side) => {
     const v: SideView = { id: s.id, name: s.name, winner: state.initiative?.winner === s.id };
@@ -267,7 +279,8 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
       surprised: state.surprise.surprised[c.id] ?? 0,
       stillSurprised: still,
       // As the flow decides it: the procedure says who can act (declarationProblem), a lost surprise round says who may not yet.
-      mayDeclare: !!s && procedure.canAct(s) && !(still && state.surprise.unit === 'round'),
+      // From rules revision 5 (flow/acting.ts): a surrendered combatant declares nothing; a routed one may still declare flight.
+      mayDeclare: !!s && procedure.canAct(s) && !(byEngine && s.surrendered) && !(still && state.surprise.unit === 'round'),
       declared: decl !== undefined,
     };
     if (mine(c.id) && s) {
@@ -291,6 +304,12 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const checked = (state.morale ?? []).filter((m) => m.combatant === c.id).pop();
     if (checked) v.morale = checked.passed ? 'held' : 'broke';
     else if (gm && state.moraleRequests.some((r) => r.combatant === c.id)) v.morale = 'called';
+    if (byEngine) {
+      const reason = cannotActReason(s, procedure, true);
+      if (reason) v.struck = reason;
+      const waiting = state.stage === 'resolve' ? waitingTarget(state, c.id) : undefined;
+      if (waiting !== undefined && shown(waiting)) v.waiting = waiting;
+    }
     combatants.push(v);
   }
 
@@ -311,7 +330,15 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     const entries = step.entries
       .map((e, i) => ({ e, outcome: played ? state.outcomes[k]?.[i] : stoppedAhead(e) }))
       .filter(({ e }) => shown(e.combatant) && (played || mine(e.combatant)))
-      .map(({ e, outcome }) => entryView(e, schedule as Schedule, outcome, mine(e.combatant)));
+      .map(({ e, outcome }) => {
+        const v = entryView(e, schedule as Schedule, outcome, mine(e.combatant));
+        // Struck with its reason: an entry that could not be carried out, or one to come its combatant can no longer take.
+        if (byEngine && (outcome === undefined || outcome === 'cannot-act')) {
+          const reason = actionRefusedBy(state, e.combatant, e.action, procedure);
+          if (reason) v.struck = reason;
+        }
+        return v;
+      });
     if (!played && entries.length === 0) return;
     const hits = state.hits.filter((h) => h.step === k && shown(h.target));
     const breaks = state.interruptions.filter((i) => i.step === k && shown(i.caster));

@@ -263,7 +263,7 @@ function spellName(w: Writer, spell: string | undefined, device: boolean | undef
   return spell || w.t.format(device ? 'TENSEG.Sim.UnnamedDevice' : 'TENSEG.Sim.UnnamedSpell');
 }
 
-function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => string, routines: Map<string, number>): string {
+function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, turnedTo?: string): string {
   const { t } = w;
   const name = nameOf(e.combatant);
   const outcome = e.outcome ?? 'cannot-act';
@@ -279,20 +279,30 @@ function entryText(w: Writer, e: EntryView, nameOf: (id: string | undefined) => 
       chose ?? (e.kind === 'cast-begin' ? (outcome === 'begins' ? (e.device ? 'BeginsDevice' : timed ? 'Begins' : 'BeginsNoTime') : BEGIN_KEYS[outcome]) : COMPLETE_KEYS[outcome]);
     text = t.format(`TENSEG.Sim.Entry.${key ?? 'CannotComplete'}`, data);
   } else if (outcome === 'acts') {
-    text = e.target !== undefined ? t.format('TENSEG.Sim.Entry.ActsTarget', { name, action: actionText, target: nameOf(e.target) }) : t.format('TENSEG.Sim.Entry.Acts', { name, action: actionText });
+    // Its target fell: the one it turned to (RoundLog.retargets).
+    const target = turnedTo ?? e.target;
+    text = target !== undefined ? t.format('TENSEG.Sim.Entry.ActsTarget', { name, action: actionText, target: nameOf(target) }) : t.format('TENSEG.Sim.Entry.Acts', { name, action: actionText });
     const extras: string[] = [];
     if (e.routine !== undefined && ((routines.get(e.combatant) ?? 0) > 1 || e.routine > 1)) extras.push(t.format('TENSEG.Sim.Entry.Routine', { routine: e.routine }));
     if (e.kind === 'late-join') extras.push(t.format('TENSEG.Sim.Entry.LateJoin'));
     if (extras.length > 0) text = t.format('TENSEG.Sim.Entry.Extra', { text, extra: extras.join(', ') });
-  } else text = t.format('TENSEG.Sim.Entry.CannotAct', { name, action: actionText });
+  } else if (e.struck !== undefined) text = t.format('TENSEG.Sim.Entry.CannotActWhy', { name, action: actionText, reason: t.format(`TENSEG.CannotAct.${e.struck}`) });
+  else text = t.format('TENSEG.Sim.Entry.CannotAct', { name, action: actionText });
   // The reason explains a placement: shown only for what actually happens.
   const happened = outcome === 'acts' || outcome === 'begins' || outcome === 'goes-off';
   if (happened && e.reason && t.has(`TENSEG.Reason.${e.reason}`)) text = t.format('TENSEG.Sim.Entry.Why', { text, reason: t.format(`TENSEG.Reason.${e.reason}`) });
   return text;
 }
 
+/** An attacker whose target fell, and its choice: another target, hold, or nothing (the script's, or the runner's default). */
+function retargetText(w: Writer, x: NonNullable<RoundLog['retargets']>[number], nameOf: (id: string | undefined) => string): string {
+  const data = { name: nameOf(x.combatant), from: nameOf(x.from), target: nameOf(x.target) };
+  const key = x.choice === 'target' ? (x.scripted ? 'TENSEG.Sim.Retarget.target' : 'TENSEG.Sim.Retarget.default') : `TENSEG.Sim.Retarget.${x.choice}`;
+  return w.t.format(key, data);
+}
+
 function stepOf(
-  w: Writer, st: StepView, view: TimelineView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, showPhase: boolean, wounds?: RoundLog['wounds'],
+  w: Writer, st: StepView, view: TimelineView, nameOf: (id: string | undefined) => string, routines: Map<string, number>, showPhase: boolean, wounds?: RoundLog['wounds'], retargets?: RoundLog['retargets'],
 ): TimelineStep {
   const { t } = w;
   const phase = t.maybe(`TENSEG.Phase.${st.phase}`, st.phase);
@@ -304,8 +314,12 @@ function stepOf(
         ? t.format(`TENSEG.Sim.StepCount${only}`, { count: st.count, phase })
         : t.format('TENSEG.Sim.StepPhase', { phase });
   w.say(1, heading);
+  // Attackers whose target fell before their blow in this step, and what they chose (rules revision 5).
+  const turned = (retargets ?? []).filter((x) => x.step === st.index);
+  for (const x of turned) w.say(2, retargetText(w, x, nameOf));
   const entries: TimelineEntry[] = st.entries.map((e) => {
-    const text = w.say(2, entryText(w, e, nameOf, routines));
+    const to = e.outcome === 'acts' ? turned.find((x) => x.combatant === e.combatant && x.choice === 'target')?.target : undefined;
+    const text = w.say(2, entryText(w, e, nameOf, routines, to));
     const out: TimelineEntry = { combatant: e.combatant, name: nameOf(e.combatant), kind: e.kind, action: e.action, outcome: e.outcome ?? 'cannot-act', text };
     if (e.routine !== undefined) out.routine = e.routine;
     if (e.target !== undefined) out.target = e.target;
@@ -363,8 +377,16 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
     ? []
     : scenario.joins.filter((j) => j.round === view.round).map((j) => w.txt('TENSEG.Sim.Joins', { name: j.combatant.name, side: nameOf(j.combatant.side), step: j.step }));
   for (const j of joins) w.say(1, j.text);
-  const notCarried = log.notCarried.map((d) => w.txt('TENSEG.Sim.NotCarried', { name: nameOf(d.combatant), spell: d.declaration.spell ?? '' }));
+  const notCarried = log.notCarried.map((d) =>
+    d.declaration.action === 'spell' || d.declaration.action === 'device'
+      ? w.txt('TENSEG.Sim.NotCarried', { name: nameOf(d.combatant), spell: d.declaration.spell ?? '' })
+      : w.txt('TENSEG.Sim.NotCarriedTarget', { name: nameOf(d.combatant), target: nameOf(d.declaration.target) }),
+  );
   for (const d of notCarried) w.say(1, d.text);
+  // Declarations struck because their combatant may no longer take them (rules revision 5: routed, surrendered).
+  for (const x of log.struck ?? []) w.say(1, t.format('TENSEG.Sim.Struck', { name: nameOf(x.combatant), action: t.format(`TENSEG.Sim.Action.${x.declaration.action}`), reason: t.format(`TENSEG.CannotAct.${x.reason}`) }));
+  // Declarations "same as last round" re-aimed because their target fell (rules revision 5).
+  for (const x of (log.retargets ?? []).filter((r) => r.step === null)) w.say(1, retargetText(w, x, nameOf));
   const initiative = initiativeOf(w, log, view, nameOf);
   const carryIn = view.carryIn.map((c) => w.txt('TENSEG.Sim.CarryIn', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), round: c.beganRound }));
   for (const c of carryIn) w.say(1, c.text);
@@ -372,7 +394,7 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   for (const st of view.steps) for (const e of st.entries) if (e.routine !== undefined) routines.set(e.combatant, (routines.get(e.combatant) ?? 0) + 1);
   // The phase is named only where it tells something: when the round's steps are in more than one phase.
   const showPhase = new Set(view.steps.map((st) => st.phase)).size > 1;
-  const steps = view.steps.map((st) => stepOf(w, st, view, nameOf, routines, showPhase, log.wounds));
+  const steps = view.steps.map((st) => stepOf(w, st, view, nameOf, routines, showPhase, log.wounds, log.retargets));
   const afterSteps = (log.wounds ?? []).filter((x) => x.step === null).map((x) => woundText(w, x, nameOf));
   for (const x of afterSteps) w.say(1, x.text);
   const unapplied = log.unapplied.map((d) => {

@@ -156,7 +156,7 @@ describe.each([13, 14] as const)('the GM\'s authority, generation %i', (generati
     while (!combat.currentActorIds().includes(ids.brand) && combat.flowState!.stage === 'resolve') await combat.nextTurn();
     const dead = await w.foundry.asUser(p2, () => requestAttack(combat, { attackerId: ids.brand, targetId: ids.orc1, weaponId: w.sword.id }));
     expect(dead).toMatchObject({ ok: false });
-    expect(['AttackerCannotAct', 'AttackOutsideRound', 'AttackNotYourStep']).toContain((dead as any).key);
+    expect(['AttackerCannotAct', 'ActRefusedDead', 'AttackOutsideRound', 'AttackNotYourStep']).toContain((dead as any).key);
     expect(w.actors.orc1.system.hp.value).toBe(6);
     void p1;
   });

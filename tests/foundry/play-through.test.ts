@@ -67,9 +67,11 @@ describe.each([13, 14] as const)('a whole combat from the tracker and the dialog
       expect(flow(w).stage).toBe('declare');
       const declaring = await draw(w, gm);
       expect(text(declaring.html)).toContain(declaring.ts.title);
+      // Nobody aims at a dead orc (rules revision 5: a declaration at a fallen target is refused): each turns to the other.
+      const alive = (id: string) => flow(w).states[id]?.condition !== 'dead';
       const party: [any, string, Record<string, unknown>][] = [
-        [player, ids.halvaine, { action: 'melee', weapon: dagger.id, target: ids.orc2 }],
-        [player2, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }],
+        [player, ids.halvaine, { action: 'melee', weapon: dagger.id, target: alive(ids.orc2) ? ids.orc2 : ids.orc1 }],
+        [player2, ids.brand, { action: 'melee', weapon: w.sword.id, target: alive(ids.orc1) ? ids.orc1 : ids.orc2 }],
       ];
       const able = (id: string) => (w.combat.flowState as FlowState).states[id] !== undefined && !['dead', 'dying', 'incapacitated', 'unconscious'].includes(flow(w).states[id].condition as string);
       if (procedure === 'addict') {

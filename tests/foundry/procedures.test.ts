@@ -181,6 +181,9 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
 
       // Round 3: a tie (4, 4): both sides act in segment 4.
       await toDeclarations(combat, 3);
+      // Orc 2 is dead: "same as last round" does not carry Brand's attack at it (rules revision 5); he turns to Orc 1.
+      expect(flowOf(combat).declarations[ids.brand]).toBeUndefined();
+      await foundry.asUser(foundry.users.player2, () => requestDeclaration(combat, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }));
       foundry.dice.push(4, 4);
       await combat.rollInitiative();
       expect(stepOf(combat).segment).toBe(4);
@@ -512,8 +515,11 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(text(ends[1])).toBe("End of round 2 Count 4: Orc 2 dealt 5 damage to Halvaine. Orc 2 took 7 damage. Halvaine was struck while casting: Sleep is lost. Orc 2 fell. Orc 2 bled 1. Orc 2's morale broke (7 against 13). Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
 
       // Round 3: the Dying orc still acts once ("continues to function as an Incapacitated creature", whose "any other
-      // action it takes causes it to take 1 Wound Point of damage"), bleeds again; nobody checks morale.
+      // action it takes causes it to take 1 Wound Point of damage"), bleeds again; nobody checks morale. Routed, it may
+      // only flee (rules revision 5): its attack is not carried on, it declares flight.
       await toDeclarations(combat, 3);
+      expect(flowOf(combat).declarations[ids.orc2]).toBeUndefined();
+      await declare(w, ids.orc2, { action: 'flee' });
       await combat.rollInitiative();
       await toEndOfRound(combat);
       expect(wounds(actors.orc2)).toBe(-4);
@@ -569,7 +575,9 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Round 1: party 2, orcs 5: the orcs act in segment 2, the party in 5; Sleep begins in 1, goes off in 3.
       await declare(w, ids.halvaine, { action: 'spell', spell: w.spell.id });
       await declare(w, ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc2 });
-      await declare(w, ids.orc2, { action: 'melee', target: ids.halvaine });
+      // Orc 2's morale broke: it may only flee (rules revision 5, seed 002 "Flee in panic"); its attack is refused in words.
+      expect(await requestDeclaration(w.combat, ids.orc2, { action: 'melee', target: ids.halvaine })).toMatchObject({ ok: false, key: 'ActRefusedRouted' });
+      await declare(w, ids.orc2, { action: 'flee' });
       foundry.dice.push(2, 5);
       await combat.rollInitiative();
       expect(flowOf(combat).schedule!.steps.map((s: any) => s.segment)).toEqual([1, 2, 3, 5]);
@@ -577,7 +585,8 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(outcomeOf(combat, ids.halvaine)).toBe('begins');
       await combat.nextTurn();
       expect(combat.combatant?.id).toBe(ids.orc2);
-      await attack(w, ids.orc2, ids.halvaine, [19, 6]);
+      // A stone from the goblins' slinger behind the lines (the GM's damage) strikes Halvaine while she casts.
+      await setHealth(w, actors.halvaine, { 'system.hp.value': 6 });
       expect(hp(actors.halvaine)).toBe(6);
       expect(flowOf(combat).interruptions).toEqual([expect.objectContaining({ caster: ids.halvaine, outcome: 'interrupted', expended: true })]);
       expect(expended(w)).toBe(1);
@@ -590,7 +599,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Phase 9: "Any combatants who had negative hit points at the start of the round lose 1 hit point".
       await toEndOfRound(combat);
       expect(hp(actors.orc1)).toBe(-3);
-      expect(text(cards('end-of-round')[1])).toBe("End of round 1 Hostile won the initiative (5). Segment 2: Orc 2 dealt 6 damage to Halvaine. Halvaine was struck while casting: Sleep is lost. Orc 1 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 2. Hostile, down: Orc 1.");
+      expect(text(cards('end-of-round')[1])).toBe("End of round 1 Hostile won the initiative (5). Segment 2: Halvaine took 6 damage. Halvaine was struck while casting: Sleep is lost. Orc 1 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 2. Hostile, down: Orc 1.");
 
       // Round 2: the GM marks Orc 1 at -9 (trampled in the melee); it bleeds to -10: "Anyone who hits -10 dies".
       await toDeclarations(combat, 2);

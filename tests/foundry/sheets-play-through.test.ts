@@ -208,7 +208,8 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
       const plans: [string, Record<string, unknown>][] = [
         [fid, { action: 'melee', weapon: sword.id, target: oid }],
         [mid, sleep.system.memorized - sleep.system.expended > 0 && rounds === 1 ? { action: 'spell', spell: sleep.id, target: oid } : { action: 'melee', weapon: dagger.id, target: oid }],
-        [oid, { action: 'melee', target: fid }],
+        // Its morale broken (d12-ascending: the check from its sheet), it may only flee (rules revision 5); it can still be struck.
+        [oid, flow(w).states[oid]?.routed ? { action: 'flee' } : { action: 'melee', target: fid }],
       ];
       for (const [id, values] of plans) {
         if (!able(id) || !(await undeclared(w, gm, id))) continue;

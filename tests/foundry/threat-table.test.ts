@@ -43,6 +43,7 @@ const RIGHT: Record<string, CombatAction> = {
   'midround:injury': 'manage',
   // A GM's Accept / Put back on a health card (issue 27): GMs only.
   health: 'manage',
+  'midround:retarget': 'declare',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;

@@ -104,7 +104,7 @@ describe('segment-d6 (seed 000): attacks in the segment of the side', () => {
     give(state, { t: 'begin' }, dice);
     // Round 2: the foes act in segment 5, the orc is dead by then.
     playTo(state, stepOf(state, 'orc2'));
-    expectRefused(state, attack('orc', 'fighter'), 'AttackerCannotAct');
+    expectRefused(state, attack('orc', 'fighter'), 'ActRefusedDead');
   });
 
   it('the target is another combatant still in this combat; the attacker one still in it', () => {
@@ -117,7 +117,7 @@ describe('segment-d6 (seed 000): attacks in the segment of the side', () => {
     expectRefused(state, attack('fighter', 'orc2'), 'AttackTargetInvalid');
     expectRefused(state, attack('ghost', 'orc'), 'UnknownCombatant');
     give(state, { t: 'leave', c: 'fighter' });
-    expectRefused(state, attack('fighter', 'orc'), 'AttackerCannotAct');
+    expectRefused(state, attack('fighter', 'orc'), 'ActRefusedFled');
     for (const bad of [{ t: 'attack' }, { t: 'attack', c: 'fighter' }, { t: 'attack', c: 7, target: 'orc' }, attack('archer', 'orc', { routine: -1 }), attack('archer', 'orc', { routine: 1.5 }), { ...attack('archer', 'orc'), weapon: 3 }]) {
       expectRefused(state, bad, 'MalformedRequest');
     }
@@ -377,7 +377,7 @@ describe('individual-speed (seed 003): counts, the riposte, the Dying', () => {
     give(state, { t: 'hit', target: 'guard', amount: 30 });
     expect(state.states.guard.condition).toBe('dead');
     give(state, { t: 'next' });
-    expectRefused(state, attack('guard', 'wolf'), 'AttackerCannotAct');
+    expectRefused(state, attack('guard', 'wolf'), 'ActRefusedDead');
   });
 
   it('"a character may use Defensive Attack even if they do not actually attack" (declared with no routine): no attack', () => {
@@ -438,7 +438,7 @@ describe('addict (seed 004): action letters, set weapons, prepared actions', () 
     give(state, { t: 'begin', d: { gob: melee('gob', 'fighter') } }, dice);
     give(state, { t: 'hit', target: 'gob', amount: 11 });
     give(state, { t: 'next' });
-    expectRefused(state, attack('gob', 'fighter'), 'AttackerCannotAct');
+    expectRefused(state, attack('gob', 'fighter'), 'ActRefusedDying');
   });
 });
 

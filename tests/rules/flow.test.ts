@@ -226,7 +226,9 @@ describe('segment-d6 through the flow (seed 000)', () => {
     // "declare spells and general actions for the next round": same as last round while it can still be done.
     give(state, { t: 'next' });
     expect(state).toMatchObject({ round: 2, stage: 'declare', schedule: null, initiative: null });
-    expect(state.declarations).toEqual({ fighter: melee('fighter', 'orc'), orc2: melee('orc2', 'fighter') });
+    // The fighter's attack at the dead orc is not carried on (rules revision 5, issue 28: "same as last round" never carries a fallen target).
+    expect(state.declarations).toEqual({ orc2: melee('orc2', 'fighter') });
+    give(state, { t: 'declare', d: melee('fighter', 'orc2') });
     give(state, { t: 'begin' }, dice);
     expect(stepOf(state, 'orc')).toBe(-1);
     expect(dice.unused()).toEqual([]);
@@ -680,6 +682,9 @@ describe('addict through the flow (seed 004)', () => {
     // The ogre changes sides: from the next plan it acts in the party's segment (the foes' die).
     give(state, { t: 'move', c: 'ogre', side: 'party' });
     give(state, { t: 'declare', d: melee('ogre', 'wolf') });
+    // The goblin the fighter attacked has fled: "same as last round" does not carry an attack at it (rules revision 5); the fighter turns to the wolf.
+    expect(state.declarations.fighter).toBeUndefined();
+    give(state, { t: 'declare', d: melee('fighter', 'wolf') });
     give(state, { t: 'begin' }, dice);
     expect(state.initiative?.sides).toEqual({ party: 6, foes: 1 });
     expect(segmentOf(state, 'ogre')).toBe(1);
@@ -752,8 +757,8 @@ describe('a refused input changes nothing (validation first)', () => {
     expectRefused(state, { t: 'begin', d: { orc: melee('orc2', 'fighter') } }, 'DeclarationWrongCombatant');
     give(state, { t: 'hit', target: 'orc', amount: 5 });
     expect(state.states.orc.condition).toBe('dead');
-    expectRefused(state, { t: 'declare', d: melee('orc', 'fighter') }, 'CombatantCannotAct');
-    expectRefused(state, { t: 'begin', d: { orc: melee('orc', 'fighter') } }, 'CombatantCannotAct');
+    expectRefused(state, { t: 'declare', d: melee('orc', 'fighter') }, 'ActRefusedDead');
+    expectRefused(state, { t: 'begin', d: { orc: melee('orc', 'fighter') } }, 'ActRefusedDead');
   });
 
   it('a spell with no copy left cannot be declared: "a spell cast is expended" (model), one copy per memorized entry', () => {
@@ -1039,11 +1044,12 @@ function fightLogged(procedure: ProcedureId, seed: number): LogWriter {
         w.give({ t: 'declare', d: castSleep() });
         w.must({ t: 'declare', d: melee('fighter', 'orc') });
         w.give({ t: 'morale', requests: [{ combatant: 'orc2', trigger: 'fear' }] }); // refused in a surprise phase
-        w.must({ t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: melee('orc2', 'mage') } });
+        // A routed orc may only flee (rules revision 5, flow/acting.ts: seed 002 "Flee in panic").
+        w.must({ t: 'begin', d: { orc: melee('orc', 'fighter'), orc2: s.states.orc2.routed ? { combatant: 'orc2', action: 'flee' } : melee('orc2', 'mage') } });
       } else if (s.round === 2) {
         w.give({ t: 'withdraw', c: 'mage' });
         w.must({ t: 'move', c: 'orc2', side: 'party' });
-        w.must({ t: 'declare', d: melee('orc2', 'orc') });
+        w.must({ t: 'declare', d: s.states.orc2.routed ? { combatant: 'orc2', action: 'flee' } : melee('orc2', 'orc') });
         w.must({ t: 'next' });
       } else {
         w.give({ t: 'declare', d: castSleep() });

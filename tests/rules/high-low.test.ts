@@ -1291,9 +1291,11 @@ describe('properties over random encounters', () => {
                 expect(down.has(entry.combatant)).toBe(false);
                 if (round.round === 1 && log.surprise.surprised[entry.combatant] > 0) throw new Error('surprised combatant acted');
               }
-              // Every routine-1 blow of one who acted in this step lands in this step.
+              // Every routine-1 blow of one who acted in this step lands in this step — but nobody is struck after
+              // falling (rules revision 5): a blow whose target fell and whose attacker found no standing opponent is not applied.
               if (outcome === 'acts' && (entry.routine ?? 1) === 1 && entry.kind !== 'routine') {
-                const expected = damage.filter((d) => d.by === entry.combatant).length;
+                const fallen = round.unapplied.filter((u) => u.by === entry.combatant).length;
+                const expected = damage.filter((d) => d.by === entry.combatant).length - fallen;
                 expect(step.damage.filter((x) => x.by === entry.combatant).length).toBe(expected);
               }
             }

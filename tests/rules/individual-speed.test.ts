@@ -1147,8 +1147,11 @@ describe('properties over random encounters', () => {
             const start = states[c.id];
             const surprised = r.round === 1 && sides.get(c.side)!.surprised && !c.neverSurprised;
             const living = start.condition !== 'dead' && start.condition !== 'fled';
+            // Rules revision 5 (flow/acting.ts, retarget.ts): a routed monster may only flee; one whose target fell and no
+            // opponent stands chooses nothing (play.ts defaultTarget).
+            const struck = (start.routed && d.action !== 'flee') || (r.retargets ?? []).some((x) => x.combatant === c.id && x.step === null && x.choice !== 'target');
             let expected = 0;
-            if (living && !surprised && d.action !== 'none') {
+            if (living && !struck && !surprised && d.action !== 'none') {
               if (d.action === 'spell' || d.action === 'device') expected = 2;
               else if (ATTACKS.has(d.action)) expected = start.condition === 'dying' ? 1 : Math.max(1, d.routines ?? c.routines ?? 1);
               else expected = 1;

@@ -70,7 +70,7 @@ describe('legalActions: only the actions legal under the combat\'s procedure', (
     const { state, dice } = begun('segment-d6');
     state.states.gob.hp = 0;
     state.states.gob.condition = 'dead';
-    expect(problemOf(legalActions(state, 'gob'), 'melee')).toBe('CombatantCannotAct');
+    expect(problemOf(legalActions(state, 'gob'), 'melee')).toBe('ActRefusedDead');
     give(state, { t: 'begin', d: { orc: melee('orc', 'fighter') } }, dice);
     expect(legalKinds(legalActions(state, 'fighter'))).toEqual([]);
     expect(problemOf(legalActions(state, 'fighter'), 'melee')).toBe('NotDeclaring');

@@ -41,7 +41,7 @@ describe('a combatant starting at 0 hit points or below follows the procedure\'s
   it('segment-d6 (deathRule "minus-ten": "unconscious (cannot act) from 0 to -9, dead at -10"): at -3 it is unconscious, not dead; it bleeds with bleedPerRound', () => {
     const { state, dice } = combat('segment-d6', { hp: -3 }, { deathRule: 'minus-ten', bleedPerRound: 1 });
     expect(state.states.hurt).toMatchObject({ hp: -3, condition: 'incapacitated' });
-    expectRefused(state, { t: 'declare', d: melee('hurt', 'ogre') }, 'CombatantCannotAct');
+    expectRefused(state, { t: 'declare', d: melee('hurt', 'ogre') }, 'ActRefusedUnconscious');
     playRound(state, dice);
     expect(state.end).toContainEqual({ kind: 'bleed', combatant: 'hurt', amount: 1 });
     expect(state.states.hurt).toMatchObject({ hp: -4, condition: 'incapacitated' });
@@ -98,7 +98,7 @@ describe('a starting condition given where the hit points do not tell it (Combat
   it('fled: it is not in the fight (not planned, cannot declare), whatever its hit points', () => {
     const { state, dice } = combat('segment-d6', { condition: 'fled' });
     expect(state.states.hurt).toMatchObject({ hp: 10, condition: 'fled' });
-    expectRefused(state, { t: 'declare', d: melee('hurt', 'ogre') }, 'CombatantCannotAct');
+    expectRefused(state, { t: 'declare', d: melee('hurt', 'ogre') }, 'ActRefusedFled');
     playRound(state, dice);
     expect(state.states.hurt.condition).toBe('fled');
   });

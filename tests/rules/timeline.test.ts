@@ -265,7 +265,7 @@ describe('declarations: who has declared, who may', () => {
     const v = t.view();
     expect(v.round).toBe(2);
     expect(combatant(v, 'cleric')).toMatchObject({ condition: 'dying', declared: false, health: { hp: -3, maxHp: 8 } });
-    expect(declarationProblem(t.state, melee('cleric', 'goblin'))).toMatchObject({ key: 'CombatantCannotAct' });
+    expect(declarationProblem(t.state, melee('cleric', 'goblin'))).toMatchObject({ key: 'ActRefusedDying' });
   });
 
   it('addict: an unconscious combatant (below 0 hp) is shown as expected to declare (mayDeclare)', () => {

@@ -162,7 +162,7 @@ export const COMBAT = {
 type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;
 
 /** A row's (and the context menu's) actions, by name: the combatant, and the clicked element's data attributes. */
-export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch' | 'chooseSpell', RowRun> = {
+export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch' | 'chooseSpell' | 'retarget', RowRun> = {
   moraleOne: (combat, id) => moraleFor(combat, [id]),
   declare: (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' }),
   release: (combat, id) => declarationOpener.open(combat, id, { mode: 'release' }),
@@ -173,6 +173,7 @@ export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancel
   attack: (combat, id) => attack(combat, id),
   staunch: async (combat, id) => shown(await requestMidRound(combat, 'staunch', { combatantId: id })),
   chooseSpell: async (combat, id) => (await import('./gm-prompts')).chooseSpell(combat, id),
+  retarget: async (combat, id) => (await import('./gm-prompts')).chooseTarget(combat, id),
 };
 
 /** The combatant a clicked control is for: its own data-combatant-id, or its row's. */

@@ -25,6 +25,7 @@ import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
 import { attackProblem } from '../../rules/flow/attack';
+import { ACT_REFUSED_KEYS } from '../../rules/flow/acting';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
 import type { Dice } from '../../rules/dice';
@@ -139,7 +140,7 @@ export function holds(state: FlowState, combatantId: string): boolean {
 }
 
 /** A release probe: the engine's reasons about the moment (held, come, used, able) count; one about the stand-in action does not. */
-const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant']);
+const RELEASE_MOMENT = new Set(['ReleaseNotInProcedure', 'ReleaseCannotAct', 'ReleaseNotHeld', 'ReleaseUsed', 'MidRoundOutsideRound', 'UnknownCombatant', ...ACT_REFUSED_KEYS]);
 function releaseProblem(state: FlowState, c: string): Problem | null {
   const p = probe(state, { t: 'release', c, d: { combatant: c, action: 'melee' } });
   return p && RELEASE_MOMENT.has(p.key) ? p : null;
@@ -250,6 +251,8 @@ export function rowControls(input: ControlsInput, combatantId: string): ControlV
     }
     // d12-ascending II.C: the caster whose spell was left unnamed chooses it at its initiative result.
     if (choosingCasting(state, c)) out.push(button('chooseSpell', 'fa-solid fa-wand-sparkles', t('ChooseSpell'), probe(state, { t: 'choose', c, spell: null }), data));
+    // Rules revision 5: its target fell before its blow; its owner chooses another target, to hold, or nothing.
+    if (view.waiting !== undefined) out.push(button('retarget', 'fa-solid fa-arrows-turn-right', t('Retarget'), null, data));
     // The Attack of a combatant in the step being played, or holding an action for a later one (the engine says yes or why not);
     // the others' attacks out of turn are the GM's Free attack.
     const attack = plannedOf(state).acting.has(c) || holds(state, c) ? attackFor(state, c) : null;
@@ -324,6 +327,7 @@ export const TRACKER_ACTION_NAMES = [
   'attack',
   'staunch',
   'chooseSpell',
+  'retarget',
   'recordReactions',
   'encounterDistance',
   'oddsOfFight',

@@ -6,6 +6,7 @@
  * checks it (schema, then the engine) and a refusal comes back in words.
  */
 import { BREAK_CAUSES, type BreakCause } from '../../rules/flow/state';
+import { fallenReason } from '../../rules/flow/acting';
 import { DAMAGE_TYPES } from '../../rules/model';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { requestMidRound } from '../../documents/midround';
@@ -152,6 +153,24 @@ export async function chooseSpell(combat: TenSegmentsCombat, combatantId: string
   );
   if (!form) return;
   shown(await requestMidRound(combat, 'choose', form.spell ? { combatantId, spell: form.spell } : { combatantId, none: true }));
+}
+
+/**
+ * Rules revision 5 (src/rules/flow/retarget.ts): an attacker whose target fell — its owner chooses another opponent
+ * still standing, to hold, or nothing. The engine checks the choice; a refusal comes back in words.
+ */
+export async function chooseTarget(combat: TenSegmentsCombat, combatantId: string): Promise<void> {
+  const state = combat.flowState;
+  const me = state?.encounter.combatants.find((c) => c.id === combatantId);
+  if (!state || !me) return;
+  const foes = state.encounter.combatants.filter((c) => c.side !== me.side && fallenReason(state.states[c.id]) === null);
+  const options = foes.map((c) => `<option value="target:${escape(c.id)}">${escape(c.name)}</option>`);
+  options.push(`<option value="hold">${escape(t('RetargetHold'))}</option>`, `<option value="none">${escape(t('RetargetNone'))}</option>`);
+  const form = await askForm(t('Retarget'), `<label>${escape(t('Retarget'))} <select name="choice">${options.join('')}</select></label>`);
+  const choice = form?.choice;
+  if (!choice) return;
+  const extra = choice === 'hold' ? { hold: true } : choice === 'none' ? { none: true } : { targetId: choice.slice('target:'.length) };
+  shown(await requestMidRound(combat, 'retarget', { combatantId, ...extra }));
 }
 
 /** addict phase 3: the encounter distance in feet (the text gives no table). */

@@ -152,6 +152,21 @@ export const MID_ROUND: Record<MidRoundActionName, MidRoundAction> = {
       return { combatant: request.combatantId, inputs: [input] };
     },
   },
+  /**
+   * Rules revision 5 (src/rules/flow/retarget.ts): the attacker's owner (the GM for monsters) chooses once its target
+   * fell — another opponent still standing, hold, or nothing: exactly one.
+   */
+  retarget: {
+    right: 'declare',
+    make: (request) => {
+      const c = request.combatantId;
+      if (c === undefined) return missing('combatantId');
+      const given = [request.targetId !== undefined, request.hold === true, request.none === true].filter(Boolean).length;
+      if (given !== 1) return { problem: { key: 'RetargetNeedsOne' } };
+      if (request.targetId !== undefined) return { combatant: c, inputs: [{ t: 'retarget', c, choice: 'target', target: request.targetId }] };
+      return { combatant: c, inputs: [{ t: 'retarget', c, choice: request.hold === true ? 'hold' : 'none' }] };
+    },
+  },
   /** addict phase 11: "bleeding can be staunched". */
   staunch: {
     right: 'manage',

@@ -34,6 +34,8 @@ import { missileRangeBand } from '../range';
 import { currentEntries } from './read';
 import { forfeited, provokedBy } from './moves';
 import { combatantOf, nameOf, type FlowAttack, type FlowInterruption, type FlowState } from './state';
+import { actionRefusedBy, cannotActProblem, engineDecidesActing, fallenReason, fallenTargetProblem } from './acting';
+import { retargetOf, waitingTarget } from './retarget';
 
 type P = Procedure<ProcedureOptions>;
 
@@ -66,6 +68,8 @@ function refuse(key: string, data: Record<string, string | number>): { ok: false
 export function ableState(state: FlowState, id: string, procedure: P): CombatantState | null {
   const now = state.states[id];
   if (!now) return null;
+  // From rules revision 5 (acting.ts): a routed combatant only flees, a surrendered one does nothing — no attack, no release.
+  if (engineDecidesActing(state) && (now.routed || now.surrendered)) return null;
   if (procedure.canAct(now)) return now;
   const first = state.hits.find((h) => h.target === id && h.step === state.step);
   if (!first) return null;
@@ -206,7 +210,16 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   // It moved and forfeited its action this round (the `moved` input, flow/moved.ts): no attack at all.
   if (forfeited(state, id)) return refuse('ActionForfeited', { name });
   const { scheduled, left } = scheduleLeft(state, procedure, attacker, able);
-  if (left > 0) return { ok: true, grant: 'schedule' };
+  // From rules revision 5 (retarget.ts): its target fell, and its owner has chosen to hold or to do nothing instead.
+  const chosen = engineDecidesActing(state) ? retargetOf(state, id)?.choice : undefined;
+  if (left > 0 && chosen !== 'hold' && chosen !== 'none') {
+    // Its target fell: the attack waits for its owner's choice (retarget.ts).
+    const fallen = waitingTarget(state, id);
+    if (fallen !== undefined) return refuse('AttackWaitsForChoice', { name, target: nameOf(state, fallen) });
+    return { ok: true, grant: 'schedule' };
+  }
+  const heldNow = chosen === 'hold' && !made(state).some((a) => a.c === id && a.as === 'held');
+  if (heldNow) return { ok: true, grant: 'held' };
 
   // A held action is one attack, or the action it was released as (its entries in the schedule).
   const held = rules?.held !== undefined && holdHasCome(state, id, rules.held);
@@ -252,9 +265,16 @@ export function attackGrant(state: FlowState, input: AttackInput, procedure: P =
   if (state.stage !== 'resolve' || !state.schedule?.steps[state.step]) return refuse('AttackOutsideRound', { name });
   const attacker = combatantOf(state, input.c);
   const able = attacker ? ableState(state, attacker.id, procedure) : null;
-  if (!attacker || !able) return refuse('AttackerCannotAct', { name });
+  if (!attacker || !able) {
+    // From rules revision 5, the refusal says why (acting.ts): dead, fled, surrendered, dying, unconscious, routed.
+    const reason = engineDecidesActing(state) ? actionRefusedBy(state, input.c, undefined, procedure) : null;
+    return reason ? { ok: false, problem: cannotActProblem(state, input.c, reason) } : refuse('AttackerCannotAct', { name });
+  }
   const target = combatantOf(state, input.target);
   if (!target || target.id === attacker.id) return refuse('AttackTargetInvalid', { name, target: nameOf(state, input.target) });
+  // From rules revision 5: nobody is struck after falling (dead, fled, surrendered; acting.ts).
+  const fallen = engineDecidesActing(state) ? fallenReason(state.states[target.id]) : null;
+  if (fallen) return { ok: false, problem: fallenTargetProblem(state, attacker.id, target.id, fallen) };
   const granted = grantOf(state, procedure, attacker, able, target);
   if (!granted.ok) return granted;
   const weapon = weaponProblem(state, attacker, input);

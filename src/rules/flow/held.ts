@@ -10,6 +10,7 @@ import type { Casting, InitiativeResult, MidRoundQuery, Procedure, ProcedureOpti
 import { splice } from '../round';
 import { copyJson } from '../journal';
 import { ableState, holdHasCome, releasedThisRound } from './attack';
+import { actionRefusedBy, cannotActProblem, engineDecidesActing } from './acting';
 import { combatantOf, refuse, type EntryOutcome, type FlowInterruption, type FlowState, type MidRoundRecord } from './state';
 import { getProcedure } from '../registry';
 import { asking, spellAvailable, type Applied } from './transitions';
@@ -135,7 +136,11 @@ function releaseProblem(state: FlowState, procedure: P, c: Combatant, d: Declara
   const hold = procedure.attackRules?.held;
   if (!procedure.releaseHeld || hold === undefined) return { key: 'ReleaseNotInProcedure', data: { name } };
   if (!RELEASABLE.includes(d.action)) return { key: 'ReleaseActionInvalid', data: { name, action: String(d.action) } };
-  if (!ableState(state, c.id, procedure)) return { key: 'ReleaseCannotAct', data: { name } };
+  if (!ableState(state, c.id, procedure)) {
+    // From rules revision 5 the refusal says why (acting.ts): a routed combatant only flees, a surrendered one does nothing.
+    const reason = engineDecidesActing(state) ? actionRefusedBy(state, c.id, d.action, procedure) : null;
+    return reason ? cannotActProblem(state, c.id, reason) : { key: 'ReleaseCannotAct', data: { name } };
+  }
   // "waiting to act until these later segments" / "becomes prepared at the time it would normally resolve".
   if (!holdHasCome(state, c.id, hold)) return { key: 'ReleaseNotHeld', data: { name } };
   const heldAttack = (state.attacks ?? []).some((a) => a.c === c.id && a.as === 'held');

@@ -20,3 +20,5 @@ export * from './choose';
 export * from './casting';
 export { forfeited, provokedBy } from './moves';
 export type { MovedDetail, MovedInput } from './moved';
+export * from './acting';
+export * from './retarget';

@@ -10,6 +10,7 @@
  */
 import type { Combatant, CombatantState, Condition, DamageType, Declaration, Problem, ProcedureId } from '../model';
 import type { FlowMove } from '../movement';
+import type { FlowRetarget } from './retarget';
 import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeResult, InjuryCheck, MoraleCheckRequest, ProcedureOptions, Schedule, SurpriseResult } from '../procedure';
 
 /**
@@ -42,10 +43,15 @@ export const FLOW_VERSION = 3;
  * (`join` with `was`) is the same combatant: it comes back in the condition it
  * left in (a dying one bleeds at the end of the round), with its declaration,
  * its initiative result, and this round's attacks, moves and mid-round actions
- * counted as its own; it may finish the step it left in (`left`). 5 (issue 28):
- * a morale check the GM calls is made at once where the procedure has
+ * counted as its own; it may finish the step it left in (`left`). 5 (issue
+ * 28): a morale check the GM calls is made at once where the procedure has
  * Procedure.moraleNow (`morale`), not at the end of the round; segment-d6 and
- * high-low check it too (their `moraleMethod`).
+ * high-low check it too (their `moraleMethod`). The engine decides who can act
+ * (acting.ts): a routed combatant may only flee, a surrendered one does
+ * nothing; nobody strikes the dead, the fled or the surrendered; "same as last
+ * round" carries no declaration aimed at a fallen target, nor a routed
+ * combatant's other than flight; an attacker whose target fell waits for its
+ * owner's choice (the `retarget` input, retarget.ts).
  */
 export const RULES_REVISION = 5;
 
@@ -200,6 +206,11 @@ export interface FlowState {
    * when the next is declared.
    */
   moves?: FlowMove[];
+  /**
+   * From rules revision 5: the choices of attackers whose target fell this round (the `retarget` input,
+   * retarget.ts), in order. Absent until the first; cleared when a round begins and when the next is declared.
+   */
+  retargets?: FlowRetarget[];
   /** Combatants that left and were taken over by a joiner (`join` with `was`): id that left → id of the joiner. Absent until the first. */
   takenOver?: Record<string, string>;
   /**

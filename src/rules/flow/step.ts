@@ -9,6 +9,7 @@ import type { Dice } from '../dice';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry, WoundRules } from '../procedure';
 import type { CastingStatus, EntryOutcome, FlowHit, FlowInterruption, FlowState } from './state';
 import { forfeited } from './moves';
+import { engineDecidesActing, ROUTED_ACTIONS } from './acting';
 
 const castingIndex = new WeakMap<Schedule, Map<string, Schedule['castings'][number]>>();
 
@@ -37,10 +38,12 @@ export function openStep(procedure: Procedure<ProcedureOptions>, state: FlowStat
   const { states, status } = state;
   const entries = schedule.steps[k].entries;
   const out: EntryOutcome[] = new Array(entries.length);
+  const byEngine = engineDecidesActing(state);
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
     const s = states[entry.combatant];
-    const can = s !== undefined && procedure.canAct(s);
+    // From rules revision 5 (acting.ts): a surrendered combatant does nothing, a routed one only flees.
+    const can = s !== undefined && procedure.canAct(s) && !(byEngine && (s.surrendered || (s.routed && !ROUTED_ACTIONS.has(entry.action))));
     if (!isCast(entry)) {
       // A combatant that moved and forfeited its action this round (the `moved` input, flow/moved.ts) acts no more.
       out[i] = can && !forfeited(state, entry.combatant) ? 'acts' : 'cannot-act';

@@ -28,6 +28,8 @@ import type { GmPhaseInput } from './gm-phases';
 import { choose, type ChooseInput } from './choose';
 import type { MovedDetail, MovedInput } from './moved';
 import { part } from '../parts';
+import { actionRefusedBy, cannotActProblem, engineDecidesActing, fallenReason } from './acting';
+import { applyRetarget, type RetargetInput } from './retarget';
 import {
   combatantOf,
   FLOW_VERSION,
@@ -84,7 +86,9 @@ export type FlowInput =
   /** A caster chooses its spell (or none) at its turn, where the procedure lets it (choose.ts; d12-ascending II.C). */
   | ChooseInput
   /** A token moved on the map while the round is played, as the map measured it (moved.ts, movement.ts). */
-  | MovedInput;
+  | MovedInput
+  /** An attacker whose target fell chooses another target, to hold, or nothing (retarget.ts; rules revision 5). */
+  | RetargetInput;
 
 export interface AppliedDetail {
   hit?: FlowHit;
@@ -227,6 +231,13 @@ export function declarationProblem(state: FlowState, decl: Declaration, procedur
   const combatant = typeof decl?.combatant === 'string' ? combatantOf(state, decl.combatant) : undefined;
   if (!combatant) return { key: 'UnknownCombatant', data: { id: String(decl?.combatant) } };
   const cs = state.states[combatant.id];
+  if (engineDecidesActing(state)) {
+    // From rules revision 5 (acting.ts): why it cannot act, in words; a routed combatant may declare only flight.
+    const reason = actionRefusedBy(state, combatant.id, decl.action, procedure);
+    if (reason) return cannotActProblem(state, combatant.id, reason);
+    const fallen = typeof decl.target === 'string' && decl.target !== combatant.id ? fallenReason(state.states[decl.target]) : null;
+    if (fallen) return { key: 'DeclarationTargetFallen', data: { name: combatant.name, target: nameOf(state, decl.target as string) } };
+  }
   if (!cs || !procedure.canAct(cs)) return { key: 'CombatantCannotAct', data: { name: combatant.name } };
   const final = finalProblem(state, combatant);
   if (final) return final;
@@ -318,6 +329,7 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
   delete state.midRound;
   delete state.moves;
   delete state.finalDeclarations;
+  delete state.retargets;
   state.stage = 'resolve';
   state.step = 0;
   openCurrentStep(state, procedure);
@@ -361,13 +373,23 @@ function endRound(state: FlowState, dice: Dice, procedure: P): Applied {
   return OK;
 }
 
-/** The declarations that can still be carried out: by a combatant able to act, a spell with a copy left in memory. */
-function carriedOut(state: FlowState, procedure: P): FlowState['declarations'] {
+/**
+ * The declarations that can still be carried out: by a combatant able to act, a spell with a copy left in memory.
+ * From rules revision 5 (acting.ts): not a routed combatant's, other than flight; not one aimed at a fallen target
+ * (dead, fled, surrendered): "same as last round" never carries it (issue 28).
+ */
+export function carriedOut(state: FlowState, procedure: P): FlowState['declarations'] {
   const kept: FlowState['declarations'] = {};
+  const byEngine = engineDecidesActing(state);
   for (const id of Object.keys(state.declarations)) {
     const cs = state.states[id];
     const d = state.declarations[id];
-    if (cs && procedure.canAct(cs) && spellAvailable(state, d)) kept[id] = d;
+    if (!cs || !procedure.canAct(cs) || !spellAvailable(state, d)) continue;
+    if (byEngine) {
+      if (actionRefusedBy(state, id, d.action, procedure) !== null) continue;
+      if (typeof d.target === 'string' && d.target !== id && fallenReason(state.states[d.target]) !== null) continue;
+    }
+    kept[id] = d;
   }
   return kept;
 }
@@ -404,6 +426,7 @@ function newRound(state: FlowState, procedure: P): void {
   delete state.moves;
   delete state.finalDeclarations;
   delete state.morale;
+  delete state.retargets;
 }
 
 function next(state: FlowState, dice: Dice, procedure: P): Applied {
@@ -829,6 +852,8 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
       return procedure.flowInputs?.gmPhase ? procedure.flowInputs.gmPhase(state, input, procedure) : refuse('PhaseNotInProcedure', { phase: input.t, procedure: procedure.id });
     case 'choose':
       return choose(state, input, procedure);
+    case 'retarget':
+      return applyRetarget(state, input, procedure);
     case 'moved': {
       // A part loaded with the first move (parts.ts): the GM's writer and the replay load it first.
       const moved = part('moved');

@@ -24,7 +24,7 @@ import { AC_MAX, AC_MIN } from '../armor-class';
 import { RulesError } from '../model';
 import type { Procedure, ProcedureOptions, Schedule, StepEntry } from '../procedure';
 import { isLoaded, getProcedure } from '../registry';
-import { applyInput, attackGrant, castingById, checkStart, scheduledAttacksLeft, flowFrom, makeAttack, rollStart, spellAvailable, type CheckedStart, type FlowInput, type FlowState } from '../flow';
+import { ACT_REFUSED_KEYS, applyInput, attackGrant, castingById, retargetOf, waitingTarget, checkStart, scheduledAttacksLeft, flowFrom, makeAttack, rollStart, spellAvailable, type CheckedStart, type FlowInput, type FlowState } from '../flow';
 import { compile, DEFAULT_DAMAGE, rollCompiled, type Compiled } from './formula';
 import { strike, type Blow } from './strike';
 import { firstActionUnit } from './report';
@@ -40,7 +40,7 @@ type P = Procedure<ProcedureOptions>;
 const ATTACKS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'charge', 'set-vs-charge', 'defensive-attack']);
 
 /** Refusals of a declaration a trial cannot foresee: a combatant that cannot act, a spell with no copy left, one gone, a final declaration. */
-const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant', 'DeclarationFinal', 'DeclarationCancelled']);
+const TOLERATED = new Set(['CombatantCannotAct', 'SpellNotMemorized', 'UnknownCombatant', 'DeclarationFinal', 'DeclarationCancelled', 'DeclarationTargetFallen', ...ACT_REFUSED_KEYS]);
 
 /* ------------------------------------------------------------ the setup, read once */
 
@@ -233,7 +233,7 @@ class Trial {
   /** In the fight and able to fight: in the encounter (one that left has fled), able to act, neither routed nor fled. */
   standing(id: string): boolean {
     const s = this.state.states[id];
-    return s !== undefined && s.condition !== 'fled' && !s.routed && this.procedure.canAct(s);
+    return s !== undefined && s.condition !== 'fled' && !s.routed && !s.surrendered && this.procedure.canAct(s);
   }
 
   private combatant(id: string): Combatant | undefined {
@@ -407,7 +407,14 @@ class Trial {
     // As many as the schedule allows it now (asked once), each granted by the engine.
     const left = scheduledAttacksLeft(this.state, id, this.procedure);
     for (let n = 0; n < left; n++) {
-      const target = this.targetOf(id, e.target ?? this.state.declarations[id]?.target);
+      // Its target fell before its blow (rules revision 5, flow/retarget.ts): its owner's choice first, as the runner's
+      // default (play.ts defaultTarget) — the nearest standing foe, else nothing.
+      if (waitingTarget(this.state, id) !== undefined) {
+        const foe = this.nearestFoe(id);
+        this.must(foe !== undefined ? { t: 'retarget', c: id, choice: 'target', target: foe } : { t: 'retarget', c: id, choice: 'none' });
+        if (foe === undefined) return;
+      }
+      const target = this.targetOf(id, retargetOf(this.state, id)?.target ?? e.target ?? this.state.declarations[id]?.target);
       if (target === undefined) return;
       const input: FlowInput & { t: 'attack' } = { t: 'attack', c: id, target };
       const granted = attackGrant(this.state, input, this.procedure);

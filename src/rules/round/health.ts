@@ -72,6 +72,7 @@ export function copyState(s: CombatantState): CombatantState {
   if (s.woundPoints !== undefined) c.woundPoints = s.woundPoints;
   if (s.delayed !== undefined) c.delayed = s.delayed;
   if (s.routed !== undefined) c.routed = s.routed;
+  if (s.surrendered !== undefined) c.surrendered = s.surrendered;
   if (s.stabilized !== undefined) c.stabilized = s.stabilized;
   // Wounds and injuries are never changed in place: a copy of the list is enough.
   if (s.wounds !== undefined) c.wounds = s.wounds.slice();

@@ -163,6 +163,9 @@ export const CHOOSE_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, t
 
 export const CANCEL_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: str, casting: str };
 
+/** An attacker whose target fell chooses (flow/retarget.ts): another target, hold, or none (exactly one). */
+export const RETARGET_FIELDS: Record<string, Spec> = { round: int(0, MAX_ROUNDS, true), combatant: req, target: str, hold: bool, none: bool };
+
 /** addict phase 1: a side's reaction as the GM records it (the reaction table is not in the text). */
 export const REACTION_FIELDS: Record<string, Spec> = { side: req, result: req, roll: num(-100000, 100000), secret: bool };
 
@@ -206,7 +209,7 @@ export const ATTACK_FIELDS: Record<string, Spec> = {
 
 export const TOP_FIELDS = [
   'title', 'description', 'procedure', 'options', 'rounds', 'sides', 'combatants', 'declarations', 'dice', 'damage', 'joins', 'morale', 'cancel',
-  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose', 'heal', 'injuries', 'spells',
+  'delays', 'releases', 'breaks', 'attacks', 'reactions', 'distance', 'staunch', 'choose', 'retarget', 'heal', 'injuries', 'spells',
 ];
 
 /* ------------------------------------------------ stats for rolled play (odds) */

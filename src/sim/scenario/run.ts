@@ -42,6 +42,7 @@ export function scriptOf(scenario: ValidScenario): CombatScript {
     ...(scenario.distance !== undefined ? { distance: scenario.distance } : {}),
     staunch: scenario.staunch.map((s) => ({ ...s })),
     choices: scenario.choices.map((c) => ({ ...c })),
+    retargets: scenario.retargets.map((x) => ({ ...x })),
   };
 }
 

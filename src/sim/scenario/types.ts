@@ -2,7 +2,7 @@
 import type { DiePurpose } from '../../rules/dice';
 import type { Combatant, Declaration, Problem, ProcedureId } from '../../rules/model';
 import type { Encounter, Procedure, ProcedureOptions } from '../../rules/procedure';
-import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
+import type { DamageEvent, ScriptedAttack, ScriptedBreak, ScriptedChoice, ScriptedDelay, ScriptedRetarget, ScriptedRelease, ScriptedWound } from '../../rules/play';
 import type { MoraleCheckRequest } from '../../rules/procedure';
 import type { FighterStats, SpellEffect } from '../../rules/odds/types';
 
@@ -90,6 +90,8 @@ export interface ValidScenario {
   staunch: ScenarioStaunch[];
   /** Spells chosen at the caster's turn (d12-ascending II.C). */
   choices: ScenarioChoice[];
+  /** Choices of attackers whose target fell (the `retarget` section; without one the runner's default: play.ts defaultTarget). */
+  retargets: ScriptedRetarget[];
   /**
    * Stats for rolled play (`npm run odds`), by combatant id (joiners too;
    * an empty object when it has none): AC, AAC0, size, weapon damage, attack

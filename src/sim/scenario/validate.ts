@@ -9,7 +9,7 @@
  *   sides: [{ id, name?, alerted?, surprised? }]
  *   combatants: [{ id, name?, side, hp, ...Combatant stats }]
  *   declarations?: { surprise | 0 | 1 | 2 …: [{ combatant, action, … }] or { <id>: { action, … } } }
- *   dice?, damage?, joins?, morale?, cancel?, choose?
+ *   dice?, damage?, joins?, morale?, cancel?, choose?, retarget?
  *   delays?, releases?, breaks?, attacks? (mid-round actions, each at a moment of its round)
  *   reactions?, distance?, staunch? (addict phases 1, 3, 11)
  *   heal?, injuries? (individual-speed: Heal checks, Combat Injuries the GM enters)
@@ -25,7 +25,7 @@ import { PROCEDURE_IDS, isProcedureId } from '../../rules/model';
 import type { Procedure, ProcedureOptions } from '../../rules/procedure';
 import { resolveOptions } from '../../rules/procedure';
 import { plainStartingCondition, startingConditionProblem } from '../../rules/round';
-import type { DamageEvent, Moment, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease, ScriptedWound } from '../../rules/play';
+import type { DamageEvent, Moment, ScriptedAttack, ScriptedBreak, ScriptedDelay, ScriptedRelease, ScriptedRetarget, ScriptedWound } from '../../rules/play';
 import type { WoundInput } from '../../rules/flow/wounds';
 import { RELEASABLE } from '../../rules/flow/midround';
 import type { BreakCause } from '../../rules/flow/state';
@@ -40,6 +40,7 @@ import {
   BREAK_FIELDS,
   CANCEL_FIELDS,
   CHOOSE_FIELDS,
+  RETARGET_FIELDS,
   COMBATANT_FIELDS,
   DISTANCE_SPEC,
   DAMAGE_FIELDS,
@@ -600,6 +601,19 @@ class ScenarioReader {
     });
   }
 
+  /** Choices of attackers whose target fell (rules revision 5): exactly one of target, hold: true, none: true. */
+  readRetargets(): ScriptedRetarget[] {
+    const { out } = this;
+    return this.readList('retarget', RETARGET_FIELDS, { combatants: ['combatant', 'target'] }, (o, path): ScriptedRetarget | undefined => {
+      const round = o.round as number;
+      const combatant = o.combatant as string;
+      const given = [o.target !== undefined, o.hold === true, o.none === true].filter(Boolean).length;
+      if (given !== 1) return void out.add('RetargetNeedsOne', path, {});
+      if (o.target !== undefined) return { round, combatant, choice: 'target', target: o.target as string };
+      return { round, combatant, choice: o.hold === true ? 'hold' : 'none' };
+    });
+  }
+
   readCancels(): ScenarioCancel[] {
     const { out } = this;
     return this.readList('cancel', CANCEL_FIELDS, { combatants: ['combatant'] }, (o, path): ScenarioCancel | undefined => {
@@ -842,6 +856,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
   const distance = r.readDistance();
   const staunch = r.readStaunch();
   const choices = r.readChoices();
+  const retargets = r.readRetargets();
   const wounds = r.readWounds();
   const spells = r.readSpells();
   r.checkLegality(distance);
@@ -870,6 +885,7 @@ export function validateScenario(raw: unknown, procedures: ProcedureTable, overr
       reactions,
       staunch,
       choices,
+      retargets,
       fighters: Object.fromEntries(r.fighters),
       spells,
       notes: r.notes,
