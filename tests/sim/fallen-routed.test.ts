@@ -5,8 +5,8 @@
  * nobody is struck after falling, so the blow lands on the opponent Brand
  * turns to — the script's `retarget` choice, else the runner's default (the
  * first opponent still standing, as the odds' nearest foe without positions).
- * Orc 2's morale breaks at the end of round 1 (a GM-called check with the GM's
- * result) where the procedure applies morale: routed, it strikes nobody in
+ * Orc 2's morale breaks in round 1 (a GM-called check with the GM's
+ * result; segment-d6 and high-low by their `moraleMethod`, a ruling): routed, it strikes nobody in
  * round 2 and its scripted blow is not applied.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -45,8 +45,6 @@ function round2Text(out: string): string {
   return out.slice(at);
 }
 
-/** The procedures whose end of round applies a GM-called morale check today (routed). */
-const MORALE_APPLIED: readonly ProcedureId[] = ['d12-ascending', 'individual-speed', 'addict'];
 
 const fight = (procedure: ProcedureId, extra: Record<string, unknown> = {}) => ({
   procedure,
@@ -82,13 +80,12 @@ const fight = (procedure: ProcedureId, extra: Record<string, unknown> = {}) => (
 });
 
 describe.each(PROCEDURE_IDS)('%s in the runner: a fallen target, a routed orc', (procedure) => {
-  const routs = MORALE_APPLIED.includes(procedure);
 
   it('the dead orc is struck no more: Brand turns to the first opponent still standing, and the blow lands there', () => {
     const log = play(fight(procedure));
     expect(log.rounds[0].states.orc1.condition).toBe('dead');
     const round2 = log.rounds[1];
-    const to = routs ? 'orc3' : 'orc2';
+    const to = 'orc3'; // Orc 2 is routed (every procedure applies the GM's morale call; segment-d6 and high-low by `moraleMethod`)
     expect(round2.retargets).toEqual([{ step: null, combatant: 'brand', from: 'orc1', choice: 'target', target: to, scripted: false }]);
     const hits = round2.steps.flatMap((s) => s.damage);
     expect(hits.filter((h) => h.target === 'orc1')).toEqual([]);
@@ -106,7 +103,7 @@ describe.each(PROCEDURE_IDS)('%s in the runner: a fallen target, a routed orc', 
     expect(idle.unapplied).toContainEqual(expect.objectContaining({ by: 'brand', target: 'orc1' }));
   });
 
-  it.runIf(routs)('a routed orc strikes nobody: its blow is not applied and its entry says why', () => {
+  it('a routed orc strikes nobody: its blow is not applied and its entry says why', () => {
     const log = play(fight(procedure));
     expect(log.rounds[0].states.orc2.routed).toBe(true);
     const round2 = log.rounds[1];

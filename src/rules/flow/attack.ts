@@ -54,7 +54,7 @@ export interface AttackInput {
 export type AttackGranted = { ok: true; grant: AttackGrant; breaks?: string[] } | { ok: false; problem: Problem };
 
 /** Entry actions that are attacks: melee, missiles, a charge, a weapon set against a charge, a defensive attack. */
-const ATTACK_ACTIONS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'charge', 'set-vs-charge', 'defensive-attack']);
+export const ATTACK_ACTIONS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'charge', 'set-vs-charge', 'defensive-attack']);
 
 function refuse(key: string, data: Record<string, string | number>): { ok: false; problem: Problem } {
   return { ok: false, problem: { key, data } };

@@ -22,7 +22,7 @@ import type { Problem } from '../model';
 import type { Procedure, ProcedureOptions } from '../procedure';
 import { actionRefusedBy, cannotActProblem, engineDecidesActing, fallenReason } from './acting';
 import { combatantOf, nameOf, type FlowState } from './state';
-import { ableState } from './attack';
+import { ATTACK_ACTIONS, ableState } from './attack';
 
 type P = Procedure<ProcedureOptions>;
 
@@ -72,6 +72,10 @@ export function waitingTarget(state: FlowState, id: string): string | undefined 
   if (!engineDecidesActing(state)) return undefined;
   const chosen = retargetOf(state, id);
   if (chosen && chosen.choice !== 'target') return undefined;
+  // Only a blow waits: a flight, a spell or any other action named at someone who fell goes on as it is.
+  const release = state.midRound?.find((r) => r.t === 'release' && r.c === id);
+  const action = release?.t === 'release' ? release.d.action : state.declarations[id]?.action;
+  if (!chosen && (action === undefined || !ATTACK_ACTIONS.has(action))) return undefined;
   const aim = aimOf(state, id);
   if (aim === undefined || aim === id) return undefined;
   return fallenReason(state.states[aim]) !== null ? aim : undefined;
