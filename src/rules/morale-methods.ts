@@ -13,6 +13,7 @@
  */
 import type { Combatant, CombatantState, Problem } from './model';
 import type { Dice } from './dice';
+import type { Encounter, EndOfRoundResult, MoraleCheckRequest } from './procedure';
 
 export const MORALE_METHODS = ['d100', '2d6', 'd20', 'gm'] as const;
 export type MoraleMethod = (typeof MORALE_METHODS)[number];
@@ -87,4 +88,28 @@ export function checkByMethod(
   }
   const next = passed ? state : { ...state, expended: state.expended.slice(), routed: true };
   return { state: next, event: { kind: 'morale', combatant: c.id, trigger: request.trigger, roll, total: roll, target, passed, method } };
+}
+
+/**
+ * A ruling's morale for a procedure whose text has none (segment-d6, high-low; issue 28): the GM's call refused
+ * before it is taken (an unknown method, no score, no result for 'gm'; never in a combat started before the
+ * option), and the calls checked at once (rules revision 5) by the option's method, `fallback` by default; a
+ * failure routs. Nobody dead or gone checks.
+ */
+export function rulingMorale<O extends { moraleMethod?: unknown }>(fallback: MoraleMethod) {
+  const moraleProblem = (c: Combatant, request: MoraleCheckRequest, options: O): Problem | null =>
+    options.moraleMethod === undefined ? null : methodProblem(c, request, methodOf(request, options.moraleMethod, fallback), true);
+  const moraleNow = (encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: O, round: number): EndOfRoundResult => {
+    const out: EndOfRoundResult = { states: { ...states }, events: [] };
+    for (const request of requests) {
+      const c = encounter.combatants.find((x) => x.id === request.combatant);
+      const state = out.states[request.combatant];
+      if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
+      const done = checkByMethod(c, state, request, methodOf(request, options.moraleMethod, fallback), dice, round);
+      out.states[c.id] = done.state;
+      out.events.push(done.event);
+    }
+    return out;
+  };
+  return { moraleProblem, moraleNow };
 }

@@ -27,7 +27,7 @@ import {
   rollSideDice, RoundBuilder, RoundEnd, splice, winnerOf, type From, type Key, type Placed, type PlannedCasting, type Where,
 } from '../round';
 import { delay } from '../flow/held';
-import { checkByMethod, methodOf, methodProblem, MORALE_METHODS, type MoraleMethod } from '../morale-methods';
+import { MORALE_METHODS, rulingMorale, type MoraleMethod } from '../morale-methods';
 import { storedRateFeet } from '../encumbrance';
 import { feetOf, movedFeet, provokedBefore, type MovementRules, type Provoked } from '../movement';
 import { surpriseRanges } from '../round/surprise';
@@ -922,27 +922,8 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
 
 /* ============================================================ morale (a ruling) */
 
-/** A call refused before it is taken (an unknown method, no score, no result for 'gm'); none in a combat started before the option. */
-function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: HighLowOptions): Problem | null {
-  if (options.moraleMethod === undefined) return null;
-  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'), true);
-}
-
-/** The checks the GM calls, made at once (rules revision 5) by the option's method; a failure routs. Nobody dead or gone checks. */
-function moraleNow(
-  encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: HighLowOptions, round: number,
-): EndOfRoundResult {
-  const out: EndOfRoundResult = { states: { ...states }, events: [] };
-  for (const request of requests) {
-    const c = encounter.combatants.find((x) => x.id === request.combatant);
-    const state = out.states[request.combatant];
-    if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
-    const done = checkByMethod(c, state, request, methodOf(request, options.moraleMethod, '2d6'), dice, round);
-    out.states[c.id] = done.state;
-    out.events.push(done.event);
-  }
-  return out;
-}
+/** The GM's calls checked at once by `moraleMethod` (2d6 by default): morale-methods.ts. */
+const { moraleProblem, moraleNow } = rulingMorale<HighLowOptions>('2d6');
 
 /* ================================================================ procedure */
 

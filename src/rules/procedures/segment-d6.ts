@@ -26,7 +26,7 @@ import type { ActionKind, Combatant, CombatantState, Condition, Declaration, Pro
 import { RulesError, SEGMENTS_PER_ROUND } from '../model';
 import type { Casting, DamageResult, EndOfRoundInput, EndOfRoundResult, Encounter, InitiativeResult, LateJoinInput, LateJoinResult } from '../procedure';
 import type { AttackRules, MidRoundQuery, MoraleCheckRequest, OptionSpec, Procedure, ProcedureOptions, ReleasePlan, RoundInput, Schedule, StepEntry, SurpriseResult } from '../procedure';
-import { checkByMethod, methodOf, methodProblem, MORALE_METHODS, type MoraleMethod } from '../morale-methods';
+import { MORALE_METHODS, rulingMorale, type MoraleMethod } from '../morale-methods';
 import { actsNow, commonDeclarationProblem, conditionByHp, copyState, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
@@ -695,27 +695,8 @@ function spellWindows(schedule: Schedule): Schedule {
 
 /* ============================================================ morale (a ruling) */
 
-/** A call refused before it is taken (an unknown method, no score, no result for 'gm'); none in a combat started before the option. */
-function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: SegmentD6Options): Problem | null {
-  if (options.moraleMethod === undefined) return null;
-  return methodProblem(c, request, methodOf(request, options.moraleMethod, '2d6'), true);
-}
-
-/** The checks the GM calls, made at once (rules revision 5) by the option's method; a failure routs. Nobody dead or gone checks. */
-function moraleNow(
-  encounter: Encounter, requests: MoraleCheckRequest[], states: Record<string, CombatantState>, dice: Dice, options: SegmentD6Options, round: number,
-): EndOfRoundResult {
-  const out: EndOfRoundResult = { states: { ...states }, events: [] };
-  for (const request of requests) {
-    const c = encounter.combatants.find((x) => x.id === request.combatant);
-    const state = out.states[request.combatant];
-    if (!c || !state || state.condition === 'dead' || state.condition === 'fled' || moraleProblem(c, request, options)) continue;
-    const done = checkByMethod(c, state, request, methodOf(request, options.moraleMethod, '2d6'), dice, round);
-    out.states[c.id] = done.state;
-    out.events.push(done.event);
-  }
-  return out;
-}
+/** The GM's calls checked at once by `moraleMethod` (2d6 by default): morale-methods.ts. */
+const { moraleProblem, moraleNow } = rulingMorale<SegmentD6Options>('2d6');
 
 /* =============================================================== the procedure */
 
