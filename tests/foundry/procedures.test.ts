@@ -257,6 +257,9 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(flowOf(combat).interruptions).toEqual([expect.objectContaining({ caster: ids.halvaine, outcome: 'interrupted', expended: true })]);
       expect(expended(w)).toBe(2);
       expect(text(cards('interruption')[0])).toContain('Halvaine was hit while casting Sleep');
+      // Issue 28: the interruption card comes after the attack card of the blow that broke the casting.
+      const kinds = g.game.messages.contents.map((m: any) => m.flags['ten-segments']?.kind).filter(Boolean);
+      expect(kinds.slice(-2)).toEqual(['attack', 'interruption']);
       await nextUntil(combat, () => stepOf(combat)?.phase === 'spells');
       expect(outcomeOf(combat, ids.halvaine, 'cast-complete')).toBe('interrupted');
       await toEndOfRound(combat);

@@ -220,9 +220,10 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   const asked = req.mode ?? publicMode();
   const gmOnly = asked === publicMode() && !attacker.hasPlayerOwner && monsterRollsPrivate();
   const shown: CardMode = { mode: gmOnly ? gmMode() : asked, user };
+  // The blow's card first, then what it caused (issue 28: the interruption card under the attack card that broke the casting).
+  await postAttackCard(combat, { attacker, target, q, b, rolls, ...(made.detail.hit?.injury ? { injury: made.detail.hit.injury } : {}) }, shown);
   const after = combat.flowState;
   if (after) for (const i of made.detail.interruptions ?? []) await postInterruptionCard(combat, after, i, shown);
-  await postAttackCard(combat, { attacker, target, q, b, rolls, ...(made.detail.hit?.injury ? { injury: made.detail.hit.injury } : {}) }, shown);
   const answer = answerOfBlow(b);
   return answer;
 }
