@@ -45,6 +45,9 @@ function probeOf(action: ActionKind, combatant: string, probe: LegalProbe, spell
   const d: Declaration = { combatant, action };
   if (action === 'spell' || action === 'device') d.castingTime = 1;
   if (action === 'spell' && spell !== undefined) d.spell = spell;
+  // A spell's speed comes from its item when it is declared (individual-speed, seed 003: "spell speed"; a spell without
+  // one is refused then, in words): the probe has one, so casting is offered (issue 28).
+  if (action === 'spell') d.speed = 1;
   if (action === 'charge' && probe.distance !== undefined) d.distance = probe.distance;
   return d;
 }
