@@ -25,15 +25,8 @@ export const MORALE_DICE: Record<Exclude<MoraleMethod, 'gm'>, { count: number; f
   d20: { count: 1, faces: 20 },
 };
 
-/** A check the GM calls (procedure.ts MoraleCheckRequest, repeated here to keep this module free of the kit). */
-interface Called {
-  combatant: string;
-  trigger: string;
-  opposed?: number;
-  method?: MoraleMethod;
-  score?: number;
-  passed?: boolean;
-}
+/** A check the GM calls (a type only: this module loads nothing of the kit). */
+type Called = MoraleCheckRequest;
 
 const isMethod = (m: unknown): m is MoraleMethod => (MORALE_METHODS as readonly unknown[]).includes(m);
 
