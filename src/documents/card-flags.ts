@@ -43,13 +43,15 @@ export function gmCards(): { message: ChatMessage.Implementation; flags: CardFla
   return out;
 }
 
-/** The flow of the combat a card names (null: no such combat, or not started). */
-function flowOf(flags: CardFlags): { combat: Combat.Implementation; state: FlowState } | { problem: Problem } {
+/** A GM's card of this kind and the flow of the combat it names, or why not (not a GM's, no such combat, not started). */
+function cardFlow(message: Card, kind: string): { flags: CardFlags; state: FlowState } | { problem: Problem } {
+  const flags = gmCardFlags(message);
+  if (!flags || flags.kind !== kind) return { problem: { key: 'CardNotByGM' } };
   const combat = game.combats?.get(flags.combat ?? '');
   if (!combat) return { problem: { key: 'UnknownCombat' } };
   const state = (combat as unknown as { flowState?: FlowState | null }).flowState;
   if (!state) return { problem: { key: 'CardNotInLog' } };
-  return { combat, state };
+  return { flags, state };
 }
 
 /**
@@ -58,11 +60,9 @@ function flowOf(flags: CardFlags): { combat: Combat.Implementation; state: FlowS
  * this round (by that caster, in that round, where the card says so).
  */
 export function interruptionCardProblem(message: Card): Problem | null {
-  const flags = gmCardFlags(message);
-  if (!flags || flags.kind !== 'interruption') return { key: 'CardNotByGM' };
-  const flow = flowOf(flags);
-  if ('problem' in flow) return flow.problem;
-  const { state } = flow;
+  const card = cardFlow(message, 'interruption');
+  if ('problem' in card) return card.problem;
+  const { flags, state } = card;
   const logged = state.interruptions.some(
     (i) => i.casting === flags.casting && i.round === state.round && (flags.caster === undefined || i.caster === flags.caster) && (flags.round === undefined || i.round === flags.round),
   );
@@ -75,11 +75,9 @@ export function interruptionCardProblem(message: Card): Problem | null {
  * move of its target that gave its attacker that attack.
  */
 export function opportunityCardProblem(message: Card): Problem | null {
-  const flags = gmCardFlags(message);
-  if (!flags || flags.kind !== 'opportunity') return { key: 'CardNotByGM' };
-  const flow = flowOf(flags);
-  if ('problem' in flow) return flow.problem;
-  const { state } = flow;
+  const card = cardFlow(message, 'opportunity');
+  if ('problem' in card) return card.problem;
+  const { flags, state } = card;
   if (flags.round !== undefined && flags.round !== state.round) return { key: 'CardNotInLog' };
   const logged = (state.moves ?? []).some((m) => m.c === flags.target && m.provoked.some((p) => p.by === flags.attacker));
   return logged ? null : { key: 'CardNotInLog' };

@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PROCEDURES } from '../../src/rules/procedures/all';
-import { RandomDice } from '../../src/rules/dice';
 import { simulate } from '../../src/sim/cli';
-import { runScenario, validateScenario } from '../../src/sim/scenario';
+import { validateScenario } from '../../src/sim/scenario';
+import { playScenario } from './play-scenario';
 
 const ROOT = resolve(__dirname, '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'tenseg-midround-'));
@@ -26,13 +26,7 @@ function sim(raw: Record<string, unknown>, json = false) {
   return simulate([name, '--seed', '3', ...(json ? ['--json'] : [])], PROCEDURES, { cwd: tmp, root: ROOT });
 }
 
-function play(raw: Record<string, unknown>) {
-  const valid = validateScenario(raw, PROCEDURES);
-  if (!valid.ok) throw new Error(JSON.stringify(valid.problems));
-  const run = runScenario(valid.scenario, new RandomDice(3));
-  if (!run.ok) throw new Error(JSON.stringify(run.problems));
-  return run.log;
-}
+const play = (raw: Record<string, unknown>) => playScenario(raw, 3);
 
 const sides = [
   { id: 'party', name: 'Party' },

@@ -5,10 +5,10 @@
  * one the hit points contradict names its field, and nothing is run.
  */
 import { describe, expect, it } from 'vitest';
-import { RandomDice } from '../../src/rules/dice';
 import type { Problem } from '../../src/rules/model';
 import { PROCEDURES } from '../../src/rules/procedures/all';
-import { runScenario, validateScenario } from '../../src/sim/scenario';
+import { validateScenario } from '../../src/sim/scenario';
+import { playScenario } from './play-scenario';
 
 /** An addict fight: the party's wounded scout at `scout` hit points, nobody surprised, one round. */
 function scenario(scout: Record<string, unknown>, joiner?: Record<string, unknown>): Record<string, unknown> {
@@ -42,13 +42,7 @@ function problemsOf(raw: Record<string, unknown>): Problem[] {
   return r.problems;
 }
 
-function play(raw: Record<string, unknown>) {
-  const r = validateScenario(raw, PROCEDURES);
-  if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  const run = runScenario(r.scenario, new RandomDice(1));
-  if (!run.ok) throw new Error(JSON.stringify(run.problems));
-  return run.log;
-}
+const play = (raw: Record<string, unknown>) => playScenario(raw, 1);
 
 describe('a scenario combatant at 0 hit points or below', () => {
   it('addict: at -3 it starts dying, not dead, and bleeds ("Any combatants who had negative hit points at the start of the round lose 1 hit point")', () => {
