@@ -16,7 +16,7 @@ export const COMBAT_SCHEMA = 2;
 /** The kinds of log entry a stored log may hold. */
 export const ENTRY_KINDS = [
   'start', 'snapshot', 'patch', 'declare', 'withdraw', 'begin', 'next', 'hit', 'cancel', 'restore', 'join', 'leave', 'move', 'morale', 'attack',
-  'delay', 'release', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury', 'moved', 'retarget',
+  'delay', 'release', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury', 'moved', 'retarget', 'stop',
 ] as const;
 
 /** Every input of the flow can be stored: a kind missing here is a type error, not a log the GM cannot write. */

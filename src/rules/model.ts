@@ -102,6 +102,11 @@ export interface Declaration {
   hesitation?: number;
   /** addict: the real-time hesitation in seconds, as the table timed it: "every full 6 seconds" delays 1 segment (floor(s / 6)). */
   hesitationSeconds?: number;
+  /**
+   * A held (segment-d6 "hold") or prepared (addict B) action to be released at this segment of the round
+   * (1–10): the flow makes a step there even when nothing else is scheduled (flow/held.ts holdSteps).
+   */
+  releaseAt?: number;
   /** Charge: distance to the target in feet when the round begins. */
   distance?: number;
   /** d12-ascending III.A: a missile weapon ready and a target in sight at the start of the round. */

@@ -513,6 +513,24 @@ class Player {
     }
   }
 
+  /**
+   * A release the script makes at a segment where nothing is scheduled: the GM stops there (the flow's `stop`,
+   * flow/held.ts), as a GM at the table would, so its moment comes. The earliest such segment between the step
+   * being played and the next; one the flow refuses (past the round) is left, and its moment never comes.
+   */
+  private stopForRelease(round: number): void {
+    const schedule = this.state.schedule;
+    const now = schedule?.steps[this.state.step]?.segment;
+    if (!schedule || now === undefined || !this.procedure.segmentStep) return;
+    const next = schedule.steps[this.state.step + 1]?.segment ?? Infinity;
+    let seg = Infinity;
+    (this.script.releases ?? []).forEach((x, index) => {
+      if (x.round !== round || this.tried.has(`releases[${index}]`) || x.segment === undefined) return;
+      if (x.segment > now && x.segment < next) seg = Math.min(seg, x.segment);
+    });
+    if (Number.isFinite(seg)) this.give({ t: 'stop', seg });
+  }
+
   /** The mid-round actions never tried: their moment never came (or their round was not played). */
   midRoundLeft(): void {
     for (const list of MID_ROUND_LISTS) {
@@ -607,6 +625,7 @@ class Player {
       this.chooseNow(round, choices, chosen);
       this.midRoundAt(round, state.step);
       landAt(state.step);
+      this.stopForRelease(round);
       // Joiners due before the next step, or, after the last one, every joiner left.
       joinBefore(state.step + 1 < (state.schedule as Schedule).steps.length ? state.step + 1 : Infinity);
       if (state.step + 1 >= (state.schedule as Schedule).steps.length) {

@@ -16,7 +16,7 @@ import type {
   ProcedureId,
   Side,
 } from './model';
-import type { Placed, PlannedCasting } from './round';
+import type { Key, Placed, PlannedCasting, Where } from './round';
 import type { FlowState } from './flow/state';
 import type { Applied } from './flow/transitions';
 import type { WoundInput } from './flow/wounds';
@@ -616,6 +616,14 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
    */
   releaseHeld?(encounter: Encounter, query: MidRoundQuery & { declaration: Declaration }, options: O): ReleasePlan;
   /**
+   * Where a step of segment `segment` of the round being played goes when
+   * nothing is scheduled in that segment (its key and place), or null when the
+   * round has no such segment (past the last surprise segment): the GM
+   * stopping at an empty segment and a hold set to "release at segment N"
+   * (flow/held.ts). Present where releaseHeld is.
+   */
+  segmentStep?(encounter: Encounter, query: { schedule: Schedule; surprise: SurpriseResult }, segment: number): { key: Key; where: Where } | null;
+  /**
    * A caster electing not to complete a casting (flow `cancel`) loses the
    * spell "as if cast" (high-low). Absent or false: the spell is kept.
    */
@@ -664,4 +672,8 @@ export interface FlowInputHandlers {
   delay?(state: FlowState, input: Extract<MidRoundInput, { t: 'delay' }>, procedure: Procedure<ProcedureOptions>): Applied;
   /** segment-d6, addict: a held or prepared action released (flow/held.ts). */
   release?(state: FlowState, input: Extract<MidRoundInput, { t: 'release' }>, procedure: Procedure<ProcedureOptions>): Applied;
+  /** segment-d6, addict: the GM stops at a segment where nothing is scheduled (flow/held.ts). */
+  stop?(state: FlowState, input: Extract<MidRoundInput, { t: 'stop' }>, procedure: Procedure<ProcedureOptions>): Applied;
+  /** segment-d6, addict: the round's schedule with a step at each segment a hold is set to be released at (flow/held.ts). */
+  holdSteps?(state: FlowState, schedule: Schedule, procedure: Procedure<ProcedureOptions>): Schedule;
 }

@@ -1,13 +1,15 @@
 /**
  * The mid-round actions only some procedures have (flow/midround.ts
  * dispatches them through Procedure.flowInputs, so their code is in those
- * procedures' chunks): a delay announced (high-low) and a held or prepared
- * action released (segment-d6, addict).
+ * procedures' chunks): a delay announced (high-low), a held or prepared
+ * action released (segment-d6, addict), and the moments it can be released
+ * at: the GM stopping at a segment where nothing is scheduled, and a hold set
+ * to "release at segment N".
  */
 import type { Combatant, Declaration, Problem } from '../model';
 import { RulesError } from '../model';
 import type { Casting, InitiativeResult, MidRoundQuery, Procedure, ProcedureOptions, RoundInput, Schedule, StepEntry } from '../procedure';
-import { splice } from '../round';
+import { splice, type Placed } from '../round';
 import { copyJson } from '../journal';
 import { ableState, holdHasCome, releasedThisRound } from './attack';
 import { actionRefusedBy, cannotActProblem, engineDecidesActing } from './acting';
@@ -207,3 +209,75 @@ export function release(state: FlowState, input: Extract<MidRoundInput, { t: 're
   return interruptions.length > 0 ? { ok: true, detail: { interruptions } } : { ok: true };
 }
 
+
+/* ------------------------------------------------------------------- stop */
+
+/**
+ * The moment a step of segment `seg` would take in the round being played:
+ * the first step still to come in that segment, else where the procedure puts
+ * an empty one (null: the round has no such segment).
+ */
+function segmentSpot(state: FlowState, procedure: P, schedule: Schedule, after: number, seg: number): { key: number; where: Placed['where']; planned: boolean } | null {
+  const planned = schedule.steps.find((st, j) => j > after && st.segment === seg);
+  if (planned) return { key: planned.key, where: planned, planned: true };
+  const spot = procedure.segmentStep?.(state.encounter, { schedule, surprise: state.surprise }, seg) ?? null;
+  return spot ? { ...spot, planned: false } : null;
+}
+
+/**
+ * The GM stops at segment `seg`, where nothing is scheduled: seed 000, "some
+ * combatants might 'hold' (choose to delay) their actions, waiting to act
+ * until these later segments", and segments 7–10 "are still important because
+ * spells and other actions might occur in them". RULING: the schedule has
+ * steps only where something happens, so the GM may stop at any later segment
+ * of the round as an empty step, where a held (segment-d6) or prepared
+ * (addict B) action can be released. Only later than the step being played,
+ * only where no step of that segment is still to come (press Next to reach
+ * it), and only within the round (the last surprise segment in the surprise).
+ */
+export function stop(state: FlowState, input: Extract<MidRoundInput, { t: 'stop' }>, procedure: P): Applied {
+  const seg = input.seg;
+  if (typeof seg !== 'number' || !Number.isInteger(seg)) return refuse('MalformedRequest');
+  const schedule = state.schedule;
+  if (state.stage !== 'resolve' || !schedule || !schedule.steps[state.step]) return refuse('StopOutsideRound');
+  if (!procedure.releaseHeld || !procedure.segmentStep) return refuse('StopNotInProcedure');
+  const k = state.step;
+  const now = schedule.steps[k].segment;
+  if (now === undefined) return refuse('StopOutsideRound');
+  const segment = String(seg);
+  if (seg <= now) return refuse('StopPassed', { segment });
+  const spot = segmentSpot(state, procedure, schedule, k, seg);
+  if (!spot) return refuse('StopPastRound', { segment });
+  if (spot.planned) return refuse('StopHasStep', { segment });
+  if (spot.key <= schedule.steps[k].key) throw new Error(`${procedure.id}: an empty segment placed before the step being played`);
+  const next = splice(schedule, k, [{ key: spot.key, where: spot.where }]);
+  if (next.steps[k]?.key !== schedule.steps[k].key) throw new Error(`${procedure.id}: an empty segment moved the step being played`);
+  state.schedule = next;
+  return { ok: true };
+}
+
+/**
+ * The round's schedule with a step at each segment a hold is set to be
+ * released at (Declaration.releaseAt), later than the hold itself: the holder's
+ * marker entry joins the first step of that segment, or makes one where
+ * nothing else is scheduled. A release is still the holder's choice, made
+ * there or at any other moment after the hold (`release`); "release at
+ * segment N" only makes sure the GM stops there.
+ */
+export function holdSteps(state: FlowState, schedule: Schedule, procedure: P): Schedule {
+  const hold = procedure.attackRules?.held;
+  if (hold === undefined || !procedure.segmentStep) return schedule;
+  const placed: Placed[] = [];
+  const seen = new Set<string>();
+  schedule.steps.forEach((st, k) => {
+    for (const e of st.entries) {
+      if (e.kind !== 'action' || e.action !== hold || seen.has(e.combatant)) continue;
+      seen.add(e.combatant);
+      const at = state.declarations[e.combatant]?.releaseAt;
+      if (at === undefined || st.segment === undefined || at <= st.segment) continue;
+      const spot = segmentSpot(state, procedure, schedule, k, at);
+      if (spot) placed.push({ key: spot.key, where: spot.where, entry: { combatant: e.combatant, kind: 'action', action: hold, reason: 'ReleaseAt' } });
+    }
+  });
+  return placed.length > 0 ? splice(schedule, -1, placed) : schedule;
+}

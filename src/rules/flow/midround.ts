@@ -11,6 +11,8 @@
  *    released now as the action it becomes — an attack, a missile, or the
  *    start of a spell — by the procedure's `releaseHeld`: its entries join
  *    the step being played, its casting goes off later (held.ts);
+ *  - `stop`: the GM stops at a segment where nothing is scheduled, for a held
+ *    or prepared action to be released there (segment-d6, addict; held.ts);
  *  - `break`: the GM breaks a casting no hit broke (a failed save, the
  *    caster's movement or ability to act impeded, jostling: seeds 001, 002),
  *    lost (and expended) or prevented as a hit at this moment would, shown as
@@ -38,7 +40,9 @@ export type MidRoundInput =
   /** A held or prepared action released now, as the action `d` (its combatant is `c`). */
   | { t: 'release'; c: string; d: Declaration }
   /** The GM breaks a casting no hit broke, for a reason (default 'other'). */
-  | { t: 'break'; casting: string; why?: BreakCause };
+  | { t: 'break'; casting: string; why?: BreakCause }
+  /** The GM stops at segment `seg`, where nothing is scheduled, for a held or prepared action to be released there. */
+  | { t: 'stop'; seg: number };
 
 /** What a held or prepared action can become when released: an attack, a missile, the start of a spell or a device. */
 export const RELEASABLE: readonly ActionKind[] = ['melee', 'missile', 'spell', 'device'];
@@ -118,6 +122,9 @@ export function applyMidRound(state: FlowState, input: MidRoundInput, procedure:
     }
     case 'break':
       return breakCasting(state, input);
+    case 'stop':
+      if (procedure.flowInputs?.stop) return procedure.flowInputs.stop(state, input, procedure);
+      return refuse('StopNotInProcedure');
   }
 }
 

@@ -310,11 +310,15 @@ function beginRound(state: FlowState, dice: Dice, procedure: P): Applied {
     newRound(state, procedure);
     return OK;
   }
-  const { round, initiative, schedule } = planned.value;
+  const { round, initiative } = planned.value;
+  let { schedule } = planned.value;
   state.round = round;
   state.initiative = initiative;
   state.schedule = schedule;
   state.status = {};
+  // A hold set to "release at segment N" makes that step (segment-d6, addict; held.ts).
+  const holdSteps = procedure.flowInputs?.holdSteps;
+  if (holdSteps) state.schedule = schedule = holdSteps(state, schedule, procedure);
   for (const c of schedule.castings) state.status[c.id] = 'pending';
   state.roundStart = {};
   for (const id of Object.keys(state.states)) state.roundStart[id] = copyState(state.states[id]);
@@ -844,6 +848,7 @@ export function applyInput(state: FlowState, input: FlowInput, dice: Dice, proce
     case 'delay':
     case 'release':
     case 'break':
+    case 'stop':
       return applyMidRound(state, input, procedure);
     case 'reaction':
     case 'distance':

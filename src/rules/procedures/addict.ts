@@ -49,7 +49,7 @@ import { badRoutines, badWeaponField, commonDeclarationProblem, conditionByHp, h
 import { rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, winnerOf } from '../round';
 import type { Key, Placed, SideTiming } from '../round';
 import { applyGmPhase } from '../flow/gm-phases';
-import { release } from '../flow/held';
+import { holdSteps, release, stop } from '../flow/held';
 import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
 import { addictChargeStart, CHARGE_FALLS_SHORT, chargeFirstSegment, chargeMovementOf, encounterDistanceOf, hesitationOf } from './addict-charge';
 export { addictChargeStart, CHARGE_FALLS_SHORT, chargeMovementOf, encounterDistanceOf, hesitationOf };
@@ -799,6 +799,21 @@ function planRound(encounter: Encounter, input: RoundInput, initiative: Initiati
  * delayed!" (footnote 11): lost to damage from the start of the round, a
  * device never (footnote 20).
  */
+/** The round's last segment: 10, or in the surprise the last surprise segment of anyone standing. */
+function lastSegment(encounter: Encounter, round: number, surprise: SurpriseResult | null | undefined): number {
+  if (round !== 0) return SEGMENTS_PER_ROUND;
+  let last = 0;
+  for (const c of encounter.combatants) if (c.hp > 0) last = Math.max(last, surprise?.surprised[c.id] ?? 0);
+  return last;
+}
+
+/** Where an empty step of a segment goes (flow/held.ts): before everything else in it, as a planned casting's completion. */
+function segmentStep(encounter: Encounter, q: { schedule: Schedule; surprise: SurpriseResult }, segment: number): { key: Key; where: { phase: string; segment: number } } | null {
+  const round = q.schedule.round;
+  if (segment < 1 || segment > lastSegment(encounter, round, q.surprise)) return null;
+  return { key: keyOf(segment, -1, 0, 0, 0), where: { phase: round === 0 ? PHASE_SURPRISE : PHASE_RESOLUTION, segment } };
+}
+
 function releasePrepared(encounter: Encounter, q: MidRoundQuery & { declaration: Declaration }): ReleasePlan {
   const { schedule, declaration: decl } = q;
   const now = schedule.steps[q.step];
@@ -807,11 +822,7 @@ function releasePrepared(encounter: Encounter, q: MidRoundQuery & { declaration:
   if (decl.action !== 'spell' && decl.action !== 'device') {
     return { placed: [{ key: now.key, where: now, entry: stepEntry(id, 'action', decl.action, decl.target, reason) }], castings: [] };
   }
-  let last = SEGMENTS_PER_ROUND;
-  if (schedule.round === 0) {
-    last = 0;
-    for (const c of encounter.combatants) if (c.hp > 0) last = Math.max(last, q.round.surprise?.surprised[c.id] ?? 0);
-  }
+  const last = lastSegment(encounter, schedule.round, q.round.surprise);
   const castingTime = decl.castingTime ?? 1;
   const device = decl.action === 'device';
   const casting = `addict-${schedule.round}-${id}-prepared`;
@@ -994,7 +1005,7 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
     endOfRound: (encounter, input, dice, options) => endOfRound(encounter, input, dice, options),
     // Phases 1, 3 and 11: what the GM records (the flow's reaction, distance and staunch inputs).
     gmPhases: { reaction: 'addict-reaction', distance: 'addict-distance', staunch: (combatant, state) => staunch(combatant, state) },
-    flowInputs: { gmPhase: applyGmPhase, release },
+    flowInputs: { gmPhase: applyGmPhase, release, stop, holdSteps },
     openingMorale: (encounter, requests, states, dice, options) =>
       moraleChecks(encounter, requests, new RoundEnd({ round: 0, before: states, after: states, hits: [] }), dice, options, 0),
     // A check the GM calls in a round, made at once (rules revision 5): phase 4's check, now.
@@ -1002,6 +1013,7 @@ export function makeAddictProcedure(table: LetterTable = DEFAULT_LETTERS): Proce
       moraleChecks(encounter, requests, new RoundEnd({ round, before: states, after: states, hits: [] }), dice, options, round),
     lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options, letters),
     releaseHeld: (encounter, query) => releasePrepared(encounter, query),
+    segmentStep,
     // Footnotes 9 and 19: a charge closes 1/10 of its charge movement a segment, from its start (the map's progress, charges.ts).
     chargeTiming: { movement: chargeMovementOf, start: addictChargeStart },
   };

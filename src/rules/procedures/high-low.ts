@@ -915,7 +915,7 @@ function lateJoin(_encounter: Encounter, newcomer: Combatant, input: LateJoinInp
   for (const p of planned.sort((a, b) => a.key - b.key)) {
     const end = pack(RADIX, RANK[p.where.phase as HighLowPhase] + 1, 0, 0, 0, 0, 0) - 1; // parts clamp at RADIX - 1
     if (now > end) continue; // that phase is over
-    placed.push({ key: end, where: p.where, entry: { ...p.entry, reason: 'highLowLateJoin' }, join: false });
+    if (p.entry) placed.push({ key: end, where: p.where, entry: { ...p.entry, reason: 'highLowLateJoin' }, join: false });
   }
   return { schedule: splice(schedule, input.currentStep, placed) };
 }

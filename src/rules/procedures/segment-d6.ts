@@ -30,7 +30,7 @@ import { MORALE_METHODS, rulingMorale, type MoraleMethod } from '../morale-metho
 import { actsNow, commonDeclarationProblem, conditionByHp, copyState, fromIndex, goesOffAt, hpDamage, initialState, isActive, keyAt } from '../round';
 import { makeSchedule, NEVER, pack, rollSideDice, RoundBuilder, RoundEnd, sideTimings, splice, targetsSelf, winnerOf } from '../round';
 import type { Key, Placed, PlannedCasting, SideTimings, Where } from '../round';
-import { release } from '../flow/held';
+import { holdSteps, release, stop } from '../flow/held';
 import { d6SurpriseSegments, rollD6SideSurprise } from '../round/surprise';
 
 /* ================================================================ options */
@@ -588,6 +588,18 @@ function releaseHeld(encounter: Encounter, q: MidRoundQuery & { declaration: Dec
   return { placed, castings: [{ ...casting, begin: now.key, lossFrom: window, preventFrom: window }] };
 }
 
+/**
+ * Where an empty step of a segment goes (flow/held.ts): the GM stopping there
+ * for a held action, or a hold set to "release at segment N". The round's
+ * segments are 1–10; the surprise's, up to the last surprise segment.
+ */
+function segmentStep(_encounter: Encounter, q: { schedule: Schedule; surprise: SurpriseResult }, segment: number): { key: Key; where: Where } | null {
+  const surprise = q.schedule.round === 0;
+  const last = surprise ? Math.max(0, ...Object.values(q.surprise?.surprised ?? {}).map(surpriseCount)) : SEGMENTS_PER_ROUND;
+  if (segment < 1 || segment > last) return null;
+  return { key: keyOf(segment, SUB_ACTION), where: whereOf(surprise ? WHERE_SURPRISE : WHERE_SEGMENT, segment) };
+}
+
 /* =================================================== damage, death, end of round */
 
 const thresholdsOf = (options: SegmentD6Options) => (options.deathRule === 'minus-ten' ? { incapacitatedAt: 0, deathAt: -10 } : { incapacitatedAt: 0, deathAt: 0 });
@@ -727,5 +739,6 @@ export const segmentD6Procedure: Procedure<SegmentD6Options> = {
   moraleNow,
   lateJoin: (encounter, newcomer, input, _dice, options) => lateJoin(encounter, newcomer, input, options),
   releaseHeld: (encounter, query, options) => releaseHeld(encounter, query, options),
-  flowInputs: { release },
+  segmentStep,
+  flowInputs: { release, stop, holdSteps },
 };

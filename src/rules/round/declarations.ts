@@ -5,6 +5,7 @@
  * A procedure adds the checks of its own text.
  */
 import type { Combatant, Declaration, Problem, WeaponStats } from '../model';
+import { SEGMENTS_PER_ROUND } from '../model';
 
 const allowedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 
@@ -28,6 +29,11 @@ export function commonDeclarationProblem(decl: Declaration, combatant: Combatant
   }
   if (decl.action === 'spell' && decl.spell && combatant.spells && !combatant.spells.includes(decl.spell)) {
     return { key: 'SpellNotMemorized', data: { name: combatant.name, spell: decl.spell } };
+  }
+  // "release at segment N" belongs to a held or prepared action (segment-d6 hold, addict B: both `wait`).
+  if (decl.releaseAt !== undefined) {
+    if (decl.action !== 'wait') return { key: 'ReleaseAtNotHeld', data: { name: combatant.name } };
+    if (!Number.isInteger(decl.releaseAt) || decl.releaseAt < 1 || decl.releaseAt > SEGMENTS_PER_ROUND) return { key: 'ReleaseAtInvalid', data: { name: combatant.name } };
   }
   // routines, hesitation and distance cannot be negative; speed (a modifier) can.
   const field = badNumber(decl.routines, false)

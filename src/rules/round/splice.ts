@@ -13,7 +13,8 @@ import { castingAt, fromIndex, makeSchedule, NEVER, type Key, type PlannedCastin
 export interface Placed {
   key: Key;
   where: Where;
-  entry: StepEntry;
+  /** Absent: an empty step at this key (a moment the GM stops at), or nothing added to the step there. */
+  entry?: StepEntry;
   /**
    * true (default): join the step with this key if it is still to come.
    * false: always a step of its own, after every step at or before this key.
@@ -42,13 +43,13 @@ export function splice(schedule: Schedule, currentStep: number, placed: readonly
     if (p.join !== false) {
       const at = steps.findIndex((s, i) => i >= first && s.key === p.key);
       if (at >= 0) {
-        steps[at].entries.push(p.entry);
+        if (p.entry) steps[at].entries.push(p.entry);
         continue;
       }
     }
     let at = first;
     while (at < steps.length && steps[at].key <= p.key) at++;
-    const step: Step = { phase: p.where.phase, key: p.key, entries: [p.entry] };
+    const step: Step = { phase: p.where.phase, key: p.key, entries: p.entry ? [p.entry] : [] };
     if (p.where.segment !== undefined) step.segment = p.where.segment;
     if (p.where.count !== undefined) step.count = p.where.count;
     steps.splice(at, 0, step);
