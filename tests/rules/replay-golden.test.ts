@@ -23,8 +23,9 @@ const pairs = (entries: LogEntry[]): [string, LogEntry][] => entries.map((e, i) 
 describe('the log is the whole combat', () => {
   const played = allPlayedLogs();
 
-  it('covers every bundled scenario, and the example under all five procedures', () => {
-    expect(played.length).toBe(11);
+  it('covers every bundled scenario, the example under all five procedures, and the held and prepared releases at empty segments', () => {
+    expect(played.length).toBe(13);
+    expect(played.flatMap((p) => p.entries.map((e) => e.t))).toContain('stop');
     expect(new Set(played.map((p) => p.state.procedure)).size).toBe(5);
   });
 

@@ -130,7 +130,8 @@ export class RecordedDice implements Dice {
  * Version 2 is the first of the log; version 1 states come from the
  * migration of stored flows (src/documents/migration.ts), already converted.
  * Version 3 only adds what version 2 states never hold (state.ts,
- * FLOW_VERSION): a version 2 state is a version 3 state as it is.
+ * FLOW_VERSION): a version 2 state is a version 3 state as it is; version 4
+ * likewise adds only what earlier states never hold.
  */
 export function migrateState(state: FlowState, from: number): FlowState {
   if (from > FLOW_VERSION) throw new RulesError({ key: 'CombatFromNewerVersion', data: { version: from } });

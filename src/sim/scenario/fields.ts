@@ -92,6 +92,7 @@ export const DECLARATION_FIELDS: Record<string, Spec> = {
   routines: int(0, 20),
   hesitation: int(0, 10),
   hesitationSeconds: num(0, 3600),
+  releaseAt: int(1, 10),
   distance: num(0, 10000),
   readied: bool,
   delayed: bool,
