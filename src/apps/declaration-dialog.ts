@@ -53,6 +53,8 @@ export interface DeclarationFormValues {
   delaying?: boolean;
   innate?: boolean;
   minorActions?: number | string | null;
+  /** A hold's segment to be released at ('' or absent: when its owner asks). */
+  releaseAt?: number | string | null;
   note?: string;
 }
 
@@ -75,6 +77,8 @@ export interface DeclarationContext {
   ranges: { kind: 'charge' | 'missile' | 'spell'; text: string; out: boolean }[];
   /** high-low's declaration extras, or null where the procedure has none. */
   extras: { goFirst: boolean; delaying: boolean; innate: boolean; minorActions: number } | null;
+  /** segment-d6 hold / addict prepare: "release at segment N" (1–10), or null where nothing is held. */
+  releaseAt: { value: number | null; segments: { value: number; selected: boolean }[] } | null;
   note: string;
   /** The declaration recorded now, in words, or "not declared yet". */
   current: string;
@@ -239,6 +243,12 @@ export function prepareDeclarationContext(
       ? { goFirst: values.goFirst === true, delaying: values.delaying === true, innate: values.innate === true, minorActions: Number(values.minorActions) || 0 }
       : null;
 
+  // segment-d6 "hold", addict B "prepare": the round can stop at the segment it is to be released at (flow/held.ts).
+  const at = Number(values.releaseAt);
+  const chosenAt = values.releaseAt !== '' && values.releaseAt !== null && Number.isInteger(at) && at >= 1 && at <= 10 ? at : null;
+  const holds = mode === 'declare' && legal.some((c) => c.action === 'wait') && isLoaded(pid as never) && getProcedure(pid as never).segmentStep !== undefined;
+  const releaseAt = holds ? { value: chosenAt, segments: Array.from({ length: 10 }, (_, i) => ({ value: i + 1, selected: chosenAt === i + 1 })) } : null;
+
   const call = turnCall(combat);
   const view = mode === 'declare' && call?.called === combatantId ? clockView(call, clockNow()) : null;
   const clock = view
@@ -267,6 +277,7 @@ export function prepareDeclarationContext(
     targets,
     ranges,
     extras,
+    releaseAt,
     note: values.note ?? '',
     current: currentText(combat, combatantId, name),
     clock,
@@ -282,6 +293,8 @@ export function prepareDeclarationContext(
       delaying: t('TENSEG.Declaration.Delaying'),
       innate: t('TENSEG.Declaration.Innate'),
       minorActions: t('TENSEG.Declaration.MinorActions'),
+      releaseAt: t('TENSEG.Declaration.ReleaseAt'),
+      releaseAtAsked: t('TENSEG.Declaration.ReleaseAtAsked'),
       note: t('TENSEG.Declaration.Note'),
       submit: t(mode === 'release' ? 'TENSEG.Declaration.SubmitRelease' : 'TENSEG.Declaration.Submit'),
     },
@@ -335,6 +348,8 @@ export function requestFromValues(values: DeclarationFormValues, mode: 'declare'
     const minor = Number(values.minorActions);
     if (values.minorActions !== null && values.minorActions !== undefined && values.minorActions !== '' && Number.isFinite(minor) && minor > 0) request.minorActions = minor;
   }
+  const at = Number(values.releaseAt);
+  if (mode === 'declare' && action === 'wait' && values.releaseAt !== '' && values.releaseAt !== null && values.releaseAt !== undefined && Number.isInteger(at)) request.releaseAt = at;
   if (values.note && values.note.trim() !== '') request.note = values.note.trim();
   return request;
 }

@@ -324,6 +324,8 @@ export interface DeclarationPayload {
   speed?: number | string;
   routines?: number | string;
   hesitation?: number | string;
+  /** segment-d6 hold / addict prepare: the segment to release at (1–10). */
+  releaseAt?: number | string;
   distance?: number | string;
   readied?: boolean | string;
   delayed?: boolean | string;
@@ -334,7 +336,7 @@ export interface DeclarationPayload {
   note?: string;
 }
 
-const NUMERIC_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'distance', 'minorActions'] as const;
+const NUMERIC_FIELDS = ['castingTime', 'speed', 'routines', 'hesitation', 'releaseAt', 'distance', 'minorActions'] as const;
 
 function numberField(value: unknown): number | undefined | null {
   if (value === undefined || value === null) return undefined;
@@ -407,6 +409,7 @@ export function toDeclaration(
   if (numbers.routines !== undefined) decl.routines = numbers.routines;
   if (numbers.hesitation !== undefined) decl.hesitation = numbers.hesitation;
   if (numbers.distance !== undefined) decl.distance = numbers.distance;
+  if (numbers.releaseAt !== undefined) decl.releaseAt = numbers.releaseAt;
   // A spell named is cast in its time; one declared without a name is the procedure's to allow (d12-ascending II.C: chosen on the initiative result).
   if (((action === 'spell' && decl.spell !== undefined) || action === 'device') && decl.castingTime === undefined) {
     return fail('CastingTimeInvalid', { name: ctx.name });

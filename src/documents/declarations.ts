@@ -53,6 +53,8 @@ export interface DeclarationRequest {
   innate?: boolean;
   /** high-low: 1-segment minor actions with the major action (each +1 to weapon speed in ties). */
   minorActions?: number;
+  /** segment-d6 hold / addict prepare: the segment (1–10) the round stops at for its release. */
+  releaseAt?: number;
   note?: string;
   /** GM only. */
   override?: DeclarationOverride;
@@ -75,6 +77,7 @@ export function declarationFromRequest(
   if (request.delayed === true) payload.delayed = true;
   for (const k of ['goFirst', 'delaying', 'innate'] as const) if (request[k] === true) payload[k] = true;
   if (request.minorActions !== undefined) payload.minorActions = request.minorActions;
+  if (request.releaseAt !== undefined) payload.releaseAt = request.releaseAt;
   const override = request.override ?? {};
   if (override.castingTime !== undefined) payload.castingTime = override.castingTime;
   const parsed = toDeclaration(payload, { combatant: combatant.id as string, name, items: actorView(actor).items });

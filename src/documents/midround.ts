@@ -33,6 +33,8 @@ export interface MidRoundRequest {
   feet?: number;
   /** heal: the Heal check's total. */
   total?: number;
+  /** stop: the segment the GM stops at. */
+  segment?: number;
   /** injury: its table (damage type), row, arm or hand, or the GM's words. */
   damageType?: DamageType;
   row?: number;

@@ -65,7 +65,7 @@ export type RequestedCombatAction = (typeof COMBAT_ACTIONS_REQUESTED)[number];
  * src/documents/handlers/midround.ts (MID_ROUND). A new mid-round action is a name
  * here and an entry there (with the fields it needs below, if new).
  */
-export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury', 'retarget'] as const;
+export const MID_ROUND_ACTIONS = ['delay', 'release', 'cancel', 'break', 'choose', 'reaction', 'distance', 'staunch', 'heal', 'injury', 'retarget', 'stop'] as const;
 export type MidRoundActionName = (typeof MID_ROUND_ACTIONS)[number];
 
 /**
@@ -102,6 +102,7 @@ export const DECLARATION_SPEC: Spec = {
     delaying: opt({ t: 'bool' }),
     innate: opt({ t: 'bool' }),
     minorActions: opt({ t: 'int', min: 0, max: 10 }),
+    releaseAt: opt({ t: 'int', min: 1, max: 10 }),
     note: opt({ t: 'text', max: 500 }),
     override: opt(OVERRIDE_SPEC),
   },
@@ -188,6 +189,8 @@ export const REQUEST_SPECS = {
       feet: opt({ t: 'num', min: 0, max: DISTANCE_MAX }),
       /** heal (individual-speed): the Heal check's total. */
       total: opt({ t: 'int', min: -1000, max: 1000 }),
+      /** stop (segment-d6, addict): the segment the GM stops at, where nothing is scheduled. */
+      segment: opt({ t: 'int', min: 1, max: 10 }),
       /** injury (individual-speed): the Combat Injury the GM enters — its table, a row of it, the arm or hand, or words of their own. */
       damageType: opt({ t: 'enum', values: DAMAGE_TYPES }),
       row: opt({ t: 'int', min: 1, max: 100 }),

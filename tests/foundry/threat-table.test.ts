@@ -44,6 +44,8 @@ const RIGHT: Record<string, CombatAction> = {
   // A GM's Accept / Put back on a health card (issue 27): GMs only.
   health: 'manage',
   'midround:retarget': 'declare',
+  // The GM stops at an empty segment for a held action (issue 28): GMs only.
+  'midround:stop': 'manage',
 };
 
 const user = (isGM: boolean) => ({ isGM }) as any;

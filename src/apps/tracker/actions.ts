@@ -200,6 +200,7 @@ export async function trackerAction(name: TrackerActionName, app: { viewed: Comb
   const combat = app.viewed as TenSegmentsCombat | null;
   if (!combat) return;
   if (name === 'pauseClock') return pauseClock(combat, target?.dataset?.paused !== 'false');
+  if (name === 'stopAtSegment') return void shown(await requestMidRound(combat, 'stop', { segment: Number(target?.dataset?.segment) }));
   if (name in COMBAT) {
     await COMBAT[name as keyof typeof COMBAT](combat);
     return;

@@ -86,7 +86,7 @@ export function probe(state: FlowState, input: FlowInput): Problem | null {
   let problem: Problem | null;
   try {
     const procedure = getProcedure(state.procedure);
-    if (input.t === 'delay' || input.t === 'release' || input.t === 'break') problem = midRoundProblem(state, input, procedure);
+    if (input.t === 'delay' || input.t === 'release' || input.t === 'break' || input.t === 'stop') problem = midRoundProblem(state, input, procedure);
     else {
       const done = applyInput(structuredClone(state), input, PROBE_DICE, procedure);
       problem = done.ok ? null : done.problem;
@@ -168,6 +168,8 @@ export function combatControls(input: ControlsInput): ControlView[] {
     );
   } else {
     out.push(button('nextStep', 'fa-solid fa-forward-step', t('Next')));
+    const stop = stopControl(state);
+    if (stop) out.push(stop);
     out.push(button('endRound', 'fa-solid fa-flag-checkered', state.stage === 'end-of-round' ? t('NextRound') : t('EndRound')));
   }
   // What the GM records of the encounter where the procedure has it (addict phases 1 and 3; the text gives no table): the
@@ -181,6 +183,25 @@ export function combatControls(input: ControlsInput): ControlView[] {
   if (npcs === undefined) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale')));
   else if (npcs.length > 0) out.push(button('moraleCheck', 'fa-solid fa-person-running', t('Morale'), probe(state, moraleInput(npcs))));
   return out;
+}
+
+/**
+ * segment-d6 "hold", addict B "prepare": while someone's held or prepared action is still to be released, the GM can
+ * stop at the next segment where nothing is scheduled (flow/held.ts `stop`), one segment at a time: pressed again
+ * after Next, it stops at the one after. Left out where the procedure holds nothing or no segment is empty before
+ * the next step.
+ */
+function stopControl(state: FlowState): ControlView | null {
+  const procedure = getProcedure(state.procedure);
+  const steps = state.schedule?.steps ?? [];
+  const now = steps[state.step]?.segment;
+  if (!procedure.segmentStep || state.stage !== 'resolve' || now === undefined) return null;
+  const released = new Set((state.midRound ?? []).flatMap((r) => (r.t === 'release' ? [r.c] : [])));
+  if (![...plannedOf(state).holders].some((c) => !released.has(c))) return null;
+  const next = steps[state.step + 1]?.segment ?? Infinity;
+  const seg = now + 1;
+  if (seg >= next || probe(state, { t: 'stop', seg }) !== null) return null;
+  return button('stopAtSegment', 'fa-solid fa-hand', tf('StopAt', { segment: String(seg) }), null, { segment: String(seg) });
 }
 
 /**
@@ -331,6 +352,7 @@ export const TRACKER_ACTION_NAMES = [
   'recordReactions',
   'encounterDistance',
   'oddsOfFight',
+  'stopAtSegment',
 ] as const;
 export type TrackerActionName = (typeof TRACKER_ACTION_NAMES)[number];
 

@@ -113,6 +113,11 @@ export const MID_ROUND: Record<MidRoundActionName, MidRoundAction> = {
       return { combatant: c, inputs: [{ t: 'choose', c, spell, castingTime }] };
     },
   },
+  /** segment-d6, addict: the GM stops at a segment where nothing is scheduled, for a held or prepared action (flow/held.ts). */
+  stop: {
+    right: 'manage',
+    make: (request) => (request.segment === undefined ? missing('segment') : { inputs: [{ t: 'stop', seg: request.segment }] }),
+  },
   /** addict phase 1: the GM records a side's reaction (the reaction table is not in the text). */
   reaction: {
     right: 'manage',
