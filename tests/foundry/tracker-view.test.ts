@@ -139,6 +139,17 @@ describe('tracker-view', () => {
     ]);
   });
 
+  it('addict (issue 28): two steps of segment 1 in a row — the header says which is played, so Next visibly moves on', () => {
+    const steps = (current: number) => [
+      step(0, { phase: 'addict-surprise-resolution', segment: 1, when: current === 0 ? 'current' : 'done', entries: [{ combatant: 'x', kind: 'cast-begin', action: 'spell', spell: 'Sleep' }] }),
+      step(1, { phase: 'addict-surprise-resolution', segment: 1, when: current === 1 ? 'current' : 'next', entries: [{ combatant: 'y', kind: 'action', action: 'melee', target: 'x' }] }),
+      step(2, { phase: 'addict-surprise-resolution', segment: 2, when: 'next', entries: [{ combatant: 'y', kind: 'action', action: 'melee', target: 'x' }] }),
+    ];
+    const at = (current: number) => trackerContext(input(view({ procedure: 'addict', kind: 'surprise', round: 0, current, combatants: [fighter('x', 'a'), fighter('y', 'b')], steps: steps(current) }), { x: fact('x'), y: fact('y') }));
+    expect(at(0).currentLabel).toBe('Surprise segment 1 · step 1 of 2');
+    expect(at(1).currentLabel).toBe('Surprise segment 1 · step 2 of 2');
+  });
+
   it('a round played out: castings carried in and out, interruptions, a casting given up, a release, the fallen, the end of the round', () => {
     const v = view({
       stage: 'end-of-round',

@@ -344,6 +344,19 @@ function stepLabel(step: StepView, view: TimelineView, i18n: Strings): string {
   return i18n.localize(`TENSEG.Phase.${step.phase}`);
 }
 
+/**
+ * The header's label of the step being played: where several steps share its segment (or count) — addict's action
+ * letters, segment-d6's interrupts, a casting going off before the segment's actions — which of them, so each Next
+ * visibly moves on ("Segment 1 · step 1 of 2").
+ */
+function currentStepLabel(step: StepView, view: TimelineView, i18n: Strings): string {
+  const label = stepLabel(step, view, i18n);
+  if (step.segment === undefined && step.count === undefined) return label;
+  const same = view.steps.filter((s) => s.segment === step.segment && s.count === step.count);
+  if (same.length < 2) return label;
+  return fmt(i18n, `${K}StepOf`, { label, n: same.indexOf(step) + 1, of: same.length });
+}
+
 function stepContext(step: StepView, view: TimelineView, input: TrackerViewInput, name: (id: string) => string): StepContext {
   const current = step.when === 'current';
   return {
@@ -504,7 +517,7 @@ export function trackerContext(input: TrackerViewInput): TrackerContext {
     gm: input.gm,
     title: view.kind === 'surprise' ? i18n.localize(view.surprise.unit === 'round' ? `${K}SurpriseRound` : `${K}SurpriseSegments`) : fmt(i18n, `${K}Round`, { n: view.round }),
     stage: stageLabel(view, i18n),
-    currentLabel: current ? stepLabel(current, view, i18n) : '',
+    currentLabel: current ? currentStepLabel(current, view, i18n) : '',
     initiative,
     sides,
     columns: columns(view, input, name),
