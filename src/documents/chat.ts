@@ -304,13 +304,21 @@ export async function postInterruptionCard(combat: TenSegmentsCombat, state: Flo
     casting: i.casting,
     combat: combat.id,
   });
-  await postCard(
-    {
-      content,
-      speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
-      // What the log has of it (card-flags.ts: the Undo is drawn only where the log bears the card out).
-      flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting, caster: i.caster, round: state.round } },
-    },
-    shown,
-  );
+  const data = {
+    content,
+    speaker: ChatMessage.getSpeaker({ actor: storedActor(combatant?.actor) }),
+    // What the log has of it (card-flags.ts: the Undo is drawn only where the log bears the card out).
+    flags: { [SYSTEM_ID]: { kind: 'interruption', combat: combat.id, casting: i.casting, caster: i.caster, round: state.round } },
+  };
+  const shaped = shown ? applyMessageMode(data, shown.mode, shown.user) : applyMessageMode(data);
+  // Whispered (the blow rolled GM-only, or the GM's mode private): the caster's owners are told too. The card holds
+  // no dice, so a GM-only roll stays hidden; it is never blind to them.
+  const whisper = shaped.whisper;
+  if (Array.isArray(whisper) && whisper.length > 0) {
+    const actor = combatant?.actor;
+    const owners = (game.users?.contents ?? []).filter((u) => !u.isGM && !!actor?.testUserPermission(u, 'OWNER')).map((u) => u.id as string);
+    shaped.whisper = [...new Set([...(whisper as string[]), ...owners])];
+    if (owners.length > 0) shaped.blind = false;
+  }
+  await ChatMessage.create(shaped as never);
 }

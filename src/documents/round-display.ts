@@ -4,7 +4,7 @@
  * tokens show, from the timeline view, and the "your turn" notice.
  */
 import { actingNow, procedureBleeds, tokenStatuses, TOKEN_STATUSES, type TokenStatus } from '../rules/statuses';
-import { timeline, GM_VIEW, type EntryView } from '../rules/timeline';
+import { timeline, GM_VIEW, type EntryView, type TimelineView } from '../rules/timeline';
 import { playerViewer } from './viewer';
 import type { FlowState } from '../rules/flow';
 import { ownsCombatant } from './permissions';
@@ -61,12 +61,22 @@ export function refreshTokenStatuses(): string[] {
   return changed;
 }
 
-/** What the notice says a combatant does in its step. */
-function noticeOf(entry: EntryView, name: string): { key: string; data: Record<string, string> } {
-  if (entry.outcome === 'goes-off') return entry.spell ? { key: 'TENSEG.YourTurn.GoesOff', data: { name, spell: entry.spell } } : { key: 'TENSEG.YourTurn.GoesOffUnnamed', data: { name } };
-  if (entry.outcome === 'begins' && entry.choosing) return { key: 'TENSEG.YourTurn.Choose', data: { name } };
-  if (entry.outcome === 'begins') return entry.spell ? { key: 'TENSEG.YourTurn.Begins', data: { name, spell: entry.spell } } : { key: 'TENSEG.YourTurn.BeginsUnnamed', data: { name } };
-  return { key: 'TENSEG.YourTurn.Acts', data: { name, action: game.i18n!.localize(`TENSEG.Sim.Action.${entry.action}`) } };
+/** The step being played, named as the tracker names it: a count, a segment (of the surprise), or a phase. */
+function stepName(view: TimelineView): string {
+  const i18n = game.i18n!;
+  const step = view.steps.find((s) => s.when === 'current');
+  if (!step) return '';
+  if (step.count !== undefined) return i18n.format('TENSEG.Timeline.Count', { n: String(step.count) });
+  if (step.segment !== undefined) return i18n.format(view.kind === 'surprise' ? 'TENSEG.Timeline.SurpriseSegment' : 'TENSEG.Timeline.Segment', { n: String(step.segment) });
+  return i18n.localize(`TENSEG.Phase.${step.phase}`);
+}
+
+/** What the notice says a combatant does in its step, and when (issue 29: "Brand acts now — Segment 5: attacks in melee"). */
+function noticeOf(entry: EntryView, name: string, when: string): { key: string; data: Record<string, string> } {
+  if (entry.outcome === 'goes-off') return entry.spell ? { key: 'TENSEG.YourTurn.GoesOff', data: { name, when, spell: entry.spell } } : { key: 'TENSEG.YourTurn.GoesOffUnnamed', data: { name, when } };
+  if (entry.outcome === 'begins' && entry.choosing) return { key: 'TENSEG.YourTurn.Choose', data: { name, when } };
+  if (entry.outcome === 'begins') return entry.spell ? { key: 'TENSEG.YourTurn.Begins', data: { name, when, spell: entry.spell } } : { key: 'TENSEG.YourTurn.BeginsUnnamed', data: { name, when } };
+  return { key: 'TENSEG.YourTurn.Acts', data: { name, when, action: game.i18n!.localize(`TENSEG.Sim.Action.${entry.action}`) } };
 }
 
 /**
@@ -93,7 +103,7 @@ export function noticeYourTurn(combat: Combat.Implementation): string[] {
     const combatant = combat.combatants.get(entry.combatant);
     if (!combatant || told.ids.has(entry.combatant) || !ownsCombatant(user, combatant)) continue;
     told.ids.add(entry.combatant);
-    const { key: text, data } = noticeOf(entry, combatant.name ?? '');
+    const { key: text, data } = noticeOf(entry, combatant.name ?? '', stepName(view));
     const message = game.i18n!.format(text, data);
     ui.notifications?.info(message);
     messages.push(message);

@@ -112,8 +112,8 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     await foundry.settle();
     const current = (combat.flowState as FlowState).schedule!.steps[(combat.flowState as FlowState).step];
     expect(current.entries.map((e) => e.combatant).sort()).toEqual([ids.halvaine, ids.brand].sort());
-    expect(infos(w, player)).toEqual(['Your turn: Halvaine begins casting Sleep.']);
-    expect(infos(w, player2)).toEqual(['Your turn: Brand attacks in melee.']);
+    expect(infos(w, player)).toEqual(['Halvaine acts now — Segment 4: begins casting Sleep.']);
+    expect(infos(w, player2)).toEqual(['Brand acts now — Segment 4: attacks in melee.']);
     expect(infos(w, gm)).toEqual([]);
 
     // The same step again: a hit recorded (a new log entry, the step unchanged) and the trackers drawn anew tell nothing.
@@ -143,14 +143,14 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     foundry.dice.push(5, 4); // the party in segment 4, the orcs in 5
     await combat.rollInitiative();
     await foundry.settle();
-    expect(infos(w, player2)).toEqual(['Your turn: Brand waits.']);
+    expect(infos(w, player2)).toEqual(['Brand acts now — Segment 4: waits.']);
     expect(await everywhere(w, w.actors.brand)).toEqual([['ten-segments.holding'], ['ten-segments.holding'], ['ten-segments.holding']]);
     await combat.nextTurn(); // the orcs' segment
     await foundry.settle();
     expect(infos(w, player2)).toHaveLength(1);
     expect(await foundry.asUser(player2, () => g.game.tenSegments.release(ids.brand, { action: 'melee', weapon: w.sword.id, target: ids.orc1 }))).toEqual({ ok: true });
     await foundry.settle();
-    expect(infos(w, player2)).toEqual(['Your turn: Brand waits.', 'Your turn: Brand attacks in melee.']);
+    expect(infos(w, player2)).toEqual(['Brand acts now — Segment 4: waits.', 'Brand acts now — Segment 5: attacks in melee.']);
     expect(await everywhere(w, w.actors.brand)).toEqual([[], [], []]);
     await w.actors.orc1.update({ 'system.hp.value': 2 });
     await foundry.settle();
@@ -169,7 +169,7 @@ describe.each([13, 14] as const)('token statuses and the "your turn" notice, gen
     foundry.dice.push(5, 4);
     await combat.rollInitiative();
     await foundry.settle();
-    expect(infos(w, foundry.users.player2)).toEqual(['Du bist dran: Brand greift im Nahkampf an.']);
+    expect(infos(w, foundry.users.player2)).toEqual(['Brand ist jetzt dran — Segment 4: greift im Nahkampf an.']);
     expect(infos(w, foundry.users.player)).toEqual([]);
   });
 

@@ -214,6 +214,19 @@ function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: Omit
   return JSON.stringify([facts.actorId, c.side, c.initiative ?? null, c.condition, row.declaration, row.badges, facts.defeated, c.health ? null : row.health[0].text]);
 }
 
+/** Who acts (acts, begins or completes a casting) in the step being played, per view: the rows drawn as acting now. */
+const actingCache = new WeakMap<TimelineView, ReadonlySet<string>>();
+function actingNow(view: TimelineView | null): ReadonlySet<string> {
+  if (!view) return new Set();
+  let found = actingCache.get(view);
+  if (!found) {
+    const now = view.steps.find((s) => s.when === 'current');
+    const ids = (now?.entries ?? []).filter((e) => e.outcome === 'acts' || e.outcome === 'begins' || e.outcome === 'goes-off').map((e) => e.combatant);
+    actingCache.set(view, (found = new Set(ids)));
+  }
+  return found;
+}
+
 function row(c: CombatantView, input: TrackerViewInput): RowContext {
   const { i18n, facts } = input;
   const f = facts[c.id];
@@ -235,7 +248,7 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
     img: f?.img ?? '',
     count: 1,
     multiple: false,
-    css: ['combatant', 'ts-row', defeated ? 'defeated' : '', f?.owned ? 'owned' : '', c.stillSurprised ? 'surprised' : '', declaration?.css.includes('pending') ? 'undeclared' : ''].filter(Boolean).join(' '),
+    css: ['combatant', 'ts-row', defeated ? 'defeated' : '', f?.owned ? 'owned' : '', actingNow(input.view).has(c.id) ? 'acting' : '', c.stillSurprised ? 'surprised' : '', declaration?.css.includes('pending') ? 'undeclared' : ''].filter(Boolean).join(' '),
     health: [health(c, i18n)],
     declaration,
     badges,
