@@ -65,7 +65,7 @@ function characterSchema() {
     }),
     movement: movementField(),
     encumbrance: new SchemaField({ carried: numField(LIMITS.weight, 0) }),
-    details: new SchemaField({ className: textField(''), level: intField(LIMITS.level, 1) }),
+    details: new SchemaField({ className: textField(''), level: intField(LIMITS.level, 1), turnsUndead: boolField(false) }),
     surprise: surpriseField(),
     combat: new SchemaField({
       reactionAdjustment: intField(LIMITS.smallModifier, 0),
@@ -137,6 +137,7 @@ function monsterSchema() {
     routines: intField(LIMITS.routines, 1),
     surprise: surpriseField(),
     morale: intField(LIMITS.morale, 0),
+    turnsUndead: boolField(false),
     numberAppearing: numberAppearingField(),
     individual: new SchemaField({ ...individualFields(), strength: intField(LIMITS.strength, 0) }),
     notes: htmlField(),

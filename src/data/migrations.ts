@@ -6,6 +6,11 @@
  *  - Movement given as a single number of inches ("12") becomes feet per
  *    round in `movement.base` (12" = 120 ft).
  *  - hp / ac written as numeric strings become numbers.
+ *  - A character stored before "Turns undead" was on the sheet (issue 28) turns
+ *    undead where its class reads as one that turns: cleric or paladin (also
+ *    the German Kleriker; a class name containing the word, "Cleric 3",
+ *    "Half-elf cleric/fighter"); every other keeps the field's default, not
+ *    turning. A value once stored is never changed.
  */
 import { inchesToFeet } from './shapes';
 
@@ -19,10 +24,21 @@ function numeric(v: unknown): number | undefined {
   return undefined;
 }
 
+/** Classes that turn undead (the classic game's cleric and paladin), as a class name may write them. */
+const TURNING_CLASS = /\b(?:cleric|paladin|kleriker)\b/i;
+
+/** A character's `details` without `turnsUndead`, as the code before issue 28 stored it: turning from its class name. */
+function migrateTurning(source: Record<string, unknown>): void {
+  const details = source.details;
+  if (!isRecord(details) || 'turnsUndead' in details || typeof details.className !== 'string') return;
+  if (TURNING_CLASS.test(details.className)) details.turnsUndead = true;
+}
+
 export function migrateActorSource(source: Record<string, unknown>): Record<string, unknown> {
   if (!isRecord(source)) return source;
   if (typeof source.hitDice === 'number') source.hitDice = source.hitDice === 0.5 ? '½' : String(source.hitDice);
   if (typeof source.aac0 === 'number') source.aac0 = String(source.aac0);
+  migrateTurning(source);
   if (isRecord(source.attack) && typeof source.attack.aac0 === 'number') source.attack.aac0 = String(source.attack.aac0);
   const move = numeric(source.movement);
   if (move !== undefined) source.movement = { base: inchesToFeet(move), charge: 0 };
