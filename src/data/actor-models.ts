@@ -22,7 +22,7 @@ import {
   textField,
   valueMaxField,
 } from './fields';
-import { migrateActorSource } from './migrations';
+import { migrateActorSource, migrateCharacterTurning } from './migrations';
 
 function problemOf(result: Parsed<unknown>): Problem | null {
   return result.ok ? null : result.problem;
@@ -90,6 +90,7 @@ export class CharacterData extends foundry.abstract.TypeDataModel<CharacterSchem
 
   static override migrateData(source: Record<string, unknown>) {
     migrateActorSource(source);
+    migrateCharacterTurning(source);
     return super.migrateData(source);
   }
 }

@@ -27,18 +27,26 @@ function numeric(v: unknown): number | undefined {
 /** Classes that turn undead (the classic game's cleric and paladin), as a class name may write them. */
 const TURNING_CLASS = /\b(?:cleric|paladin|kleriker)\b/i;
 
-/** A character's `details` without `turnsUndead`, as the code before issue 28 stored it: turning from its class name. */
-function migrateTurning(source: Record<string, unknown>): void {
-  const details = source.details;
-  if (!isRecord(details) || 'turnsUndead' in details || typeof details.className !== 'string') return;
-  if (TURNING_CLASS.test(details.className)) details.turnsUndead = true;
+/** Does a class name (free text on the sheet) name a class that turns undead? */
+export function classTurnsUndead(className: unknown): boolean {
+  return typeof className === 'string' && TURNING_CLASS.test(className);
+}
+
+/**
+ * A character's system source whose `details` has no `turnsUndead`, as the code before issue 28 stored it: it turns
+ * where its class name names a class that turns (in place). A stored value, true or false, is kept.
+ */
+export function migrateCharacterTurning(source: Record<string, unknown>): Record<string, unknown> {
+  const details = isRecord(source) ? source.details : undefined;
+  if (!isRecord(details) || Object.hasOwn(details, 'turnsUndead')) return source;
+  if (classTurnsUndead(details.className)) details.turnsUndead = true;
+  return source;
 }
 
 export function migrateActorSource(source: Record<string, unknown>): Record<string, unknown> {
   if (!isRecord(source)) return source;
   if (typeof source.hitDice === 'number') source.hitDice = source.hitDice === 0.5 ? '½' : String(source.hitDice);
   if (typeof source.aac0 === 'number') source.aac0 = String(source.aac0);
-  migrateTurning(source);
   if (isRecord(source.attack) && typeof source.attack.aac0 === 'number') source.attack.aac0 = String(source.attack.aac0);
   const move = numeric(source.movement);
   if (move !== undefined) source.movement = { base: inchesToFeet(move), charge: 0 };
