@@ -60,7 +60,7 @@ describe.each([13, 14] as const)('actions offered only where the actor has them,
     const early = await foundry.asUser(foundry.users.player2, () => requestDeclaration(w.combat, ids.brand, { action: 'turn-undead' }));
     await idle(w);
     expect(early).toEqual({ ok: false, key: 'DeclarationCannotTurn', message: 'Brand cannot turn undead: its sheet does not say it turns (a class that turns, such as a cleric or paladin, does).' });
-    expect(w.combat.combatants.get(ids.brand)!.system.declaration ?? null).toBeNull();
+    expect((w.combat.combatants.get(ids.brand)!.system as any).declaration ?? null).toBeNull();
     foundry.dice.push(5, 5);
     await w.combat.startCombat();
     await idle(w);
