@@ -22,7 +22,7 @@ import {
   textField,
   valueMaxField,
 } from './fields';
-import { migrateActorSource } from './migrations';
+import { migrateActorSource, migrateCharacterTurning } from './migrations';
 
 function problemOf(result: Parsed<unknown>): Problem | null {
   return result.ok ? null : result.problem;
@@ -65,7 +65,7 @@ function characterSchema() {
     }),
     movement: movementField(),
     encumbrance: new SchemaField({ carried: numField(LIMITS.weight, 0) }),
-    details: new SchemaField({ className: textField(''), level: intField(LIMITS.level, 1) }),
+    details: new SchemaField({ className: textField(''), level: intField(LIMITS.level, 1), turnsUndead: boolField(false) }),
     surprise: surpriseField(),
     combat: new SchemaField({
       reactionAdjustment: intField(LIMITS.smallModifier, 0),
@@ -90,6 +90,7 @@ export class CharacterData extends foundry.abstract.TypeDataModel<CharacterSchem
 
   static override migrateData(source: Record<string, unknown>) {
     migrateActorSource(source);
+    migrateCharacterTurning(source);
     return super.migrateData(source);
   }
 }
@@ -137,6 +138,7 @@ function monsterSchema() {
     routines: intField(LIMITS.routines, 1),
     surprise: surpriseField(),
     morale: intField(LIMITS.morale, 0),
+    turnsUndead: boolField(false),
     numberAppearing: numberAppearingField(),
     individual: new SchemaField({ ...individualFields(), strength: intField(LIMITS.strength, 0) }),
     notes: htmlField(),

@@ -139,6 +139,16 @@ export function carriedWeight(items: Iterable<ItemView>): number {
   return total;
 }
 
+/** The magic devices carried (gear marked as a device, at least one of it): their names. */
+export function carriedDevices(items: Iterable<ItemView>): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const g = gearOf(item);
+    if (g?.device === true && !(finite(g.quantity) && g.quantity <= 0)) out.push(item.name);
+  }
+  return out;
+}
+
 /** Spell names available to cast: one per memorized, unexpended copy. */
 export function availableSpells(items: Iterable<ItemView>): string[] {
   const out: string[] = [];
@@ -226,6 +236,9 @@ function characterCombatant(actor: ActorView, sys: CharacterSystem, items: ItemV
     if (typeof sys.details.className === 'string' && sys.details.className.trim() !== '') c.className = sys.details.className.trim();
     if (finite(sys.details.level)) c.level = sys.details.level;
   }
+  // Issue 28: the sheet says whether it turns (stored characters of a class that turns: migrations.ts).
+  c.turnsUndead = sys.details?.turnsUndead === true;
+  c.devices = carriedDevices(items);
   applyIndividual(c, sys.individual, items);
   if (sys.abilities && finite(sys.abilities.str)) c.strength = sys.abilities.str;
   // Seed 002's encumbrance: its items and the other load noted on the sheet.
@@ -262,6 +275,9 @@ function monsterCombatant(actor: ActorView, sys: MonsterSystem, items: ItemView[
   const listed = parseAttackRoutines(sys.attacks ?? '');
   if (listed.ok && listed.value.length > 0) c.attackRoutines = listed.value.length;
   if (finite(sys.morale) && sys.morale > 0) c.morale = sys.morale;
+  // Issue 28: a monster turns only where its sheet says so; its devices are its gear marked as one.
+  c.turnsUndead = sys.turnsUndead === true;
+  c.devices = carriedDevices(items);
   applySurprise(c, sys.surprise);
   applyIndividual(c, sys.individual, items);
   if (sys.individual && finite(sys.individual.strength) && sys.individual.strength > 0) c.strength = sys.individual.strength;

@@ -169,6 +169,8 @@ function gearSchema() {
   return {
     weight: numField(LIMITS.weight, 0),
     quantity: intField({ min: 0, max: 100000 }, 1),
+    // A magic device (a wand, rod or staff): its carrier may declare "Use a magic device" (issue 28).
+    device: boolField(false),
     cost: numField(LIMITS.cost, 0),
     description: htmlField(),
   };

@@ -110,7 +110,8 @@ export interface CharacterSystem {
   attack: { mode: 'aac0' | 'table'; aac0: string; table: string };
   movement: MovementData;
   encumbrance: { carried: number };
-  details: { className: string; level: number };
+  /** turnsUndead: the character turns undead (a class that turns; issue 28). */
+  details: { className: string; level: number; turnsUndead: boolean };
   surprise: SurpriseData;
   combat: {
     /** Dexterity reaction / surprise adjustment. */
@@ -139,6 +140,8 @@ export interface MonsterSystem {
   surprise: SurpriseData;
   /** Morale score; 0 = none given. */
   morale: number;
+  /** Turns undead (an evil priest as a monster…); false for a monster unless the GM says so (issue 28). */
+  turnsUndead: boolean;
   individual: IndividualSpeedData & { strength: number };
   notes: string;
 }
@@ -205,6 +208,8 @@ export interface ArmorSystem {
 export interface GearSystem {
   weight: number;
   quantity: number;
+  /** A magic device (a wand, rod or staff): its carrier may declare "Use a magic device" (issue 28). */
+  device: boolean;
   cost?: number;
   description: string;
 }

@@ -24,7 +24,7 @@
  * is reported and left as it was; the version is raised only when everything
  * migrated. Running again changes nothing already migrated.
  */
-import { migrateActorSource } from '../data/migrations';
+import { classTurnsUndead, migrateActorSource } from '../data/migrations';
 import { COMBAT_SCHEMA } from '../data/combat-log';
 import { logFromSchema1 } from '../data/combat-log-v1';
 import type { Json } from '../rules/journal';
@@ -167,6 +167,24 @@ const MIGRATIONS: Migration[] = [
     Actor: (source) => (source.type === 'character' || source.type === 'monster' ? withDefaults(source, ['individual'], ACTOR_DEFAULTS_V5) : source),
     Item: (source) =>
       source.type === 'weapon' ? withDefaults(source, [], WEAPON_DEFAULTS_V5) : source.type === 'armor' ? withDefaults(source, [], ARMOR_DEFAULTS_V5) : source,
+  },
+  {
+    /**
+     * Version 6 (issue 28): turning undead and using a magic device are offered only to one who has them. A
+     * character gets "Turns undead" from its class name (a cleric or paladin turns: src/data/migrations.ts), every
+     * other actor does not turn; a gear item is no magic device until the GM marks it one (nothing stored says
+     * which is: a name such as "Staff" may be a walking stick). A value already there is kept.
+     */
+    version: 6,
+    Actor: (source) => {
+      if (source.type === 'character') {
+        const system = isRecord(source.system) ? source.system : {};
+        const details = isRecord(system.details) ? system.details : {};
+        return withDefaults(source, ['details'], { turnsUndead: classTurnsUndead(details.className) });
+      }
+      return source.type === 'monster' ? withDefaults(source, [], { turnsUndead: false }) : source;
+    },
+    Item: (source) => (source.type === 'gear' ? withDefaults(source, [], { device: false }) : source),
   },
 ];
 

@@ -289,6 +289,13 @@ export interface Combatant {
   weapon?: WeaponStats;
   /** Spells memorized (names); a spell cast is expended. */
   spells?: string[];
+  /**
+   * Can turn undead (a class that turns: the sheet's "Turns undead"). false: a 'turn-undead' declaration is refused;
+   * absent: not known, allowed (round/declarations.ts abilityProblem).
+   */
+  turnsUndead?: boolean;
+  /** The magic devices it carries (names); empty: a 'device' declaration is refused; absent: not known, allowed. */
+  devices?: string[];
   /** individual-speed: monsters sharing one initiative roll carry the same key. */
   initiativeGroup?: string;
   /**

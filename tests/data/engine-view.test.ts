@@ -23,7 +23,7 @@ function character(over: Partial<CharacterSystem> = {}): CharacterSystem {
     attack: { mode: 'aac0', aac0: '20', table: '' },
     movement: { base: 120, charge: 0 },
     encumbrance: { carried: 0 },
-    details: { className: 'Fighter', level: 3 },
+    details: { className: 'Fighter', level: 3, turnsUndead: false },
     surprise: { surprisedOn: 0, surprisesOn: 0, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
     combat: { reactionAdjustment: 1, missileBonus: 1, initiativeAdjustment: -1, routines: 1, dexAcBonus: 0 },
     individual: { agility: 0, insight: 0, stress: { value: 0, max: 0 }, wounds: { value: 0, max: 0 }, defense: 0, armour: 0, attackBonus: 0 },
@@ -44,6 +44,7 @@ function monster(over: Partial<MonsterSystem> = {}): MonsterSystem {
     routines: 1,
     surprise: { surprisedOn: 0, surprisesOn: 3, surprisedAdjust: 0, surprisesOthersAdjust: 0, neverSurprised: false },
     morale: 8,
+    turnsUndead: false,
     individual: { agility: 1, insight: -1, strength: 14, stress: { value: 20, max: 20 }, wounds: { value: 14, max: 14 }, defense: 0, armour: 0, attackBonus: 0 },
     notes: '',
     ...over,
@@ -129,6 +130,18 @@ describe('a character as an engine combatant', () => {
       { id: 'c7', side: 'orcs', name: 'Orc 3', initiativeGroup: 'orc-warriors' },
     );
     expect(r.ok && r.value).toMatchObject({ name: 'Orc 3', side: 'orcs', initiativeGroup: 'orc-warriors' });
+  });
+
+  it('turning undead is the sheet\'s; the devices are gear marked as one and carried (issue 28)', () => {
+    const wand: ItemView = { id: 'g1', name: 'Wand of frost', type: 'gear', system: { weight: 1, quantity: 1, device: true, description: '' } };
+    const spent: ItemView = { id: 'g2', name: 'Rod (given away)', type: 'gear', system: { weight: 1, quantity: 0, device: true, description: '' } };
+    const rope: ItemView = { id: 'g3', name: 'Rope', type: 'gear', system: { weight: 5, quantity: 1, device: false, description: '' } };
+    const fighter = toEngineCombatant({ id: 'a1', name: 'F', type: 'character', system: character(), items: [rope, spent] }, ctx);
+    expect(fighter.ok && fighter.value).toMatchObject({ turnsUndead: false, devices: [] });
+    const cleric = toEngineCombatant({ id: 'a1', name: 'C', type: 'character', system: character({ details: { className: 'Cleric', level: 2, turnsUndead: true } }), items: [wand, rope] }, ctx);
+    expect(cleric.ok && cleric.value).toMatchObject({ turnsUndead: true, devices: ['Wand of frost'] });
+    const orc = toEngineCombatant({ id: 'a2', name: 'Orc', type: 'monster', system: monster(), items: [] }, ctx);
+    expect(orc.ok && orc.value).toMatchObject({ turnsUndead: false, devices: [] });
   });
 
   it('the weapon in hand is the equipped one; its speed factor and length reach the engine', () => {
@@ -283,8 +296,10 @@ describe('declarations from the form', () => {
     expect(toDeclaration(null as never, who)).toMatchObject({ ok: false, problem: { key: 'DeclarationActionUnknown' } });
   });
 
-  it('every declaration it accepts passes the shared engine checks for the same combatant', () => {
-    const engine = toEngineCombatant({ id: 'a', name: 'Halvaine', type: 'character', system: character(), items }, { id: 'c1', side: 'party' });
+  it('every declaration it accepts passes the shared engine checks for the same combatant (one who turns and carries a device)', () => {
+    const wand: ItemView = { id: 'g1', name: 'Wand of frost', type: 'gear', system: { weight: 1, quantity: 1, device: true, description: '' } };
+    const system = character({ details: { className: 'Cleric', level: 3, turnsUndead: true } });
+    const engine = toEngineCombatant({ id: 'a', name: 'Halvaine', type: 'character', system, items: [...items, wand] }, { id: 'c1', side: 'party' });
     if (!engine.ok) throw new Error('combatant');
     for (const action of ACTION_KINDS) {
       const payload = action === 'spell' ? { action, spell: 's1' } : action === 'device' ? { action, castingTime: 1 } : { action };

@@ -54,8 +54,8 @@ describe.each([13, 14] as const)('world migration to schema 5, generation %i', (
 
   it('every actor and item gets the defaults where it has none; every value it had is kept', async () => {
     const report = await migrateWorld();
-    // Two actors; the mace, the mail and the war pick, then the world's shield (the rope and the spell have no new field).
-    expect(report).toMatchObject({ from: 4, to: SCHEMA_VERSION, actors: 2, items: 4, failed: [] });
+    // Two actors; the mace, the mail and the war pick, then the world's shield and rope (the rope: version 6's device).
+    expect(report).toMatchObject({ from: 4, to: SCHEMA_VERSION, actors: 2, items: 5, failed: [] });
     const expected = schema4();
     const [kestrel, hobgoblin] = expected.actors;
     kestrel.system.individual = { ...kestrel.system.individual, defense: 0, armour: 0, attackBonus: 0 };
@@ -65,6 +65,10 @@ describe.each([13, 14] as const)('world migration to schema 5, generation %i', (
     // The war pick's x4 stays (a value already there is kept); it gains its damage types.
     Object.assign(hobgoblin.items[0].system, { damageTypes: [] });
     Object.assign(expected.items[1].system, { armour: 0 });
+    // Version 6 (issue 28, migration-v6.test.ts): Kestrel (no class) and the hobgoblin do not turn undead; the rope is no magic device.
+    kestrel.system.details = { turnsUndead: false };
+    hobgoblin.system.turnsUndead = false;
+    Object.assign(expected.items[0].system, { device: false });
     expect(db.data.actors.map(withoutStats)).toStrictEqual(expected.actors.map(withoutStats));
     expect(db.data.items.map(withoutStats)).toStrictEqual(expected.items.map(withoutStats));
     expectMemoryMatchesDatabase(db);

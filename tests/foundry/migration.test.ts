@@ -53,6 +53,14 @@ function expectedAfterMigration(): StoredWorld {
     for (const item of actor.items) Object.assign(item.system, v5[item.type] ?? {});
   }
   for (const item of world.items) Object.assign(item.system, v5[item.type] ?? {});
+  // Version 6 (issue 28): a character turns undead where its class does (Sister Agathe the cleric), no monster turns,
+  // and no gear is a magic device until the GM marks it one.
+  for (const actor of world.actors) {
+    if (actor.type === 'character') actor.system.details = { ...actor.system.details, turnsUndead: actor.system.details?.className === 'Cleric' };
+    else actor.system.turnsUndead = false;
+    for (const item of actor.items) if (item.type === 'gear') item.system.device = false;
+  }
+  for (const item of world.items) if (item.type === 'gear') item.system.device = false;
   // Declarations move from the flag into system data, as the requests they were (version 3: items by id, no numbers); the other flags stay.
   const combat = world.combats.find((c) => c._id === 'C0mbatKeep000001')!;
   for (const c of combat.combatants) {
@@ -97,9 +105,10 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
 
   it('migrates every legacy value exactly and keeps everything else: names, ownership, flags, items, tokens, groups', async () => {
     const report = await migrateWorld();
-    // Items: the seven weapons and armours of the actors, and the world's long bow and chain mail (version 5).
-    // The sides: nothing core would write (their only change was dropping keys the data model does not define).
-    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 8, items: 9, combats: 2, combatants: 4, groups: 0, failed: [] });
+    // Items: the seven weapons and armours of the actors, and the world's long bow and chain mail (version 5), and its
+    // rope (version 6: no magic device). The sides: nothing core would write (their only change was dropping keys the
+    // data model does not define).
+    expect(report).toMatchObject({ from: 0, to: SCHEMA_VERSION, actors: 8, items: 10, combats: 2, combatants: 4, groups: 0, failed: [] });
 
     // The database holds the fixture with exactly the converted values changed.
     const expected = expectedAfterMigration();
@@ -138,7 +147,7 @@ describe.each([13, 14] as const)('world migration from schema 0, generation %i',
     expect(foundry.writes.all()).toEqual([
       expect.objectContaining({ documentName: 'Actor', action: 'update', count: 8, userId: foundry.users.gm.id }),
       // The embedded items, one batch per actor that has weapons or armour (Halvaine, Brand, Agathe, Orc 1, the kobold), then the world's.
-      ...[1, 3, 1, 1, 1, 2].map((count) => expect.objectContaining({ documentName: 'Item', action: 'update', count, userId: foundry.users.gm.id })),
+      ...[1, 3, 1, 1, 1, 3].map((count) => expect.objectContaining({ documentName: 'Item', action: 'update', count, userId: foundry.users.gm.id })),
       expect.objectContaining({ documentName: 'Combat', action: 'update', count: 2, userId: foundry.users.gm.id }),
       expect.objectContaining({ documentName: 'Combatant', action: 'update', count: 4, userId: foundry.users.gm.id }),
       expect.objectContaining({ documentName: 'Setting', action: 'create', count: 1, userId: foundry.users.gm.id }),

@@ -164,4 +164,13 @@ describe.each([13, 14] as const)('monsters pack sources in generation %i', (gene
       expect(created.toObject().system, file).toMatchObject(doc.system);
     }
   });
+
+  it('issue 28: no monster of the pack turns undead or carries a magic device (the declaration offers it neither)', async () => {
+    const cls = (globalThis as any).Actor;
+    for (const { file, doc } of monsters) {
+      const created = await cls.create({ name: doc.name, type: doc.type, system: doc.system, items: doc.items ?? [] });
+      expect(created.system.turnsUndead, file).toBe(false);
+      expect(created.items.filter((i: any) => i.type === 'gear' && i.system.device), file).toEqual([]);
+    }
+  });
 });

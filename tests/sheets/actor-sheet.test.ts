@@ -97,6 +97,19 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
     expect(brand.sheet.partHTML.combat).toContain('name="system.ac" value="3"');
   });
 
+  it('issue 28: "Turns undead" on the character and the monster sheet, unticked by default, set by the GM through the form', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const { brand, orc1 } = w.actors;
+    await brand.sheet.render({ force: true });
+    await orc1.sheet.render({ force: true });
+    expect(brand.sheet.partHTML.combat).toMatch(/<input type="checkbox" name="system\.details\.turnsUndead"\s*>\s*<span>Turns undead<\/span>/);
+    expect(orc1.sheet.partHTML.combat).toMatch(/<input type="checkbox" name="system\.turnsUndead"\s*>\s*<span>Turns undead<\/span>/);
+    await w.foundry.submitSheet(brand.sheet, { 'system.details.className': 'Paladin', 'system.details.turnsUndead': true });
+    expect(errors(w.foundry)).toEqual([]);
+    expect(brand.system.details).toMatchObject({ className: 'Paladin', turnsUndead: true });
+    expect(brand.sheet.partHTML.combat).toMatch(/name="system\.details\.turnsUndead" checked/);
+  });
+
   it('a bad value (AC 15, hit dice "x", number appearing "lots") is refused in words and nothing is written', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { brand, orc1 } = w.actors;

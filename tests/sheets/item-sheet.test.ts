@@ -134,7 +134,7 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
     expect(text(sheet)).toContain('Copies left 2');
   });
 
-  it('armour and gear: AC, bonus, Defense, Armour, bulk, movement, equipped, weight; quantity and weight', async () => {
+  it('armour and gear: AC, bonus, Defense, Armour, bulk, movement, equipped, weight; quantity, weight and magic device', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const [mail, rope] = await w.actors.brand.createEmbeddedDocuments('Item', [
       { name: 'Chain mail', type: 'armor', system: { ac: 5, bulk: 'fairly', movement: 90, weight: 30 } },
@@ -148,9 +148,13 @@ describe.each([13, 14] as const)('the item sheets, generation %i', (generation) 
     await w.foundry.submitSheet(armour, { 'system.equipped': true, 'system.bonus': '1' });
     expect(mail.system).toMatchObject({ equipped: true, bonus: 1 });
     const gear = await sheetOf(rope);
-    expect(names(gear)).toEqual(['name', 'system.quantity', 'system.weight', 'system.cost', 'system.description']);
+    expect(names(gear)).toEqual(['name', 'system.quantity', 'system.weight', 'system.cost', 'system.device', 'system.description']);
     await w.foundry.submitSheet(gear, { 'system.quantity': '5' });
     expect(rope.system.quantity).toBe(5);
+    // Issue 28: the GM marks a wand, rod or staff as a magic device (its carrier may declare "Use a magic device").
+    expect(rope.system.device).toBe(false);
+    await w.foundry.submitSheet(gear, { 'system.device': true });
+    expect(rope.system.device).toBe(true);
     await w.foundry.submitSheet(gear, { 'system.quantity': '-1' });
     expect(errors(w).at(-1)).toContain('-1 must be a whole number from 0 to 100000.');
     expect(rope.system.quantity).toBe(5);

@@ -219,6 +219,33 @@ describe('validateScenario: each kind of error names its field', () => {
     expect(problems[0].key).not.toBe('UnknownField');
   });
 
+  it('issue 28: `turnsUndead` and `devices` say who turns and carries a device; a declaration without them is refused at it, a bad value named', () => {
+    const raw = base();
+    raw.procedure = 'segment-d6';
+    (raw.combatants as Record<string, unknown>[])[0] = { id: 'x', name: 'Ex', side: 'a', hp: 8, turnsUndead: true, devices: ['Wand of frost'] };
+    (raw.combatants as Record<string, unknown>[])[1] = { id: 'y', name: 'Why', side: 'b', hp: 5, turnsUndead: false, devices: [] };
+    (raw.declarations as Record<string, unknown>)['1'] = [
+      { combatant: 'x', action: 'turn-undead' },
+      { combatant: 'y', action: 'melee', target: 'x' },
+    ];
+    (raw.declarations as Record<string, unknown>)['2'] = [
+      { combatant: 'x', action: 'device', spell: 'Wand of frost', castingTime: 1 },
+      { combatant: 'y', action: 'turn-undead' },
+    ];
+    (raw.declarations as Record<string, unknown>)['3'] = [{ combatant: 'y', action: 'device', spell: 'Wand of frost', castingTime: 1 }];
+    expect(problemsOf(raw, PROCEDURES)).toEqual([
+      expect.objectContaining({ key: 'DeclarationCannotTurn', path: 'declarations.2[1]', data: { name: 'Why' } }),
+      expect.objectContaining({ key: 'DeclarationNoDevice', path: 'declarations.3[0]', data: { name: 'Why' } }),
+    ]);
+    (raw.combatants as Record<string, unknown>[])[1] = { id: 'y', name: 'Why', side: 'b', hp: 5, turnsUndead: 'yes', devices: 'wand' };
+    delete (raw.declarations as Record<string, unknown>)['2'];
+    delete (raw.declarations as Record<string, unknown>)['3'];
+    expect(problemsOf(raw, PROCEDURES).map((p) => [p.key, p.path])).toEqual([
+      ['ExpectedBoolean', 'combatants[1].turnsUndead'],
+      ['ExpectedList', 'combatants[1].devices'],
+    ]);
+  });
+
   it('options are checked with resolveOptions and named under options', () => {
     const raw = base();
     raw.options = { bold: 3, daring: true };

@@ -219,7 +219,11 @@ function armorSections(source: Record<string, unknown>, speedRules: boolean): Se
 
 function gearSections(source: Record<string, unknown>): Section[] {
   const f = builder('Gear', source);
-  return [{ legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('quantity', { min: 0, max: 100000 }), f.number('weight', LIMITS.weight, 'any'), f.number('cost', LIMITS.cost, 'any')] }];
+  return [
+    { legend: loc('TENSEG.Sheet.Item.Section.Carried'), rows: [f.number('quantity', { min: 0, max: 100000 }), f.number('weight', LIMITS.weight, 'any'), f.number('cost', LIMITS.cost, 'any')] },
+    // Issue 28: a magic device (wand, rod, staff) lets its carrier declare "Use a magic device".
+    { legend: loc('TENSEG.Sheet.Item.Section.Magic'), rows: [f.checkbox('device')] },
+  ];
 }
 
 /** The description as shown (enriched where core's TextEditor is there). */

@@ -1,7 +1,8 @@
 /**
  * Declaration checks every procedure shares: the declaration is the
  * combatant's, its action is one the procedure has, a spell or device has a
- * casting time, a spell is one the combatant has memorized, numbers are sane.
+ * casting time, a spell is one the combatant has memorized, numbers are sane;
+ * turning undead and using a device only by one that has them (abilityProblem).
  * A procedure adds the checks of its own text.
  */
 import type { Combatant, Declaration, Problem, WeaponStats } from '../model';
@@ -22,6 +23,8 @@ export function commonDeclarationProblem(decl: Declaration, combatant: Combatant
     allowedSets.set(allowed, set);
   }
   if (!set.has(decl.action)) return { key: 'ActionNotInProcedure', data: { action: decl.action } };
+  const ability = abilityProblem(decl, combatant);
+  if (ability) return ability;
   if (decl.action === 'spell' || decl.action === 'device') {
     if (decl.castingTime === undefined || !Number.isInteger(decl.castingTime) || decl.castingTime < 1 || decl.castingTime > 100) {
       return { key: 'CastingTimeInvalid', data: { name: combatant.name } };
@@ -46,6 +49,20 @@ export function commonDeclarationProblem(decl: Declaration, combatant: Combatant
           ? 'speed'
           : null;
   return field ? { key: 'NumberInvalid', data: { name: combatant.name, field } } : null;
+}
+
+/**
+ * Turning undead and using a device are actions of those who have them (issue 28; seed 004's action list: "D
+ * missiles · turn undead · cast spell · use device"; 004 note 20: a device's usage "assuming the wielder is still
+ * alive", a device has a wielder). The seeds do not say who turns: the ruling is the sheet's (a character's
+ * "Turns undead", checked for a class that turns, the cleric and paladin of the classic game), and a device is one
+ * of its items marked as a magic device. Not known (a combatant without the field, as an older log or a scenario
+ * that does not say): allowed, as a spell list not known allows any spell.
+ */
+export function abilityProblem(decl: Declaration, combatant: Combatant): Problem | null {
+  if (decl.action === 'turn-undead' && combatant.turnsUndead === false) return { key: 'DeclarationCannotTurn', data: { name: combatant.name } };
+  if (decl.action === 'device' && Array.isArray(combatant.devices) && combatant.devices.length === 0) return { key: 'DeclarationNoDevice', data: { name: combatant.name } };
+  return null;
 }
 
 /** A declared number of attack routines that is not a whole number of at least `least`. */

@@ -73,6 +73,10 @@ export const COMBATANT_FIELDS: Record<string, Spec> = {
   chargeMovement: num(0, 10000),
   weapon: { t: 'weapon' },
   spells: { t: 'strings' },
+  /** Issue 28: it turns undead (true) or not (false: a 'turn-undead' declaration is refused); absent: not known, allowed. */
+  turnsUndead: bool,
+  /** Issue 28: the magic devices it carries (names); [] : a 'device' declaration is refused; absent: not known, allowed. */
+  devices: { t: 'strings' },
   initiativeGroup: str,
   defenseBonus: int(-20, 50),
   armour: int(0, 50),
