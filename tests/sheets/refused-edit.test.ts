@@ -1,0 +1,98 @@
+/**
+ * Issue 29, "sheets take the next edit": a value the data model refuses,
+ * typed in a sheet as a user would (the stand-in's submitSheet: the whole
+ * form through core's _onSubmitForm), is told in a GM's words (the field's
+ * label, the model's reason, the value kept; no document id, no path),
+ * nothing is written, the field shows the stored value again, and the next
+ * valid edit saves. Before, the refused value stayed typed in its field and
+ * every later change submitted it again with the rest of the form, so every
+ * later update was refused as a whole.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { describe, expect, it } from 'vitest';
+import { makeWorld, type World } from '../foundry/world';
+import { renderedForm } from '../standin/html';
+import { TenSegmentsItemSheet } from '../../src/apps/sheets/item-sheet';
+
+const errors = (w: World): string[] => w.foundry.notifications.filter((n: any) => n.type === 'error').map((n: any) => n.message);
+/** What a form control holds now (what the user sees in the field). */
+const shownIn = (sheet: any, name: string): string | undefined => renderedForm(sheet).elements.find((e: any) => e.name === name)?.attrs.value;
+
+async function itemSheet(item: any): Promise<any> {
+  const sheet = new TenSegmentsItemSheet({ document: item } as never) as any;
+  await sheet.render({ force: true });
+  return sheet;
+}
+
+describe.each([13, 14] as const)('a refused edit on a sheet, generation %i', (generation) => {
+  it('AC 15 on a character: refused in words, the field back to 5; then Level 3 → 4 saves', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const brand = w.actors.brand;
+    await brand.update({ 'system.details.level': 3 });
+    const sheet = brand.sheet;
+    await sheet.render({ force: true });
+    const writes = w.foundry.writes.count('Actor', 'update');
+
+    await w.foundry.submitSheet(sheet, { 'system.ac': '15' });
+    expect(errors(w)).toEqual(['Armor Class stays 5: 15 must be a whole number from -10 to 10.']);
+    expect(errors(w)[0]).not.toContain(brand.id);
+    expect(errors(w)[0]).not.toContain('system.');
+    expect(brand.system.ac).toBe(5);
+    expect(w.foundry.writes.count('Actor', 'update')).toBe(writes);
+    expect(shownIn(sheet, 'system.ac')).toBe('5');
+
+    await w.foundry.submitSheet(sheet, { 'system.details.level': '4' });
+    expect(brand.system.details.level).toBe(4);
+    expect(brand.system.ac).toBe(5);
+    expect(errors(w)).toHaveLength(1);
+    expect(shownIn(sheet, 'system.details.level')).toBe('4');
+  });
+
+  it('a monster: hit dice "x" refused, then its morale saves; a blank name refused in words', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const orc = w.actors.orc1;
+    const sheet = orc.sheet;
+    await sheet.render({ force: true });
+    await w.foundry.submitSheet(sheet, { 'system.hitDice': 'x' });
+    expect(errors(w).at(-1)).toBe('Hit Dice stays 1: "x" is not hit dice (write e.g. 4, 4+4 or 1/2).');
+    expect(shownIn(sheet, 'system.hitDice')).toBe('1');
+    await w.foundry.submitSheet(sheet, { 'system.morale': '9' });
+    expect(orc.system).toMatchObject({ hitDice: '1', morale: 9 });
+    await w.foundry.submitSheet(sheet, { name: '' });
+    expect(errors(w).at(-1)).toBe('Name stays Orc 1: it may not be empty.');
+    await w.foundry.submitSheet(sheet, { 'system.morale': '10' });
+    expect(orc).toMatchObject({ name: 'Orc 1', system: { morale: 10 } });
+    expect(errors(w)).toHaveLength(2);
+  });
+
+  it('in German: the label and the reason in German', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    w.foundry.loadLang('lang/de.json');
+    const brand = w.actors.brand;
+    await brand.sheet.render({ force: true });
+    await w.foundry.submitSheet(brand.sheet, { 'system.ac': '15' });
+    expect(errors(w)).toEqual(['Rüstungsklasse bleibt 5: 15 muss eine ganze Zahl von -10 bis 10 sein.']);
+    await w.foundry.submitSheet(brand.sheet, { 'system.hp.max': '14' });
+    expect(brand.system.hp.max).toBe(14);
+  });
+
+  it('item sheets: speed 99 refused, then the weight saves; more copies expended than memorized refused before anything is sent, then memorized 3 saves', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    const sword = await itemSheet(w.sword);
+    await w.foundry.submitSheet(sword, { 'system.speed': '99' });
+    expect(errors(w).at(-1)).toBe('Speed factor stays 5: 99 must be a whole number from 0 to 20.');
+    expect(shownIn(sword, 'system.speed')).toBe('5');
+    await w.foundry.submitSheet(sword, { 'system.weight': '4' });
+    expect(w.sword.system).toMatchObject({ speed: 5, weight: 4 });
+
+    const spell = await itemSheet(w.spell);
+    const writes = w.foundry.writes.count('Item', 'update');
+    await w.foundry.submitSheet(spell, { 'system.expended': '2' });
+    expect(errors(w).at(-1)).toBe('Not saved: 2 copies expended but only 1 memorized.');
+    expect(w.foundry.writes.count('Item', 'update')).toBe(writes);
+    expect(shownIn(spell, 'system.expended')).toBe('0');
+    await w.foundry.submitSheet(spell, { 'system.memorized': '3' });
+    expect(w.spell.system).toMatchObject({ memorized: 3, expended: 0 });
+    expect(errors(w)).toHaveLength(2);
+  });
+});
