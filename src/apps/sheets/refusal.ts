@@ -117,7 +117,7 @@ function fieldLines(document: foundry.abstract.Document.Any, failures: Record<st
  */
 function jointRefusal(document: foundry.abstract.Document.Any, submitData: Record<string, unknown>): string | null {
   const doc = document as unknown as { system?: { constructor: ModelClass; toObject(): object } };
-  const system = foundry.utils.expandObject(submitData).system as object | undefined;
+  const system = (foundry.utils.expandObject(submitData) as { system?: object }).system;
   const model = doc.system?.constructor;
   if (!system || !model?.validateJoint) return null;
   const next = foundry.utils.mergeObject(doc.system!.toObject(), system, { inplace: false, performDeletions: true });
