@@ -39,7 +39,8 @@ interface ValidationError {
 type ModelClass = { LOCALIZATION_PREFIXES?: string[]; validateJoint?(data: object): void };
 
 const i18n = () => game.i18n!;
-const text = (key: string, data: Record<string, string>) => i18n().format(`TENSEG.Sheet.Refused.${key}`, data);
+/** A refusal's words: TENSEG.Sheet.Refused.Empty, .Field, .Joint or .Other. */
+const text = (kind: string, data: Record<string, string>) => i18n().format(`TENSEG.Sheet.Refused.${kind}`, data);
 
 /** A value as a GM reads it: a number or text as it is, blank as "empty". */
 function shown(value: unknown): string {
@@ -69,11 +70,11 @@ function labelOf(document: foundry.abstract.Document.Any, path: string): string 
  * Problems: src/data/fields.ts checkedBy); a blank value or a message of
  * core's own (English, e.g. "may not be a blank string") in our words.
  */
-function reasonOf(failure: Failure, ours: boolean): { key: string; reason: string } {
+function reasonOf(failure: Failure, ours: boolean): { kind: string; reason: string } {
   const value = failure.invalidValue;
-  if (value === '' || value === null || value === undefined) return { key: 'Empty', reason: '' };
-  if (ours && failure.message) return { key: 'Field', reason: failure.message };
-  return { key: 'Other', reason: '' };
+  if (value === '' || value === null || value === undefined) return { kind: 'Empty', reason: '' };
+  if (ours && failure.message) return { kind: 'Field', reason: failure.message };
+  return { kind: 'Other', reason: '' };
 }
 
 interface Field {
@@ -100,8 +101,8 @@ function hasOwnCheck(document: foundry.abstract.Document.Any, path: string): boo
 function fieldLines(document: foundry.abstract.Document.Any, failures: Record<string, Failure>): string[] {
   const source = (document as unknown as { _source: object })._source;
   return Object.entries(failures).map(([path, failure]) => {
-    const { key, reason } = reasonOf(failure, hasOwnCheck(document, path));
-    return text(key, {
+    const { kind, reason } = reasonOf(failure, hasOwnCheck(document, path));
+    return text(kind, {
       field: labelOf(document, path),
       stored: shown(foundry.utils.getProperty(source, path)),
       value: shown(failure.invalidValue),
