@@ -96,3 +96,29 @@ describe.each([13, 14] as const)('a refused edit on a sheet, generation %i', (ge
     expect(errors(w)).toHaveLength(2);
   });
 });
+
+describe('the refusal names every field a sheet submits by its label', () => {
+  it('in English and German: no control of a character, monster, weapon, spell, armour or gear sheet is named by its path', async () => {
+    const { labelOf } = await import('../../src/apps/sheets/refusal');
+    const w = await makeWorld(13, 'segment-d6');
+    const [mail, rope] = await w.actors.brand.createEmbeddedDocuments('Item', [
+      { name: 'Chain mail', type: 'armor', system: { ac: 5 } },
+      { name: 'Rope', type: 'gear', system: {} },
+    ]);
+    const sheets: any[] = [w.actors.brand.sheet, w.actors.orc1.sheet];
+    for (const s of sheets) await s.render({ force: true });
+    for (const item of [w.sword, w.spell, mail, rope]) sheets.push(await itemSheet(item));
+    const unlabelled = (): string[] =>
+      sheets.flatMap((sheet) =>
+        renderedForm(sheet)
+          .elements.map((e: any) => e.name as string)
+          // The damage types' and spell classes' checkboxes are gathered into one list before validation.
+          .filter((name) => name === 'name' || name.startsWith('system.'))
+          .filter((name) => labelOf(sheet.document, name) === name)
+          .map((name) => `${sheet.document.type}: ${name}`),
+      );
+    expect(unlabelled()).toEqual([]);
+    w.foundry.loadLang('lang/de.json');
+    expect(unlabelled()).toEqual([]);
+  });
+});

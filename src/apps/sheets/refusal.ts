@@ -49,7 +49,7 @@ function shown(value: unknown): string {
 }
 
 /** The field's label: the model's (its LOCALIZATION_PREFIXES' `FIELDS.<path>.label`, the last prefix first, as core merges them), else the sheet's name label or core's. */
-function labelOf(document: foundry.abstract.Document.Any, path: string): string {
+export function labelOf(document: foundry.abstract.Document.Any, path: string): string {
   const doc = document as unknown as { system?: { constructor: ModelClass }; documentName: string };
   if (path.startsWith('system.') && doc.system) {
     const rest = path.slice('system.'.length);
