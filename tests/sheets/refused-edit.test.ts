@@ -122,3 +122,23 @@ describe('the refusal names every field a sheet submits by its label', () => {
     expect(unlabelled()).toEqual([]);
   });
 });
+
+describe('a refusal of the model as a whole, and of an array entry', () => {
+  it('path `system` (the values together, as a generation may report it) reads "Not saved: …"; an encounter member\'s count is named "Count"', async () => {
+    const { refusedFields } = await import('../../src/apps/sheets/refusal');
+    const w = await makeWorld(14, 'segment-d6');
+    let renders = 0;
+    const sheetOf = (document: any) => ({ document, render: async () => void renders++ });
+    const together = refusedFields(sheetOf(w.spell), { getAllFailures: () => ({ system: { message: '2 copies expended but only 1 memorized.', invalidValue: { expended: 2 } } }) });
+    expect((together as Error).message).toBe('Not saved: 2 copies expended but only 1 memorized.');
+    const { g } = await import('../foundry/world');
+    const ambush = await g.Actor.create({ name: 'Ambush', type: 'encounter', system: { members: [{ uuid: w.actors.orc1.uuid, count: 2 }] } });
+    const count = refusedFields(sheetOf(ambush), { getAllFailures: () => ({ 'system.members.0.count': { message: '0 must be a whole number from 1 to 100.', invalidValue: 0 } }) });
+    expect((count as Error).message).toBe('Count stays 2: 0 must be a whole number from 1 to 100.');
+    expect(renders).toBe(2);
+    // Anything else than a validation error of the document's fields goes on as it came, the sheet not drawn again.
+    const other = new Error('offline');
+    expect(refusedFields(sheetOf(w.spell), other)).toBe(other);
+    expect(renders).toBe(2);
+  });
+});

@@ -52,7 +52,8 @@ function shown(value: unknown): string {
 export function labelOf(document: foundry.abstract.Document.Any, path: string): string {
   const doc = document as unknown as { system?: { constructor: ModelClass }; documentName: string };
   if (path.startsWith('system.') && doc.system) {
-    const rest = path.slice('system.'.length);
+    // An array's entries are labelled as core's localization keys them: `<array>.element.<field>`.
+    const rest = path.slice('system.'.length).replace(/\.\d+(?=\.|$)/g, '.element');
     const prefixes = [...(doc.system.constructor.LOCALIZATION_PREFIXES ?? [])].reverse();
     for (const prefix of prefixes) {
       const key = `${prefix}.FIELDS.${rest}.label`;
@@ -80,6 +81,8 @@ function reasonOf(failure: Failure, ours: boolean): { kind: string; reason: stri
 interface Field {
   readonly label?: string;
   readonly fields?: Record<string, Field>;
+  /** An ArrayField's entries. */
+  readonly element?: Field;
   readonly options?: { readonly validate?: unknown };
 }
 
@@ -88,7 +91,7 @@ function fieldAt(document: foundry.abstract.Document.Any, path: string): Field |
   const doc = document as unknown as { schema: Field; system?: { schema?: Field } };
   const inSystem = path.startsWith('system.') && doc.system?.schema;
   let field: Field | undefined = inSystem ? doc.system!.schema : doc.schema;
-  for (const name of (inSystem ? path.slice('system.'.length) : path).split('.')) field = field?.fields?.[name];
+  for (const name of (inSystem ? path.slice('system.'.length) : path).split('.')) field = /^\d+$/.test(name) && field?.element ? field.element : field?.fields?.[name];
   return field;
 }
 
@@ -97,10 +100,11 @@ function hasOwnCheck(document: foundry.abstract.Document.Any, path: string): boo
   return typeof fieldAt(document, path)?.options?.validate === 'function';
 }
 
-/** One line per refused field: "{field} stays {stored}: {reason}". */
+/** One line per refused field: "{field} stays {stored}: {reason}"; a refusal of the model as a whole (its values together, path `system`) as "Not saved: {reason}". */
 function fieldLines(document: foundry.abstract.Document.Any, failures: Record<string, Failure>): string[] {
   const source = (document as unknown as { _source: object })._source;
   return Object.entries(failures).map(([path, failure]) => {
+    if (path === 'system' || fieldAt(document, path)?.fields) return text('Joint', { reason: failure.message ?? '' });
     const { kind, reason } = reasonOf(failure, hasOwnCheck(document, path));
     return text(kind, {
       field: labelOf(document, path),
