@@ -210,15 +210,26 @@ describe('the sheets in Chromium', () => {
     await input('system.ac').press('Enter');
     await p.page.waitForSelector('#preview-notifications .notification.error', { timeout: 0 });
     await p.idle();
-    expect(await text('#preview-notifications .notification.error')).toContain('99 must be a whole number from -10 to 10.');
+    // In a GM's words (the field's label, the model's reason, the value kept; no document id), and the field back to the stored value at once (issue 29).
+    expect(await text('#preview-notifications .notification.error')).toBe('Armor Class stays 3: 99 must be a whole number from -10 to 10.');
     expect(await docValue('fighter', 'system.ac')).toBe(3);
-    await shot('sheet-fighter-error-dark');
-    // Shown again from the document: the sheet shows what is stored, the notifications of the last action only.
-    await show('');
-    await show('fighter');
     expect(await input('system.ac').inputValue()).toBe('3');
-    expect(await p.page.locator('#preview-notifications .notification').count()).toBe(0);
-    // A bad AAC0 (text): refused in words too; the AC stays as it was.
+    await shot('sheet-fighter-error-dark');
+    // The next edit saves (before issue 29 the form sent the refused 99 again with it, and the whole update was refused).
+    const level = (await docValue('fighter', 'system.details.level')) as number;
+    await input('system.details.level').fill(String(level + 1));
+    await input('system.details.level').press('Enter');
+    await p.page.waitForFunction((l) => (globalThis as unknown as { tenPreview: Api }).tenPreview.sheetDocs.fighter.system.details.level === l, level + 1, { timeout: 0 });
+    await p.idle();
+    expect(await input('system.details.level').inputValue()).toBe(String(level + 1));
+    expect(await docValue('fighter', 'system.ac')).toBe(3);
+    expect(await p.page.locator('#preview-notifications .notification.error').count()).toBe(0);
+    await shot('sheet-fighter-next-edit-dark');
+    await input('system.details.level').fill(String(level));
+    await input('system.details.level').press('Enter');
+    await p.page.waitForFunction((l) => (globalThis as unknown as { tenPreview: Api }).tenPreview.sheetDocs.fighter.system.details.level === l, level, { timeout: 0 });
+    await p.idle();
+    // A bad AAC0 (text): refused in words too, the field back to 19 at once; the AC stays as it was.
     await input('system.attack.aac0').fill('nineteen');
     await p.page.keyboard.press('Tab');
     await p.page.waitForFunction(() => document.querySelector('#preview-notifications .notification.error')?.textContent?.includes('nineteen'), undefined, { timeout: 0 });
@@ -226,8 +237,6 @@ describe('the sheets in Chromium', () => {
     expect(await text('#preview-notifications .notification.error')).toContain('"nineteen" is not an AAC0');
     expect(await docValue('fighter', 'system.attack.aac0')).toBe('19');
     expect(await docValue('fighter', 'system.ac')).toBe(3);
-    await show('');
-    await show('fighter');
     expect(await input('system.attack.aac0').inputValue()).toBe('19');
   }, LONG);
 

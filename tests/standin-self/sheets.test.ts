@@ -207,6 +207,39 @@ describe.each([13, 14] as const)('document sheets, generation %i', (generation) 
       expect(actor.sheet.rendered).toBe(true);
     });
 
+    it('a refused value stays typed in the form until a render: the next submission sends it again and is refused as a whole (core re-renders nothing on an error)', async () => {
+      const actor = await makeActor();
+      const sheet = actor.sheet;
+      await sheet.render({ force: true });
+      await foundry.submitSheet(sheet, { 'system.mood': 'sleepy' });
+      await foundry.submitSheet(sheet, { 'system.hp.value': '7' });
+      expect(foundry.notifications.filter((n) => n.type === 'error')).toHaveLength(2);
+      expect(foundry.notifications.at(-1)!.message).toMatch(/mood/);
+      expect(actor.system.hp.value).toBe(10);
+      expect(foundry.writes.count('Actor', 'update')).toBe(0);
+      // A render replaces the parts: the form holds the stored values again, and the next edit saves.
+      await sheet.render();
+      await foundry.submitSheet(sheet, { 'system.hp.value': '7' });
+      expect(actor.system).toMatchObject({ hp: { value: 7 }, mood: 'calm' });
+    });
+
+    it('the error of a refused submission names each failing path with the value it refused (getAllFailures, getFailure)', async () => {
+      const actor = await makeActor();
+      let caught: any;
+      try {
+        actor.validate({ changes: { system: { mood: 'sleepy', hp: { max: null } } }, clean: false });
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(g.foundry.data.validation.DataModelValidationError);
+      const all = caught.getAllFailures();
+      expect(Object.keys(all).sort()).toEqual(['system.hp.max', 'system.mood']);
+      expect(all['system.mood']).toMatchObject({ invalidValue: 'sleepy' });
+      expect(all['system.hp.max']).toMatchObject({ invalidValue: null, message: 'may not be null' });
+      expect(caught.getFailure('system.mood')).toBe(all['system.mood']);
+      expect(caught.getFailure('system.nothing')).toBeUndefined();
+    });
+
     it('a name the rendered sheet has no control for, a disabled control, an option a select lacks, an unrendered sheet: errors', async () => {
       const actor = await makeActor();
       await expect(foundry.submitSheet(actor.sheet, { name: 'X' })).rejects.toThrow(/not rendered/);

@@ -25,10 +25,17 @@ import {
 
 export class ValidationFailure {
   message?: string;
+  /** Core's DataModelValidationFailure#invalidValue: the value a field refused (its leaf failure only). */
+  invalidValue?: unknown;
   fields: Record<string, ValidationFailure> = {};
   elements: { id: string | number; failure: ValidationFailure }[] = [];
-  constructor(message?: string) {
+  constructor(message?: string, invalidValue?: unknown) {
     this.message = message;
+    this.invalidValue = invalidValue;
+  }
+  /** Core's isEmpty(): no sub-failures (fields or elements); the stand-in's `isEmpty` getter also counts the message. */
+  get hasNoSubFailures(): boolean {
+    return isEmpty(this.fields) && !this.elements.length;
   }
   get isEmpty(): boolean {
     return !this.message && isEmpty(this.fields) && !this.elements.length;
@@ -50,12 +57,35 @@ export class DataModelValidationError extends Error {
     super(`${label} validation errors:\n  ${failure.lines().join('\n  ')}`);
     this.name = 'DataModelValidationError';
   }
-  getFailure(): ValidationFailure {
-    return this.failure;
+  /** Core's getFailure(path?): the root failure, or the one at a dotted path (through fields, else elements by id). */
+  getFailure(path?: string): ValidationFailure | undefined {
+    if (!path) return this.failure;
+    let failure: ValidationFailure | undefined = this.failure;
+    for (const p of path.split('.')) {
+      if (!failure) return undefined;
+      if (!isEmpty(failure.fields)) failure = failure.fields[p];
+      else if (failure.elements.length) failure = failure.elements.find((e) => String(e.id) === p)?.failure;
+    }
+    return failure;
+  }
+  /** Core's getAllFailures(): each leaf failure by its dotted path; undefined when the root has no sub-failures. */
+  getAllFailures(): Record<string, ValidationFailure> | undefined {
+    if (this.failure.hasNoSubFailures) return undefined;
+    const out: Record<string, ValidationFailure> = {};
+    const walk = (f: ValidationFailure, path: string): void => {
+      if (f.hasNoSubFailures) {
+        out[path] = f;
+        return;
+      }
+      for (const [k, sub] of Object.entries(f.fields)) walk(sub, path ? `${path}.${k}` : k);
+      for (const { id, failure } of f.elements) walk(failure, path ? `${path}.${id}` : String(id));
+    };
+    walk(this.failure, '');
+    return out;
   }
 }
 
-const fail = (message: string) => new ValidationFailure(message);
+const fail = (message: string, invalidValue?: unknown) => new ValidationFailure(message, invalidValue);
 const isPlain = (v: unknown) => getType(v) === 'Object' && !isOperator(v);
 const isSpecial = (k: string, v: unknown) => isDeletionKey(k) || isOperator(v);
 
@@ -116,17 +146,21 @@ export class DataField {
   }
   validate(value: any, options: { partial?: boolean } = {}): ValidationFailure | undefined {
     if (isOperator(value)) return undefined;
-    if (value === undefined) return this.required ? fail('may not be undefined') : undefined;
-    if (value === null) return this.nullable ? undefined : fail('may not be null');
+    if (value === undefined) return this.required ? fail('may not be undefined', value) : undefined;
+    if (value === null) return this.nullable ? undefined : fail('may not be null', value);
     try {
       const r = this._validateType(value, options);
-      if (r instanceof ValidationFailure) return r.isEmpty ? undefined : r;
-      if (r === false) return fail(this.validationError);
+      if (r instanceof ValidationFailure) {
+        if (r.isEmpty) return undefined;
+        if (r.hasNoSubFailures) r.invalidValue ??= value;
+        return r;
+      }
+      if (r === false) return fail(this.validationError, value);
       const custom = this.options.validate?.call(this, value, options);
-      if (custom === false) return fail(this.validationError);
+      if (custom === false) return fail(this.validationError, value);
       if (custom instanceof ValidationFailure && !custom.isEmpty) return custom;
     } catch (err) {
-      return fail((err as Error).message);
+      return fail((err as Error).message, value);
     }
     return undefined;
   }

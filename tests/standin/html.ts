@@ -214,11 +214,24 @@ export class StubForm extends StubElement {
   }
 }
 
-/** The form of an application rendered in Node, from its parts' HTML. */
+/** Each application's form in Node, with the render it was built from (its parts object and their markup). */
+const nodeForms = new WeakMap<object, { parts: Record<string, string>; html: string; form: StubForm }>();
+
+/**
+ * The form of an application rendered in Node, from its parts' HTML. As a
+ * browser's form, it is one element until the application renders again:
+ * what the user typed stays in it (a refused value included) until a render
+ * replaces the parts (core's HandlebarsApplicationMixin#_replaceHTML).
+ */
 export function renderedForm(app: any): StubForm {
   const parts = app.partHTML as Record<string, string> | undefined;
   if (!parts || !Object.keys(parts).length) throw new Error(`${app.constructor?.name ?? 'The application'} has no rendered HTML: render it first`);
-  return new StubForm(Object.values(parts).join('\n'));
+  const html = Object.values(parts).join('\n');
+  const known = nodeForms.get(app);
+  if (known && known.parts === parts && known.html === html) return known.form;
+  const form = new StubForm(html);
+  nodeForms.set(app, { parts, html, form });
+  return form;
 }
 
 /** FormDataExtended's cast by data-dtype (v13): Number ('' → null), Boolean, JSON, String. */

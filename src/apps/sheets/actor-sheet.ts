@@ -9,10 +9,11 @@
  * The sheet decides no rule: it shows what the data models and src/rules
  * compute and writes through the document (form submit → document.update,
  * or item.update), which the TypeDataModel validates; a refused value is
- * shown in words (core's submit path: ui.notifications.error) and nothing
- * is written.
+ * shown in a GM's words (core's submit path: ui.notifications.error),
+ * nothing is written and the field shows the stored value again, so the next
+ * edit saves (refusal.ts).
  */
-import { ActorSheetBase, TAB_NAVIGATION, part, primaryTabs, sheetOptions } from './shell';
+import { ActorSheetBase, TAB_NAVIGATION, loadRefusal, part, prepareOrRefuse, primaryTabs, sheetOptions } from './shell';
 
 /**
  * What this sheet uses of core's ActorSheetV2 (v13 and v14 alike). The two
@@ -32,6 +33,8 @@ export interface CoreActorSheet {
   _prepareTabs(group: string): Record<string, unknown>;
   /** Core (v13 and v14): a `data-action` click with no handler in options.actions (core's own actions have theirs). */
   _onClickAction(event: Event, target: HTMLElement): unknown;
+  /** Core (v13 and v14): the form's data made the update, validated against the document (a refused value throws). */
+  _prepareSubmitData(event: Event, form: HTMLFormElement, formData: { object: Record<string, unknown> }, updateData?: object): Record<string, unknown>;
   /** Core (v13 and v14): creates a dropped item on the actor, or sorts it when it is already there. */
   _onDropItem(event: DragEvent, item: Item.Implementation): Promise<unknown>;
 }
@@ -55,7 +58,13 @@ export abstract class TenSegmentsActorSheet extends Base {
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);
+    await loadRefusal();
     return (await body()).prepareActorContext(this, context);
+  }
+
+  /** A value the model refuses: told in a GM's words, the field back to what is stored, so the next edit saves (shell.ts prepareOrRefuse). */
+  override _prepareSubmitData(event: Event, form: HTMLFormElement, formData: { object: Record<string, unknown> }, updateData?: object): Record<string, unknown> {
+    return prepareOrRefuse(this, () => super._prepareSubmitData(event, form, formData, updateData));
   }
 
   /** Each tab's part gets its tab (core's convention: the part's root carries the tab's class and data-tab). */

@@ -7,7 +7,7 @@
  * first drawn; placing is encounter-place.ts, loaded at the first press.
  */
 import type { CoreActorSheet } from './actor-sheet';
-import { ActorSheetBase, part, sheetOptions } from './shell';
+import { ActorSheetBase, loadRefusal, part, prepareOrRefuse, sheetOptions } from './shell';
 
 /** What this sheet uses of core's ActorSheetV2 beyond the actor sheets' (v13 and v14 alike). */
 export interface CoreEncounterSheet extends CoreActorSheet {
@@ -33,7 +33,13 @@ export class TenSegmentsEncounterSheet extends Base {
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);
+    await loadRefusal();
     return (await body()).prepareEncounterContext(this, context);
+  }
+
+  /** A value the model refuses: told in a GM's words, the field back to what is stored (shell.ts prepareOrRefuse). */
+  override _prepareSubmitData(event: Event, form: HTMLFormElement, formData: { object: Record<string, unknown> }, updateData?: object): Record<string, unknown> {
+    return prepareOrRefuse(this, () => super._prepareSubmitData(event, form, formData, updateData));
   }
 
   /** A monster dragged in becomes a member (one more of it when it is one already). */

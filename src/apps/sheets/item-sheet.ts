@@ -4,10 +4,10 @@
  * built by item-sheet-body.ts, a chunk loaded when a sheet is first drawn:
  * the header (name, image), the type's fields (what combat reads), the
  * description. Edits submit on change through core's document-sheet path, so
- * the item's data model checks them: a bad value is refused with its
- * localized message and nothing is written.
+ * the item's data model checks them: a bad value is refused in a GM's words,
+ * nothing is written and the field shows the stored value again.
  */
-import { ItemSheetBase, part, sheetOptions } from './shell';
+import { ItemSheetBase, loadRefusal, part, prepareOrRefuse, sheetOptions } from './shell';
 
 /**
  * What this sheet uses of core's ItemSheetV2 (v13 and v14 alike; typed by
@@ -53,12 +53,16 @@ export class TenSegmentsItemSheet extends Base {
 
   override async _prepareContext(options: object): Promise<Record<string, unknown>> {
     const context = await super._prepareContext(options);
+    await loadRefusal();
     return Object.assign(context, await (await body()).itemContext(this.document, this.isEditable));
   }
 
-  /** The damage types' checkboxes (one per type) become the weapon's list before core validates the submission. */
+  /**
+   * The damage types' checkboxes (one per type) become the weapon's list before core validates the submission;
+   * a value the model refuses is told in a GM's words, the field back to what is stored (shell.ts prepareOrRefuse).
+   */
   override _prepareSubmitData(event: Event, form: HTMLFormElement, formData: { object: Record<string, unknown> }, updateData?: object): Record<string, unknown> {
     loadedBody?.gatherDamageTypes(formData?.object);
-    return super._prepareSubmitData(event, form, formData, updateData);
+    return prepareOrRefuse(this, () => super._prepareSubmitData(event, form, formData, updateData));
   }
 }

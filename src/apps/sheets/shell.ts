@@ -9,6 +9,31 @@ import { SYSTEM_ID } from '../../settings';
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2, ItemSheetV2 } = foundry.applications.sheets;
 
+type Refusal = typeof import('./refusal');
+/** The refusal words (refusal.ts), once loaded: core's submit path, which needs them, is synchronous. */
+let refusal: Refusal | null = null;
+/** Loaded with a sheet's first draw (each shell's _prepareContext), before anything can be submitted. */
+export async function loadRefusal(): Promise<void> {
+  refusal ??= await import('./refusal');
+}
+
+/**
+ * Core's _prepareSubmitData (`prepare`: the form's values, validated) with a
+ * refusal told in a GM's words and the sheet drawn again from what is stored
+ * (refusal.ts: why the next edit was lost before), the values together
+ * checked by the model before anything is sent.
+ */
+export function prepareOrRefuse<T extends Record<string, unknown>>(sheet: import('./refusal').RefusingSheet, prepare: () => T): T {
+  let data: T;
+  try {
+    data = prepare();
+  } catch (err) {
+    throw refusal ? refusal.refusedFields(sheet, err) : err;
+  }
+  refusal?.checkJoint(sheet, data);
+  return data;
+}
+
 /** HandlebarsApplicationMixin(ActorSheetV2), typed by each shell (the two generations' typings differ). */
 export const ActorSheetBase: unknown = HandlebarsApplicationMixin(ActorSheetV2);
 /** HandlebarsApplicationMixin(ItemSheetV2). */
