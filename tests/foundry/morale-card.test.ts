@@ -90,6 +90,31 @@ describe.each([13, 14] as const)('morale answers at once, generation %i', (gener
     expect(moraleCards()).toHaveLength(2);
   });
 
+  it('addict, phase 4 ("a morale check should be made right off the bat"): the opening check\'s card as a called check\'s, with its Roll, once', async () => {
+    const w = await makeWorld(generation, 'addict', { moraleDie: '2d6' });
+    const { gm } = w.foundry.users;
+    w.foundry.dice.push(4, 2); // surprise: the orcs surprised for two segments
+    await w.combat.startCombat();
+    expect(w.combat.flowState!).toMatchObject({ stage: 'declare', round: 0, opening: null });
+    w.foundry.dice.push(6, 5, 1, 2); // Orc 1: 11 on 2d6 over its morale 8; Orc 2: 3
+    await press(w, gm, 'moraleCheck');
+    expect(w.combat.flowState!.opening).toHaveLength(2);
+    expect(cardsSeenBy(w, gm, 'morale')).toEqual([
+      'Opening morale Orc 1 rolls 11 on 2d6 against morale 8: breaks and flees (routed).',
+      'Opening morale Orc 2 rolls 3 on 2d6 against morale 8: holds.',
+    ]);
+    expect(moraleCards().map((m: any) => m.rolls.map((r: any) => [r.formula, r.total]))).toEqual([[['2d6', 11]], [['2d6', 3]]]);
+    expect(moraleCards().map((m: any) => m.flags['ten-segments'].round)).toEqual([0, 0]);
+    expect(w.combat.flowState!.states[w.ids.orc1].routed).toBe(true);
+    // Once: the surprise segments and round 1 post no second card of it.
+    await w.combat.rollInitiative();
+    await idle(w);
+    for (let i = 0; i < 30 && w.combat.flowState!.round === 0; i++) await w.combat.nextTurn();
+    await idle(w);
+    expect(moraleCards()).toHaveLength(2);
+    expect(g.game.messages.contents.filter((m: any) => cardKind(m) === 'opening-morale')).toHaveLength(0);
+  });
+
   it('a dead orc\'s morale: refused in words, no card', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     w.foundry.dice.push(4, 5);

@@ -83,6 +83,22 @@ describe('morale answers at once (issue 28)', () => {
     expect(moraleLines(state)).toEqual(["Orc 1's morale held (12 against 14).", "Orc 2's morale broke, as the GM rules."]);
   });
 
+  it('addict phase 4 ("a morale check should be made right off the bat"): from revision 5 each call before round 1 is checked and added to the opening; before, only the first', () => {
+    const rolls = () => [surprise('party', 5), surprise('orcs', 5), morale('orc1', 11), morale('orc2', 3)];
+    const { state, dice } = start('addict', encounter(hale, orc('orc1', 8), orc('orc2', 8)), rolls(), { moraleDie: '2d6' });
+    give(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm' }] }, dice);
+    give(state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, dice);
+    expect(state.opening?.map((e) => e.kind === 'morale' && [e.combatant, e.roll, e.passed])).toEqual([['orc1', 11, false], ['orc2', 3, true]]);
+    expect([state.states.orc1.routed, state.states.orc2.routed]).toEqual([true, undefined]);
+    // A combat started under revision 4 keeps its rule: the opening is one call; a second waits for the end of round 1.
+    const old = start('addict', encounter(hale, orc('orc1', 8), orc('orc2', 8)), rolls(), { moraleDie: '2d6' });
+    old.state.rules = 4;
+    give(old.state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm' }] }, old.dice);
+    give(old.state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, old.dice);
+    expect(old.state.opening).toHaveLength(1);
+    expect(old.state.moraleRequests.map((r) => r.combatant)).toEqual(['orc2']);
+  });
+
   it('the dead check no morale: refused in words, nothing changed', () => {
     const { state, dice } = start('segment-d6', encounter(hale, orc('orc1', 8)), [surprise('party', 5), surprise('orcs', 5), init('party', 1, 5), init('orcs', 1, 2)]);
     give(state, { t: 'declare', d: melee('hale', 'orc1') });
