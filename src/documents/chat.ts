@@ -220,7 +220,7 @@ export interface MoraleCheckMade {
 /** The words of a check: "Orc 2 rolls 9 on 2d6 against morale 8: breaks and flees" (its key and data). */
 export function moraleCheckLine(name: string, check: MoraleCheckMade): RecapLine {
   const { event: e, roll } = check;
-  const result = e.passed ? 'TENSEG.Chat.Morale.Holds' : 'TENSEG.Chat.Morale.Breaks';
+  const result = e.passed ? 'TENSEG.Chat.Morale.Holds' : e.surrendered ? 'TENSEG.Chat.Morale.Surrenders' : 'TENSEG.Chat.Morale.Breaks';
   if (e.method === 'gm') return { key: 'TENSEG.Chat.Morale.Ruled', data: { name, result }, localized: ['result'] };
   if (e.roll === 0 && !e.passed) return { key: 'TENSEG.Chat.Morale.Automatic', data: { name, result }, localized: ['result'] };
   const dice = roll ? String(roll.formula).replace(/^1d/, 'd') : '';

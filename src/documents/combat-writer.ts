@@ -304,6 +304,7 @@ export async function run(combat: TenSegmentsCombat, action: StepAction, req: Om
     if (req.method !== undefined) m.method = req.method;
     if (req.score !== undefined) m.score = req.score;
     if (req.passed !== undefined) m.passed = req.passed;
+    if (req.surrender !== undefined) m.surrender = req.surrender;
     return transition(combat, { t: 'morale', requests: [m] }, { q });
   }
   const state = combat.flowState;

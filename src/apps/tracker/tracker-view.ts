@@ -233,6 +233,7 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
   if (c.stillSurprised) badges.push({ icon: 'fa-solid fa-face-surprise', text: i18n.localize('TENSEG.Status.surprised'), css: 'surprised' });
   if (c.delayed) badges.push({ icon: 'fa-solid fa-clock', text: i18n.localize('TENSEG.Status.delayed'), css: 'delayed' });
   if (c.routed) badges.push({ icon: 'fa-solid fa-person-running', text: i18n.localize('TENSEG.Status.routed'), css: 'routed' });
+  if (c.surrendered) badges.push({ icon: 'fa-solid fa-flag', text: i18n.localize('TENSEG.Status.surrendered'), css: 'surrendered' });
   // A morale check this round: held (broken shows as routed), or called and waiting for the end of the round.
   if (c.morale === 'held') badges.push({ icon: 'fa-solid fa-flag', text: i18n.localize('TENSEG.Status.moraleHeld'), css: 'morale-held' });
   if (c.morale === 'called') badges.push({ icon: 'fa-solid fa-hourglass', text: i18n.localize('TENSEG.Status.moraleCalled'), css: 'morale-called' });

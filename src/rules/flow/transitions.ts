@@ -728,6 +728,9 @@ function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice
     // The procedure may refuse a check it cannot make (a method it lacks, a player character: d12-ascending).
     const problem = procedure.moraleProblem?.(c, r, state.options);
     if (problem) return { ok: false, problem };
+    // Surrender as the consequence of a failure: only where the text gives it (seed 002), from rules revision 5.
+    if (r.surrender !== undefined && typeof r.surrender !== 'boolean') return refuse('MalformedRequest');
+    if (r.surrender && (!procedure.moraleSurrender || revision(state) < 5)) return refuse('MoraleSurrenderNotInRules', { name: c.name });
   }
   const copies = requests.map((r) => copyJson(r));
   // Addict phase 4, once before round 1; from rules revision 5 (issue 28) each call before round 1 is checked and
