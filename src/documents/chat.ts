@@ -32,37 +32,6 @@ export async function postCard(data: Record<string, unknown>, shown?: CardMode):
   await ChatMessage.create(shaped);
 }
 
-export interface EndOfRoundLine {
-  kind: string;
-  name: string;
-  amount?: number;
-  roll?: number;
-  total?: number;
-  target?: number;
-  passed?: boolean;
-  trigger?: string;
-  /** The GM's own result, no roll (a procedure's 'gm' morale method). */
-  ruled?: boolean;
-}
-
-/** Engine events as lines a template can show (pure). */
-export function eventLines(state: FlowState, events: readonly EndEvent[]): EndOfRoundLine[] {
-  const name = (id: string) => state.encounter.combatants.find((c) => c.id === id)?.name ?? id;
-  return events.map((e) => {
-    if (e.kind === 'bleed') return { kind: 'bleed', name: name(e.combatant), amount: e.amount };
-    if (e.kind === 'death') return { kind: 'death', name: name(e.combatant) };
-    const line: EndOfRoundLine = { kind: 'morale', name: name(e.combatant), roll: e.roll, total: e.total, target: e.target, passed: e.passed, trigger: e.trigger };
-    if (e.method === 'gm') line.ruled = true;
-    return line;
-  });
-}
-
-async function postEventsCard(combat: Combat.Implementation, kind: string, title: string, round: number, lines: EndOfRoundLine[]): Promise<void> {
-  if (lines.length === 0) return;
-  const content = await foundry.applications.handlebars.renderTemplate(`systems/${SYSTEM_ID}/templates/chat/end-of-round.hbs`, { kind, title, lines });
-  await postCard({ content, flags: { [SYSTEM_ID]: { kind, combat: combat.id, round } } });
-}
-
 /* ------------------------------------------- cards told from the timeline view */
 
 /**
@@ -242,12 +211,6 @@ export async function postSpellOffCard(combat: Combat.Implementation, state: Flo
   await postViewCard(combat, state, { kind: 'spell-off', title, round: state.round, step: state.step, lines: spellOffLines, once: true });
 }
 
-/** The card of a morale check rolled before round 1 (addict phase 4, opening morale). */
-export async function postMoraleCard(combat: Combat.Implementation, state: FlowState, events: readonly EndEvent[]): Promise<void> {
-  const title = game.i18n!.localize('TENSEG.Chat.OpeningMorale.Title');
-  await postEventsCard(combat, 'opening-morale', title, state.round, eventLines(state, events));
-}
-
 /** A morale check made (at once, or by the end of the round), with the Roll it was rolled with (none: the GM's own result, or no roll). */
 export interface MoraleCheckMade {
   event: Extract<EndEvent, { kind: 'morale' }>;
@@ -257,7 +220,7 @@ export interface MoraleCheckMade {
 /** The words of a check: "Orc 2 rolls 9 on 2d6 against morale 8: breaks and flees" (its key and data). */
 export function moraleCheckLine(name: string, check: MoraleCheckMade): RecapLine {
   const { event: e, roll } = check;
-  const result = e.passed ? 'TENSEG.Chat.Morale.Holds' : 'TENSEG.Chat.Morale.Breaks';
+  const result = e.passed ? 'TENSEG.Chat.Morale.Holds' : e.surrendered ? 'TENSEG.Chat.Morale.Surrenders' : 'TENSEG.Chat.Morale.Breaks';
   if (e.method === 'gm') return { key: 'TENSEG.Chat.Morale.Ruled', data: { name, result }, localized: ['result'] };
   if (e.roll === 0 && !e.passed) return { key: 'TENSEG.Chat.Morale.Automatic', data: { name, result }, localized: ['result'] };
   const dice = roll ? String(roll.formula).replace(/^1d/, 'd') : '';
@@ -272,8 +235,8 @@ export function moraleCheckLine(name: string, check: MoraleCheckMade): RecapLine
  * the combatant and the result in words. In the active GM's own mode; a monster's check asked for in public is
  * whispered to the GMs while the world keeps monster rolls private, a hidden combatant's always.
  */
-export async function postMoraleChecks(combat: Combat.Implementation, round: number, checks: readonly MoraleCheckMade[]): Promise<void> {
-  const title = game.i18n!.localize('TENSEG.Chat.Morale.Title');
+export async function postMoraleChecks(combat: Combat.Implementation, round: number, checks: readonly MoraleCheckMade[], titleKey = 'TENSEG.Chat.Morale.Title'): Promise<void> {
+  const title = game.i18n!.localize(titleKey);
   for (const check of checks) {
     const combatant = combat.combatants.get(check.event.combatant);
     const lines = cardText([moraleCheckLine(combatant?.name ?? check.event.combatant, check)]);

@@ -120,7 +120,7 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
     const used = new Set<string>();
     const dice = options.manual ? handDice(options.manual, rolled, used, (id) => nameOfId(combat, id)) : rolled;
     const state = structuredClone(before);
-    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: boolean; spellOff: FlowState | null; morale: MoraleEvent[] }[] = [];
+    const made: { entry: InputEntry; detail: AppliedDetail; ended: FlowState | null; begun: FlowState | null; opened: MoraleEvent[]; spellOff: FlowState | null; morale: MoraleEvent[] }[] = [];
     const give = (input: FlowInput): AppliedDetail | Problem => {
       const recording = new RecordingDice(dice);
       const { stage, opening, round, step } = state;
@@ -141,7 +141,9 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
       // The morale checks this input made: at once (rules revision 5), or by the end of the round it ended.
       const morale: MoraleEvent[] = (state.morale ?? []).slice(round === state.round ? checked : 0).map(({ stage: _s, step: _k, ...e }) => e);
       if (ended) for (const e of ended.end ?? []) if (e.kind === 'morale') morale.push(e);
-      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened: opening === null && state.opening !== null, spellOff, morale });
+      // The opening morale checks (addict phase 4) this input made.
+      const opened = (state.opening ?? []).slice(opening?.length ?? 0).filter((e): e is MoraleEvent => e.kind === 'morale');
+      made.push({ entry, detail: done.detail ?? {}, ended, begun, opened, spellOff, morale });
       return done.detail ?? {};
     };
     let problem: Problem | null = null;
@@ -174,10 +176,13 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
     if (m.spellOff) await gm.postSpellOffCard(combat, m.spellOff);
     if (m.ended) await gm.postEndOfRoundCard(combat, m.ended);
   }
-  if (result.made.some((m) => m.opened)) await gm.postMoraleCard(combat, after, after.opening ?? []);
-  // Each morale check made, its card at once, with the die it was rolled with.
+  // Each morale check made, its card at once, with the die it was rolled with: addict's opening check (phase 4) as a
+  // check the GM calls in a round (issue 28), under its own title.
+  const opening = result.made.flatMap((m) => m.opened);
   const checks = result.made.flatMap((m) => m.morale);
-  if (checks.length > 0) await gm.postMoraleChecks(combat, after.round, withMoraleRolls(checks, rolls));
+  const moraleRolls = rolls.filter((r) => r.request.purpose === 'morale');
+  if (opening.length > 0) await gm.postMoraleChecks(combat, after.round, withMoraleRolls(opening, moraleRolls), 'TENSEG.Chat.OpeningMorale.Title');
+  if (checks.length > 0) await gm.postMoraleChecks(combat, after.round, withMoraleRolls(checks, moraleRolls));
   // A new round: combatants in the tracker but not in the fight join it (combatant.ts).
   if (after.round > before.round) await (await import('./combatant-join')).joinMissing(combat);
   return { state: after, details: result.made.map((m) => m.detail) };
@@ -185,9 +190,11 @@ export async function transact(combat: TenSegmentsCombat, plan: (state: FlowStat
 
 type MoraleEvent = Extract<EndEvent, { kind: 'morale' }>;
 
-/** Each check with the Roll of its die (the transaction's morale rolls, in order, by combatant); none for a check without a roll. */
-function withMoraleRolls(checks: readonly MoraleEvent[], rolls: readonly RolledDie[]): { event: MoraleEvent; roll?: Roll }[] {
-  const left = rolls.filter((r) => r.request.purpose === 'morale');
+/**
+ * Each check with the Roll of its die (the transaction's morale rolls, in order, by combatant; each taken from
+ * `left` as it is given); none for a check without a roll.
+ */
+function withMoraleRolls(checks: readonly MoraleEvent[], left: RolledDie[]): { event: MoraleEvent; roll?: Roll }[] {
   return checks.map((event) => {
     if (event.method === 'gm' || (event.roll === 0 && !event.passed)) return { event };
     const i = left.findIndex((r) => r.request.combatant === event.combatant);
@@ -297,6 +304,7 @@ export async function run(combat: TenSegmentsCombat, action: StepAction, req: Om
     if (req.method !== undefined) m.method = req.method;
     if (req.score !== undefined) m.score = req.score;
     if (req.passed !== undefined) m.passed = req.passed;
+    if (req.surrender !== undefined) m.surrender = req.surrender;
     return transition(combat, { t: 'morale', requests: [m] }, { q });
   }
   const state = combat.flowState;

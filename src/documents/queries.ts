@@ -43,6 +43,8 @@ export interface CombatActionRequest {
   method?: MoraleMethod;
   score?: number;
   passed?: boolean;
+  /** morale: should the check fail, the combatant surrenders (d12-ascending, seed 002). */
+  surrender?: boolean;
   /** rollInitiative: dice rolled at the table by hand, by side id (or combatant id where the procedure rolls per combatant). */
   dice?: Record<string, number>;
   /** startCombat: the surprise card whispered to the GMs instead of shown to everyone (seed 004's footnote: public by default). */

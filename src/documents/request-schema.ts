@@ -143,6 +143,8 @@ export const REQUEST_SPECS = {
       method: opt({ t: 'enum', values: MORALE_METHODS }),
       score: opt({ t: 'int', min: -100, max: 1000 }),
       passed: opt({ t: 'bool' }),
+      /** morale: should the check fail, the combatant surrenders (d12-ascending, seed 002). */
+      surrender: opt({ t: 'bool' }),
       /** startCombat: the surprise card for the GMs only. */
       surpriseGMOnly: opt({ t: 'bool' }),
       /** startCombat: each side's surprise as the GM set it in the surprise dialog, by group id (written as the combat starts). */

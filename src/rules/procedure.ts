@@ -225,6 +225,8 @@ export type EndEvent =
       passed: boolean;
       /** The method the GM chose, where the procedure lets them (MoraleMethod); 'gm': no roll, the GM's own result. */
       method?: MoraleMethod;
+      /** It failed and the combatant surrendered (the call's `surrender`), rather than routed. */
+      surrendered?: true;
     };
 
 export interface EndOfRoundInput {
@@ -252,6 +254,11 @@ export interface MoraleCheckRequest {
   score?: number;
   /** The GM's own result, with method 'gm'. */
   passed?: boolean;
+  /**
+   * Should the check fail, the combatant surrenders rather than routs: the GM's choice with the call, where the
+   * procedure's text gives surrender as an effect of failed morale (`Procedure.moraleSurrender`; rules revision 5).
+   */
+  surrender?: boolean;
 }
 
 export interface EndOfRoundResult {
@@ -565,6 +572,13 @@ export interface Procedure<O extends ProcedureOptions = ProcedureOptions> {
    * the end of the round (individual-speed, seed 003 Step 4: "at the end of each
    * round"): a call then waits for it.
    */
+  /**
+   * The text gives surrender as an effect of a failed morale check (d12-ascending, seed 002, "Withdrawal Tactics and
+   * Effects of Failed Morale": "Surrender: You don't even see the point in running"): a call may ask for it
+   * (`MoraleCheckRequest.surrender`). Absent: such a call is refused (rules revision 5 onwards; before, always).
+   */
+  readonly moraleSurrender?: true;
+
   moraleNow?(
     encounter: Encounter,
     requests: MoraleCheckRequest[],

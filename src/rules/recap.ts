@@ -167,8 +167,10 @@ function endLine(e: EndEvent, name: (id: string) => string): [string, RecapLine[
   if (e.kind === 'bleed') return ['TENSEG.Recap.Bled', { name: name(e.combatant), amount: e.amount }];
   if (e.kind === 'death') return ['TENSEG.Recap.Died', { name: name(e.combatant) }];
   // The GM's own result, no roll (a procedure's 'gm' morale method).
-  if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : 'TENSEG.Recap.MoraleBrokeRuled', { name: name(e.combatant) }];
-  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : 'TENSEG.Recap.MoraleBroke', { name: name(e.combatant), total: e.total, target: e.target }];
+  // A failure that ended in surrender (d12-ascending, seed 002) says so.
+  const broke = e.surrendered ? 'TENSEG.Recap.MoraleSurrendered' : 'TENSEG.Recap.MoraleBroke';
+  if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : `${broke}Ruled`, { name: name(e.combatant) }];
+  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : broke, { name: name(e.combatant), total: e.total, target: e.target }];
 }
 
 /* ------------------------------------------------ surprise and initiative */

@@ -97,6 +97,8 @@ export interface CombatantView {
    * is also `routed`); 'called': a check the GM called that waits for the end of the round (individual-speed), the GM's view only.
    */
   morale?: 'held' | 'broke' | 'called';
+  /** It has surrendered (a failed morale check that asked for it, seed 002: rules revision 5): it acts no more. */
+  surrendered?: true;
   /**
    * Why it cannot act (rules revision 5, flow/acting.ts), or for 'routed' only flee: its declaration is struck with
    * this reason (TENSEG.CannotAct.<reason>). Absent: it may act as its procedure allows.
@@ -301,6 +303,7 @@ export function timeline(state: FlowState, viewer: Viewer = GM_VIEW, procedure: 
     if (state.baseInitiative[c.id] !== undefined && mine(c.id)) v.baseInitiative = state.baseInitiative[c.id];
     if (state.joins.some((j) => j.combatant === c.id)) v.joined = true;
     if (s?.staunched) v.staunched = true;
+    if (s?.surrendered) v.surrendered = true;
     const checked = (state.morale ?? []).filter((m) => m.combatant === c.id).pop();
     if (checked) v.morale = checked.passed ? 'held' : 'broke';
     else if (gm && state.moraleRequests.some((r) => r.combatant === c.id)) v.morale = 'called';

@@ -90,6 +90,75 @@ describe.each([13, 14] as const)('morale answers at once, generation %i', (gener
     expect(moraleCards()).toHaveLength(2);
   });
 
+  it('addict, phase 4 ("a morale check should be made right off the bat"): the opening check\'s card as a called check\'s, with its Roll, once', async () => {
+    const w = await makeWorld(generation, 'addict', { moraleDie: '2d6' });
+    const { gm } = w.foundry.users;
+    w.foundry.dice.push(4, 2); // surprise: the orcs surprised for two segments
+    await w.combat.startCombat();
+    expect(w.combat.flowState!).toMatchObject({ stage: 'declare', round: 0, opening: null });
+    w.foundry.dice.push(6, 5, 1, 2); // Orc 1: 11 on 2d6 over its morale 8; Orc 2: 3
+    await press(w, gm, 'moraleCheck');
+    expect(w.combat.flowState!.opening).toHaveLength(2);
+    expect(cardsSeenBy(w, gm, 'morale')).toEqual([
+      'Opening morale Orc 1 rolls 11 on 2d6 against morale 8: breaks and flees (routed).',
+      'Opening morale Orc 2 rolls 3 on 2d6 against morale 8: holds.',
+    ]);
+    expect(moraleCards().map((m: any) => m.rolls.map((r: any) => [r.formula, r.total]))).toEqual([[['2d6', 11]], [['2d6', 3]]]);
+    expect(moraleCards().map((m: any) => m.flags['ten-segments'].round)).toEqual([0, 0]);
+    expect(w.combat.flowState!.states[w.ids.orc1].routed).toBe(true);
+    // Once: the surprise segments and round 1 post no second card of it.
+    await w.combat.rollInitiative();
+    await idle(w);
+    for (let i = 0; i < 30 && w.combat.flowState!.round === 0; i++) await w.combat.nextTurn();
+    await idle(w);
+    expect(moraleCards()).toHaveLength(2);
+    expect(g.game.messages.contents.filter((m: any) => cardKind(m) === 'opening-morale')).toHaveLength(0);
+  });
+
+  it('d12-ascending (002, "Effects of Failed Morale": "Surrender: You don\'t even see the point in running"): the row\'s menu asks for a check that surrenders if it breaks; the card says it, the row shows Surrendered and its attack struck', async () => {
+    const w = await makeWorld(generation, 'd12-ascending');
+    const { gm } = w.foundry.users;
+    w.foundry.dice.push(12, 12);
+    await w.combat.startCombat();
+    await requestDeclaration(w.combat, w.ids.orc1, { action: 'melee', target: w.ids.brand });
+    w.foundry.dice.push(3, 2);
+    await w.combat.rollInitiative();
+    await idle(w);
+    const label = 'Morale check: surrenders if it breaks';
+    const drawn = await draw(w, gm);
+    const menu = w.foundry.contextMenu(drawn.app._getEntryContextOptions());
+    const row = { dataset: { combatantId: w.ids.orc1 }, closest: () => null };
+    expect(menu.visibleLabels(row)).toContain(label);
+    w.foundry.dice.push(92);
+    await menu.click(label, row);
+    await idle(w);
+    expect(cardsSeenBy(w, gm, 'morale')).toEqual(['Morale check Orc 1 rolls 92 on d100 against morale 8: breaks and surrenders.']);
+    expect(moraleCards()[0].rolls.map((r: any) => r.total)).toEqual([92]);
+    expect(w.combat.flowState!.states[w.ids.orc1]).toMatchObject({ surrendered: true });
+    expect(w.combat.flowState!.states[w.ids.orc1].routed).toBeUndefined();
+    expect(await rowBadges(w, w.ids.orc1)).toContain('Surrendered');
+    const orc1 = (await draw(w, gm)).ts.sides.flatMap((x: any) => x.rows).find((r: any) => String(r.ids).split(' ').includes(w.ids.orc1));
+    expect(orc1.declaration).toMatchObject({ text: 'attacks in melee', struck: 'surrendered' });
+    await toEndOfRound(w);
+    expect(endOfRound(w)[0]).toContain("Orc 1's morale broke (92 against 8): it surrenders.");
+  });
+
+  it('segment-d6 (no surrender in its text): the menu does not offer it; asked all the same, refused in words', async () => {
+    const w = await makeWorld(generation, 'segment-d6');
+    w.foundry.dice.push(4, 5);
+    await w.combat.startCombat();
+    w.foundry.dice.push(6, 1);
+    await w.combat.rollInitiative();
+    await idle(w);
+    const drawn = await draw(w, w.foundry.users.gm);
+    const menu = w.foundry.contextMenu(drawn.app._getEntryContextOptions());
+    const row = { dataset: { combatantId: w.ids.orc1 }, closest: () => null };
+    expect(menu.visibleLabels(row)).toContain('Morale check');
+    expect(menu.visibleLabels(row)).not.toContain('Morale check: surrenders if it breaks');
+    expect(await w.combat.requestMorale({ combatant: w.ids.orc1, trigger: 'gm', surrender: true })).toMatchObject({ key: 'MoraleSurrenderNotInRules' });
+    expect(moraleCards()).toHaveLength(0);
+  });
+
   it('a dead orc\'s morale: refused in words, no card', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     w.foundry.dice.push(4, 5);

@@ -551,9 +551,9 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       // Phase 4, opening morale: "overwhelming fear" makes Orc 2 check before anyone acts: 2d6 11 against 8.
       foundry.dice.push(6, 5);
       expect(await combat.requestMorale({ combatant: ids.orc2, trigger: 'overwhelming fear' })).toBeNull();
-      const opening = cards('opening-morale');
+      const opening = cards('morale');
       expect(opening).toHaveLength(1);
-      expect(text(opening[0])).toBe('Opening morale Orc 2 breaks: morale 11 against 8.');
+      expect(text(opening[0])).toBe('Opening morale Orc 2 rolls 11 on 2d6 against morale 8: breaks and flees (routed).');
       expect(flowOf(combat).states[ids.orc2].routed).toBe(true);
       expect(flowOf(combat)).toMatchObject({ stage: 'declare', round: 0 }); // still before the surprise segments
       // A player cannot call for morale.

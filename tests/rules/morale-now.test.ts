@@ -83,6 +83,47 @@ describe('morale answers at once (issue 28)', () => {
     expect(moraleLines(state)).toEqual(["Orc 1's morale held (12 against 14).", "Orc 2's morale broke, as the GM rules."]);
   });
 
+  it('addict phase 4 ("a morale check should be made right off the bat"): from revision 5 each call before round 1 is checked and added to the opening; before, only the first', () => {
+    const rolls = () => [surprise('party', 5), surprise('orcs', 5), morale('orc1', 11), morale('orc2', 3)];
+    const { state, dice } = start('addict', encounter(hale, orc('orc1', 8), orc('orc2', 8)), rolls(), { moraleDie: '2d6' });
+    give(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm' }] }, dice);
+    give(state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, dice);
+    expect(state.opening?.map((e) => e.kind === 'morale' && [e.combatant, e.roll, e.passed])).toEqual([['orc1', 11, false], ['orc2', 3, true]]);
+    expect([state.states.orc1.routed, state.states.orc2.routed]).toEqual([true, undefined]);
+    // A combat started under revision 4 keeps its rule: the opening is one call; a second waits for the end of round 1.
+    const old = start('addict', encounter(hale, orc('orc1', 8), orc('orc2', 8)), rolls(), { moraleDie: '2d6' });
+    old.state.rules = 4;
+    give(old.state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm' }] }, old.dice);
+    give(old.state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, old.dice);
+    expect(old.state.opening).toHaveLength(1);
+    expect(old.state.moraleRequests.map((r) => r.combatant)).toEqual(['orc2']);
+  });
+
+  it('d12-ascending (002, "Effects of Failed Morale": "Surrender: You don\'t even see the point in running"): a call that asks for surrender surrenders on a failure, acts no more and is struck by nobody; elsewhere, or before revision 5, refused in words', () => {
+    const { state, dice } = start('d12-ascending', encounter(hale, orc('orc1', 8), orc('orc2', 8)), [surprise('party', 12), surprise('orcs', 12), init('party', 1, 3), init('orcs', 1, 5), morale('orc1', 92), morale('orc2', 5)]);
+    give(state, { t: 'declare', d: melee('hale', 'orc1') });
+    give(state, { t: 'begin', d: { orc1: melee('orc1', 'hale'), orc2: melee('orc2', 'hale') } }, dice);
+    expectRefused(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', surrender: 'yes' }] }, 'MalformedRequest');
+    give(state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', surrender: true }, { combatant: 'orc2', trigger: 'gm', surrender: true }] }, dice);
+    expect([state.states.orc1.surrendered, state.states.orc1.routed]).toEqual([true, undefined]);
+    expect(state.states.orc2.surrendered).toBeUndefined(); // it held
+    const view = timeline(state);
+    expect(view.combatants.find((c) => c.id === 'orc1')).toMatchObject({ surrendered: true, struck: 'surrendered', morale: 'broke' });
+    expect(moraleLines(state)).toEqual(["Orc 1's morale broke (92 against 8): it surrenders.", "Orc 2's morale held (5 against 8)."]);
+    // Hale's blow at the surrendered orc is refused (acting.ts: fallen).
+    expectRefused(state, { t: 'attack', c: 'hale', target: 'orc1' }, 'AttackTargetFallenSurrendered');
+    // segment-d6: the text has no surrender; a combat of d12-ascending started under revision 4 neither.
+    const d6 = start('segment-d6', encounter(hale, orc('orc1', 8)), [surprise('party', 5), surprise('orcs', 5), init('party', 1, 5), init('orcs', 1, 2)]);
+    give(d6.state, { t: 'declare', d: melee('hale', 'orc1') });
+    give(d6.state, { t: 'begin' }, d6.dice);
+    expectRefused(d6.state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', surrender: true }] }, 'MoraleSurrenderNotInRules');
+    const old = start('d12-ascending', encounter(hale, orc('orc1', 8)), [surprise('party', 12), surprise('orcs', 12), init('party', 1, 3), init('orcs', 1, 5)]);
+    old.state.rules = 4;
+    give(old.state, { t: 'declare', d: melee('hale', 'orc1') });
+    give(old.state, { t: 'begin' }, old.dice);
+    expectRefused(old.state, { t: 'morale', requests: [{ combatant: 'orc1', trigger: 'gm', surrender: true }] }, 'MoraleSurrenderNotInRules');
+  });
+
   it('the dead check no morale: refused in words, nothing changed', () => {
     const { state, dice } = start('segment-d6', encounter(hale, orc('orc1', 8)), [surprise('party', 5), surprise('orcs', 5), init('party', 1, 5), init('orcs', 1, 2)]);
     give(state, { t: 'declare', d: melee('hale', 'orc1') });

@@ -85,10 +85,10 @@ export function monstersOf(combat: TenSegmentsCombat): string[] {
 }
 
 /** The GM's morale check for some combatants, through the active GM: one request (and log entry) each. */
-async function moraleFor(combat: TenSegmentsCombat, ids: readonly string[]): Promise<void> {
+async function moraleFor(combat: TenSegmentsCombat, ids: readonly string[], surrender = false): Promise<void> {
   if (ids.length === 0) return void ui.notifications?.warn(t('NoMonsters'));
   for (const combatantId of ids) {
-    const answer = await requestCombatAction(combat, 'morale', { combatantId, trigger: t('MoraleTrigger') });
+    const answer = await requestCombatAction(combat, 'morale', { combatantId, trigger: t('MoraleTrigger'), ...(surrender ? { surrender } : {}) });
     shown(answer);
     if (!answer.ok) return;
   }
@@ -163,7 +163,8 @@ type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<stri
 
 /** A row's (and the context menu's) actions, by name: the combatant, and the clicked element's data attributes. */
 export const ROW: Record<'moraleOne' | 'declare' | 'release' | 'delay' | 'cancelCasting' | 'breakCasting' | 'freeAttack' | 'attack' | 'staunch' | 'chooseSpell' | 'retarget', RowRun> = {
-  moraleOne: (combat, id) => moraleFor(combat, [id]),
+  // The context menu's "surrenders if it breaks" (d12-ascending, seed 002) is the same check with `surrender`.
+  moraleOne: (combat, id, data) => moraleFor(combat, [id], data.surrender === 'true'),
   declare: (combat, id) => declarationOpener.open(combat, id, { mode: 'declare' }),
   release: (combat, id) => declarationOpener.open(combat, id, { mode: 'release' }),
   delay: async (combat, id) => shown(await requestMidRound(combat, 'delay', { combatantId: id })),

@@ -439,6 +439,13 @@ export function combatantMenu(): CombatantMenuEntry[] {
     ...[
       { label: t('FreeAttack'), icon: 'fa-solid fa-crosshairs', visible: (combat: Viewed, id: string) => resolving(combat, id), run: (combat: Viewed, id: string) => row('freeAttack', combat, id) },
       { label: t('MoraleOne'), icon: 'fa-solid fa-person-running', visible: (combat: Viewed, id: string) => when(combat, () => moraleInput([id])), run: (combat: Viewed, id: string) => row('moraleOne', combat, id) },
+      // Seed 002 (d12-ascending): a failed check may end in surrender; offered only where the engine accepts it.
+      {
+        label: t('MoraleSurrender'),
+        icon: 'fa-solid fa-flag',
+        visible: (combat: Viewed, id: string) => when(combat, () => ({ t: 'morale', requests: [{ combatant: id, trigger: 'gm', surrender: true }] })),
+        run: (combat: Viewed, id: string) => row('moraleOne', combat, id, { surrender: 'true' }),
+      },
       { label: t('Staunch'), icon: 'fa-solid fa-kit-medical', visible: (combat: Viewed, id: string) => when(combat, () => ({ t: 'staunch', c: id })), run: (combat: Viewed, id: string) => row('staunch', combat, id) },
       {
         label: t('ApplyDamage'),

@@ -9,6 +9,7 @@ import type { CastingView, ChargeView, CombatantView, EntryView, StepView, Timel
 import type { ControlView } from './controls';
 import type { Declaration } from '../../rules/model';
 import type { ClockView } from '../../documents/declaring-in-turn';
+import { ROUTED_ACTIONS } from '../../rules/flow/acting';
 
 export interface Strings {
   localize(key: string): string;
@@ -66,8 +67,11 @@ export interface RowContext {
   multiple: boolean;
   css: string;
   health: HealthContext[];
-  /** The declared action (where this viewer may see it), or a word about the declaration. */
-  declaration: { icon: string; text: string; detail: string; css: string } | null;
+  /**
+   * The declared action (where this viewer may see it), or a word about the declaration. `struck`: why its combatant
+   * no longer does it (TENSEG.CannotAct.*, in words: "dead", "routed: may only flee"); the row draws it struck through.
+   */
+  declaration: { icon: string; text: string; detail: string; css: string; struck: string } | null;
   badges: { icon: string; text: string; css: string }[];
   initiative: string;
   controls: ControlView[];
@@ -90,6 +94,8 @@ export interface EntryContext {
   text: string;
   detail: string;
   outcome: string;
+  /** Why its combatant no longer takes this action (in words), drawn struck through; '' when it may. */
+  struck: string;
   css: string;
 }
 
@@ -196,15 +202,21 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
   const { i18n, gmDeclarations } = input;
   const d = gmDeclarations ? gmDeclarations[c.id] : c.declaration;
   const declared = gmDeclarations ? !!d : c.declared;
+  // Issue 28: one who cannot act has its declaration struck with the reason; a routed one's flight stands, and a
+  // flight unseen (another side's declaration) is not struck on a guess.
+  const why = c.struck && !(c.struck === 'routed' && (!d || ROUTED_ACTIONS.has(d.action))) ? i18n.localize(`TENSEG.CannotAct.${c.struck}`) : '';
+  const struck = why ? ' struck' : '';
   if (d) {
     // A plan the GM holds until initiative: only the GM's screen shows it.
     const held = !c.declaration;
     const detail = d.spell ?? d.weapon?.name ?? '';
     const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
-    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}${held ? ' held' : ''}` };
+    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}${held ? ' held' : ''}${struck}`, struck: why };
   }
-  if (declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: 'ts-declaration declared' };
-  if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending' };
+  if (declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: `ts-declaration declared${struck}`, struck: why };
+  if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending', struck: '' };
+  // Nothing declared and nothing it may declare: the reason alone.
+  if (why) return { icon: 'fa-solid fa-ban', text: '', detail: '', css: 'ts-declaration struck none', struck: why };
   return null;
 }
 
@@ -234,6 +246,7 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
   if (c.stillSurprised) badges.push({ icon: 'fa-solid fa-face-surprise', text: i18n.localize('TENSEG.Status.surprised'), css: 'surprised' });
   if (c.delayed) badges.push({ icon: 'fa-solid fa-clock', text: i18n.localize('TENSEG.Status.delayed'), css: 'delayed' });
   if (c.routed) badges.push({ icon: 'fa-solid fa-person-running', text: i18n.localize('TENSEG.Status.routed'), css: 'routed' });
+  if (c.surrendered) badges.push({ icon: 'fa-solid fa-flag', text: i18n.localize('TENSEG.Status.surrendered'), css: 'surrendered' });
   // A morale check this round: held (broken shows as routed), or called and waiting for the end of the round.
   if (c.morale === 'held') badges.push({ icon: 'fa-solid fa-flag', text: i18n.localize('TENSEG.Status.moraleHeld'), css: 'morale-held' });
   if (c.morale === 'called') badges.push({ icon: 'fa-solid fa-hourglass', text: i18n.localize('TENSEG.Status.moraleCalled'), css: 'morale-called' });
@@ -313,7 +326,8 @@ function entry(e: EntryView, view: TimelineView, input: TrackerViewInput, name: 
     text,
     detail,
     outcome: e.outcome && e.outcome !== 'acts' ? i18n.localize(`${K}Outcome.${e.outcome}`) : '',
-    css: `ts-entry kind-${e.kind}${e.outcome ? ` outcome-${e.outcome}` : ''}`,
+    struck: e.struck ? i18n.localize(`TENSEG.CannotAct.${e.struck}`) : '',
+    css: `ts-entry kind-${e.kind}${e.outcome ? ` outcome-${e.outcome}` : ''}${e.struck ? ' struck' : ''}`,
   };
 }
 

@@ -21,7 +21,7 @@ export { declarationFromRequest } from '../declarations';
 // What the active GM writes after a transition: actors in line with the flow, chat cards.
 export { applySync, planSync } from '../sync';
 export { stageSurprise } from './surprise';
-export { postEndOfRoundCard, postInitiativeCard, postMoraleCard, postMoraleChecks, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
+export { postEndOfRoundCard, postInitiativeCard, postMoraleChecks, postInterruptionCard, postSpellOffCard, postSurpriseCard } from '../chat';
 // The Combat's writing: transactions, the start, Previous, re-basing, joining and leaving (combat.ts calls these).
 export * as writer from '../combat-writer';
 export { compareHealth, holdHealth, repairStored, touchesCountedHealth } from './health';

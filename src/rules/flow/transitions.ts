@@ -732,16 +732,21 @@ function morale(state: FlowState, requests: readonly MoraleRequest[], dice: Dice
     // The procedure may refuse a check it cannot make (a method it lacks, a player character: d12-ascending).
     const problem = procedure.moraleProblem?.(c, r, state.options);
     if (problem) return { ok: false, problem };
+    // Surrender as the consequence of a failure: only where the text gives it (seed 002), from rules revision 5.
+    if (r.surrender !== undefined && typeof r.surrender !== 'boolean') return refuse('MalformedRequest');
+    if (r.surrender && (!procedure.moraleSurrender || revision(state) < 5)) return refuse('MoraleSurrenderNotInRules', { name: c.name });
   }
   const copies = requests.map((r) => copyJson(r));
-  if (procedure.openingMorale && beforeFirstRound(state) && state.opening === null) {
+  // Addict phase 4, once before round 1; from rules revision 5 (issue 28) each call before round 1 is checked and
+  // added to the opening (the tracker's morale button calls one check per monster).
+  if (procedure.openingMorale && beforeFirstRound(state) && (state.opening === null || revision(state) >= 5)) {
     const opening = procedure.openingMorale;
     const checked = asking(() => opening(state.encounter, copies, state.states, dice, state.options));
     if (!checked.ok) return checked;
     const states: FlowState['states'] = {};
     for (const id of Object.keys(checked.value.states)) states[id] = copyState(checked.value.states[id]);
     state.states = states;
-    state.opening = checked.value.events;
+    state.opening = state.opening === null ? checked.value.events : [...state.opening, ...checked.value.events];
     return OK;
   }
   // The surprise segments have no end of round to check morale at: the GM calls for it in round 1.

@@ -1164,9 +1164,10 @@ function moraleProblem(c: Combatant, request: MoraleCheckRequest, options: D12As
 
 /**
  * The checks called this round, in the order called: a failed check routs
- * (`routed`: the GM plays the fall back, disengage, flight or surrender the
- * text describes); a rally that holds ends the rout. Nobody dead or gone
- * checks.
+ * (`routed`: the GM plays the fall back, disengage or flight the text
+ * describes), or, where the call asks for it (rules revision 5), ends in the
+ * text's "Surrender" (`surrendered`); a rally that holds ends the rout.
+ * Nobody dead or gone checks.
  */
 function moraleChecks(encounter: Encounter, input: EndOfRoundInput, end: RoundEnd, dice: Dice, options: D12AscendingOptions): void {
   if (oldMorale(options)) return;
@@ -1185,9 +1186,12 @@ function moraleChecks(encounter: Encounter, input: EndOfRoundInput, end: RoundEn
       roll = dice.roll({ purpose: 'morale', ...MORALE_DICE[method], combatant: c.id, side: c.side, round: input.round });
       passed = roll <= target;
     }
-    if (!passed) end.set(c.id, { ...state, expended: state.expended.slice(), routed: true });
+    // Seed 002, "Effects of Failed Morale": the GM's call may name surrender ("You don't even see the point in running").
+    const surrenders = !passed && request.surrender === true;
+    if (surrenders) end.set(c.id, { ...state, expended: state.expended.slice(), surrendered: true });
+    else if (!passed) end.set(c.id, { ...state, expended: state.expended.slice(), routed: true });
     else if (request.trigger === MORALE_RALLY && state.routed) end.set(c.id, { ...state, expended: state.expended.slice(), routed: false });
-    end.events.push({ kind: 'morale', combatant: c.id, trigger: request.trigger, roll, total: roll, target, passed, method });
+    end.events.push({ kind: 'morale', combatant: c.id, trigger: request.trigger, roll, total: roll, target, passed, method, ...(surrenders ? { surrendered: true as const } : {}) });
   }
 }
 
@@ -1332,6 +1336,8 @@ export const d12AscendingProcedure: Procedure<D12AscendingOptions> = {
   endOfRound,
   moraleProblem,
   moraleNow,
+  // Seed 002, "Withdrawal Tactics and Effects of Failed Morale": "Surrender" is one of them (the GM's choice with the call).
+  moraleSurrender: true,
   chooseSpell,
   lateJoin,
 };
