@@ -20,7 +20,8 @@ import type { AttackGrant, AttackMade, Casting, Encounter, EndEvent, InitiativeR
  * BlowMark); a change of mind replaces the combatant's open declaration entry. Nothing a version 2 log stored
  * changes meaning: it replays to the same state.
  * 4 (issue 28): a `stop` entry (the GM stops at a segment where nothing is scheduled, flow/held.ts), a hold's
- * declaration may carry `releaseAt`; an engine before 4 would not know them, so it refuses such a log whole.
+ * declaration may carry `releaseAt`; a `morale` request may carry `surrender` (d12-ascending); an engine before 4
+ * would not know them, so it refuses such a log whole.
  * Nothing a version 3 log stored changes meaning.
  */
 export const FLOW_VERSION = 4;
