@@ -101,6 +101,8 @@ describe('the installable build', () => {
         'chunks/actor-defaults.js',
         // The actor sheets' body (context, buttons, drops): loaded when a sheet is first drawn; start-up has the shells only.
         'chunks/actor-sheet-body.js',
+        // A sheet's refusal of a value in a GM's words (issue 29), loaded with a sheet's first draw.
+        'chunks/refusal.js',
         // The item sheets' body, and the sheets' roll buttons (attack, damage, morale: loaded at the first click), with the stored
         // actor data they share with the GM's chunk (stored).
         'chunks/item-sheet-body.js',
@@ -175,7 +177,7 @@ describe('the installable build', () => {
     // The tracker is registered at init; what draws it (the timeline view, tracker-view) is loaded when it is first drawn, and
     // what its controls do (actions: requests, and the dialogs they open) at the first click, the GM's small forms when first opened;
     // the declaration dialog also when a player is called to declare in turn (addict).
-    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './health-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
+    expect(dynamic).toEqual(['./migration.js', './handlers.js', './procedure-options.js', './round-display.js', './timeline.js', './tracker-view.js', './turn-clock.js', './gm-prompts.js', './actions.js', './declaration-dialog.js', './api-calls.js', './actor-defaults.js', './actor-sheet-body.js', './refusal.js', './item-sheet-body.js', './encounter-place.js', './encounter-sheet-body.js', './combatant-join.js', './undo-card.js', './health-card.js', './requests-client.js', './combat-command.js', './scene-config.js', './opportunity-card.js', './charge-moves.js', './moved.js', './charges.js', ...PROCEDURE_IDS.map((id) => `./${id}.js`)].sort());
     expect(readFileSync('dist/chunks/tracker-view.js', 'utf8')).toContain('ts-row');
     expect(core).not.toContain('ts-row');
     // The request schema and the handlers are in the GM's chunk, not in core.

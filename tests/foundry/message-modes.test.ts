@@ -151,7 +151,8 @@ describe.each([13, 14] as const)('chat cards in message modes, generation %i', (
     await inAllClients(w);
     const [interrupted] = cards('interruption');
     expect(interrupted).toBeTruthy();
-    expect(shownAs(interrupted)).toEqual({ whisper: gmIds(), blind: false });
+    // Halvaine's player is told her spell is lost too (issue 29), whatever the GM's mode: the card has no dice.
+    expect(shownAs(interrupted)).toEqual({ whisper: [...gmIds(), player.id].sort(), blind: false });
     // An orc down at -2 bleeds at the end of the round.
     await w.actors.orc2.update({ 'system.hp.value': -2 });
     await inAllClients(w);
@@ -196,7 +197,7 @@ describe.each([13, 14] as const)('chat cards in message modes, generation %i', (
     expect(shownAs(cards('attack')[0])).toEqual({ whisper: [gm.id], blind: false });
   });
 
-  it('a casting a player\'s blind attack interrupts: both cards are shown as the attack, blind', async () => {
+  it('a casting a player\'s blind attack interrupts: the attack card blind, the interruption whispered to the GMs and the caster\'s player (issue 29)', async () => {
     const { gm, player, player2: p2 } = w.foundry.users;
     const { OWNER } = g.CONST.DOCUMENT_OWNERSHIP_LEVELS;
     await w.actors.orc1.update({ [`ownership.${p2.id}`]: OWNER }); // player 2 plays Orc 1 (charmed)
@@ -214,7 +215,8 @@ describe.each([13, 14] as const)('chat cards in message modes, generation %i', (
     expect(combat.flowState!.interruptions).toEqual([expect.objectContaining({ caster: w.ids.halvaine, outcome: 'interrupted' })]);
     const blind = { whisper: gmIds(), blind: true };
     expect(shownAs(cards('attack')[0])).toEqual(blind);
-    expect(shownAs(cards('interruption')[0])).toEqual(blind);
+    // The caster's owner (player 1) is told her spell is lost; the blind roller (player 2) still sees neither card.
+    expect(shownAs(cards('interruption')[0])).toEqual({ whisper: [...gmIds(), player.id].sort(), blind: false });
     expect(w.foundry.errors).toEqual([]);
   });
 });

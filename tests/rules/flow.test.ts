@@ -566,8 +566,10 @@ describe('addict through the flow (seed 004)', () => {
     expect(state.opening).toEqual([expect.objectContaining({ kind: 'morale', combatant: 'footman', roll: 85, target: 40, passed: false })]);
     expect(state.states.footman.routed).toBe(true);
     expect(state.moraleRequests).toEqual([]);
-    // The opening check is made once; during the surprise segments there is no end of round to check at.
-    expectRefused(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, 'MoraleInSurprise');
+    // Rules revision 5 (issue 28): each call before round 1 is an opening check too (the tracker's Morale button calls one
+    // per monster); during the surprise segments there is no end of round to check at.
+    give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, new ScriptedDice([moraleRoll('gob', 10)]));
+    expect(state.opening).toEqual([expect.objectContaining({ combatant: 'footman' }), expect.objectContaining({ combatant: 'gob', roll: 10, passed: true })]);
 
     give(state, { t: 'declare', d: melee('fighter', 'gob') });
     give(state, { t: 'begin', d: foesAttack }, dice);
@@ -587,7 +589,7 @@ describe('addict through the flow (seed 004)', () => {
     give(state, { t: 'morale', requests: [{ combatant: 'gob', trigger: 'fear' }] }, new ScriptedDice([moraleRoll('gob', 10)]));
     expect(state.morale).toEqual([expect.objectContaining({ combatant: 'gob', roll: 10, target: 30, passed: true, stage: 'declare' })]);
     expect(state.moraleRequests).toEqual([]);
-    expect(state.opening).toHaveLength(1);
+    expect(state.opening).toHaveLength(2);
     give(state, { t: 'begin' }, dice);
     // Phase 7: "One player rolls for their party's initiative and the DM rolls for the other parties".
     expect(state.initiative?.sides).toEqual({ party: 3, foes: 4 });
