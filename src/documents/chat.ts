@@ -19,6 +19,7 @@ import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './comp
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
 import { gmCards } from './card-flags';
+import { pluralKey } from '../plural';
 
 /** How a card is shown: a mode of this generation and whose it is (for "self"); by default the running user's own. */
 export interface CardMode {
@@ -81,7 +82,8 @@ export function cardText(lines: readonly RecapLine[]): { text: string; heading: 
   return lines.map((l) => {
     const data: Record<string, string> = {};
     for (const [k, v] of Object.entries(l.data)) data[k] = l.localized?.includes(k) ? i18n.localize(String(v)) : String(v);
-    return { text: i18n.format(l.key, data), heading: !!l.heading };
+    const key = l.count === undefined ? l.key : pluralKey(l.key, l.count, i18n.lang, (k) => i18n.has(k));
+    return { text: i18n.format(key, data), heading: !!l.heading };
   });
 }
 

@@ -26,6 +26,8 @@ export interface RecapLine {
   localized?: string[];
   /** A heading within the card (a step of the round), not an event. */
   heading?: true;
+  /** A counted line: `key` names a pair `<key>.one`/`<key>.other`, and this count picks the form (src/plural.ts). */
+  count?: number;
 }
 
 export interface RecapOptions {
@@ -99,7 +101,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
     for (const d of step.damage) {
       // individual-speed: the Wound Point a hurt creature paid for acting is no blow.
       if (d.strain) {
-        say('TENSEG.Recap.Strain', { name: name(d.target), amount: d.amount });
+        lines.push({ key: 'TENSEG.Recap.Strain', data: { name: name(d.target), amount: d.amount }, count: d.amount });
         continue;
       }
       const k = `${d.by ?? ''}\u0000${d.target}`;

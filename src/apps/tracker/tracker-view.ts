@@ -9,10 +9,14 @@ import type { CastingView, ChargeView, CombatantView, EntryView, StepView, Timel
 import type { ControlView } from './controls';
 import type { Declaration } from '../../rules/model';
 import type { ClockView } from '../../documents/declaring-in-turn';
+import { formatPlural } from '../../plural';
 
 export interface Strings {
   localize(key: string): string;
   format(key: string, data: Record<string, string>): string;
+  /** The client's language and whether a key has a string (game.i18n's): they pick a counted string's form (src/plural.ts). */
+  lang?: string;
+  has?(key: string): boolean;
 }
 
 /** What Foundry knows of a combatant that the timeline does not. */
@@ -319,6 +323,11 @@ function events(step: StepView, input: TrackerViewInput, name: (id: string) => s
   }
   for (const d of step.damage) {
     const by = d.by ? name(d.by) : '';
+    // individual-speed: the Wound Point a hurt combatant pays for acting is no blow it dealt itself.
+    if (d.strain) {
+      out.push({ icon: 'fa-solid fa-droplet', text: formatPlural(i18n, `${K}Strain`, d.amount, { name: name(d.target), amount: d.amount }), css: 'ts-event damage strain' });
+      continue;
+    }
     const text = by ? fmt(i18n, `${K}DamageBy`, { name: name(d.target), amount: d.amount, by }) : fmt(i18n, `${K}Damage`, { name: name(d.target), amount: d.amount });
     out.push({ icon: 'fa-solid fa-droplet', text, css: `ts-event damage${d.critical ? ' critical' : ''}` });
   }
@@ -443,7 +452,7 @@ export function clockContext(view: ClockView, name: string, i18n: Strings): Cloc
     running: view.running,
     label: i18n.format('TENSEG.Tracker.Called', { name }),
     status: i18n.localize(`TENSEG.Tracker.Clock.${state}`),
-    delay: i18n.format('TENSEG.Tracker.ClockDelay', { n: String(view.segments) }),
+    delay: formatPlural(i18n, 'TENSEG.Tracker.ClockDelay', view.segments, { n: view.segments }),
     css: `ts-clock ${state}`,
   };
 }
