@@ -51,6 +51,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const name = (id: string | undefined) => (id === undefined ? '' : (names.get(id) ?? id));
   const lines: RecapLine[] = [];
   const say = (key: string, data: RecapLine['data'] = {}) => lines.push({ key, data });
+  // Morale passes at or over its target under individual-speed, at or under it elsewhere.
+  const rollsOver = view.procedure === 'individual-speed';
 
   // Heading and initiative.
   if (view.kind === 'surprise') say('TENSEG.Recap.Surprise');
@@ -65,7 +67,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const told = new Set<number>();
   const tell = (i: number) => {
     told.add(i);
-    say(...endLine(checks[i], name));
+    say(...endLine(checks[i], name, rollsOver));
   };
   checks.forEach((m, i) => m.stage === 'declare' && tell(i));
 
@@ -137,7 +139,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
     if (c.spell === undefined || c.remaining === undefined) say('TENSEG.Recap.StillCasting', { name: name(c.caster) });
     else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
   }
-  for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name));
+  for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name, rollsOver));
   // Made once the round was over, or in a step the view does not show (a round with no step): with the end.
   checks.forEach((_, i) => !told.has(i) && tell(i));
   for (const c of view.combatants) if (c.staunched) say('TENSEG.Recap.Staunched', { name: c.name });
@@ -165,12 +167,17 @@ function stepHeading(step: StepView): RecapLine {
   return { key: 'TENSEG.Recap.Step.phase', data: { phase: `TENSEG.Phase.${step.phase}` }, localized: ['phase'], heading: true };
 }
 
-function endLine(e: EndEvent, name: (id: string) => string): [string, RecapLine['data']] {
+function endLine(e: EndEvent, name: (id: string) => string, over: boolean): [string, RecapLine['data']] {
   if (e.kind === 'bleed') return ['TENSEG.Recap.Bled', { name: name(e.combatant), amount: e.amount }];
   if (e.kind === 'death') return ['TENSEG.Recap.Died', { name: name(e.combatant) }];
   // The GM's own result, no roll (a procedure's 'gm' morale method).
   if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : 'TENSEG.Recap.MoraleBrokeRuled', { name: name(e.combatant) }];
-  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : 'TENSEG.Recap.MoraleBroke', { name: name(e.combatant), total: e.total, target: e.target }];
+  // "The outcome is obvious" (individual-speed): it fails without a roll.
+  if (!e.passed && e.roll === 0 && e.total === 0) return ['TENSEG.Recap.MoraleBrokeObvious', { name: name(e.combatant) }];
+  // The roll and what it needed: at or under the target (a morale score, less how overwhelming the foe is), or, under
+  // individual-speed, at or over it (3d6 and modifiers against 11 + the opponents).
+  const key = `TENSEG.Recap.Morale${e.passed ? 'Held' : 'Broke'}${over ? 'Above' : ''}`;
+  return [key, { name: name(e.combatant), total: e.total, target: e.target }];
 }
 
 /* ------------------------------------------------ surprise and initiative */

@@ -78,7 +78,7 @@ describe('phase 10: the recap of a round', () => {
       'Mu cast Bolt.',
       'Mu dealt 4 damage to Orc.',
       'Orc dealt 2 damage to Mu.',
-      "Orc's morale broke (80 against 50).",
+      "Orc's morale broke: rolled 80, needing 50 or less.",
       "Gob's bleeding is staunched.",
       'Party, standing: Mu, Fighter.',
       'Foes, routed: Orc.',
@@ -199,7 +199,7 @@ describe('phase 10: the recap of a round', () => {
       'Mu was struck before casting Light: the spell is kept.',
       "Mu's Shield was broken off.",
       'Mu is still casting Fireball: 3 segments into the next round.',
-      "Wolf's morale held (30 against 50).",
+      "Wolf's morale held: rolled 30, needing 50 or less.",
       'Party, standing: Mu.',
       'Foes, standing: Wolf.',
     ]);
