@@ -158,7 +158,12 @@ export async function postSurpriseCard(combat: Combat.Implementation, state: Flo
   const title = game.i18n!.localize('TENSEG.Chat.Surprise.Title');
   // The card says how it was rolled: in public, or for the GMs only (the GM's choice in the surprise dialog).
   const how: RecapLine = { key: gmsOnly(mode) ? 'TENSEG.Chat.Surprise.RolledGM' : 'TENSEG.Chat.Surprise.RolledPublic', data: {} };
-  const lines = (view: TimelineView) => [...surpriseRecap(view), how];
+  // Said only where the card shows a roll: a surprise the GM ruled without dice (individual-speed, alerted sides) was not rolled.
+  const rolled = (l: RecapLine) => /^TENSEG\.Chat\.Surprise\.(SideRolled|OwnRoll)\./.test(l.key);
+  const lines = (view: TimelineView) => {
+    const told = surpriseRecap(view);
+    return told.some(rolled) ? [...told, how] : told;
+  };
   await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines }, mode);
 }
 

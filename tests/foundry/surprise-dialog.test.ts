@@ -233,6 +233,16 @@ describe.each([13, 14] as const)('the surprise dialog, generation %i', (generati
       expect(party).toMatchObject({ modifiable: false, chance: 'Aware of its enemies: not surprised.' });
       expect(dialog.setStance(friendly(), 'alerted')).toMatchObject({ key: 'SurpriseNoAlert' });
     });
+
+    it('individual-speed: a surprise the GM rules is rolled by nobody: the card tells who is surprised, not "Rolled in public."', async () => {
+      w = await makeWorld(generation, 'individual-speed');
+      w.foundry.loadLang('lang/en.json');
+      const dialog = (await openSurpriseDialog(w.combat))!;
+      expect(dialog.setStance(hostile(), 'surprised')).toBeNull();
+      expect(await dialog.startWith({})).toBeNull();
+      await idle(w);
+      expect(seenBy(w, w.foundry.users.player, 'surprise')).toEqual(['Surprise Friendly, without a roll: not surprised. Hostile, without a roll: surprised for the whole round.']);
+    });
   });
 
   describe('the card of a spell going off', () => {
