@@ -245,6 +245,8 @@ export async function postSpellOffCard(combat: Combat.Implementation, state: Flo
   let title: string;
   if (current?.segment !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleSegment', { when, segment: String(current.segment) });
   else if (current?.count !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleCount', { when, count: String(current.count) });
+  // A phase that is itself the spells going off (high-low's "Spells and devices go off") is not named twice.
+  else if (current?.phase === 'spells') title = i18n.format('TENSEG.Chat.SpellOff.TitleSpellPhase', { when, phase: i18n.localize('TENSEG.Phase.spells') });
   else title = i18n.format('TENSEG.Chat.SpellOff.TitlePhase', { when, phase: i18n.localize(`TENSEG.Phase.${current?.phase ?? ''}`) });
   await postViewCard(combat, state, { kind: 'spell-off', title, round: state.round, step: state.step, lines: spellOffLines, once: true });
 }
