@@ -205,7 +205,11 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
     const held = !c.declaration;
     const detail = d.spell ?? d.weapon?.name ?? '';
     const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
-    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}${held ? ' held' : ''}` };
+    const action = i18n.localize(`TENSEG.Sim.Action.${d.action}`);
+    // Marked held, with its target (README, the tracker): the GM reads the plan the players do not see.
+    const target = held && d.target ? input.view?.combatants.find((x) => x.id === d.target)?.name : undefined;
+    const text = held ? fmt(i18n, `${K}HeldPlan`, { action }) : action;
+    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text, detail: [detail + time, target ? `→ ${target}` : ''].filter(Boolean).join(' '), css: `ts-declaration action-${d.action}${held ? ' held' : ''}` };
   }
   if (declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: 'ts-declaration declared' };
   if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending' };
