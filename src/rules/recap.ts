@@ -137,7 +137,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   for (const c of view.carryOut) {
     // Another side's casting, as a player's view shows it: who is casting, not what or for how long.
     if (c.spell === undefined || c.remaining === undefined) say('TENSEG.Recap.StillCasting', { name: name(c.caster) });
-    else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
+    else lines.push({ key: 'TENSEG.Recap.CarriesOn', data: { name: name(c.caster), spell: c.spell, remaining: c.remaining }, count: c.remaining });
   }
   for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name, rollsOver));
   // Made once the round was over, or in a step the view does not show (a round with no step): with the end.

@@ -102,6 +102,6 @@ describe('morale answers at once (issue 28)', () => {
     expect(timeline(state, { gm: false, sides: ['party'] }).combatants.find((c) => c.id === 'orc1')?.morale).toBeUndefined();
     finishRound(state, new ScriptedDice([{ purpose: 'morale', combatant: 'orc1', result: 4 }]));
     expect(moraleLines(state)).toHaveLength(1);
-    expect(moraleLines(state)[0]).toMatch(/^Orc 1's morale broke: rolled \d+, needing 15 or less\.$/);
+    expect(moraleLines(state)[0]).toMatch(/^Orc 1's morale broke: rolled \d+, needing 15 or more\.$/);
   });
 });

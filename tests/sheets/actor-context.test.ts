@@ -37,7 +37,7 @@ describe.each([13, 14] as const)('actor sheet context, generation %i', (generati
     expect(routines[0]).toMatchObject({
       index: 0,
       mode: 'Melee',
-      count: '3 attack(s)',
+      count: '3 attacks',
       attacks: [
         { name: 'claws', count: 2, damage: '1d8/1d8' },
         { name: 'bite', count: 1, damage: '2d6' },

@@ -204,7 +204,7 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
     // A plan the GM holds until initiative: only the GM's screen shows it.
     const held = !c.declaration;
     const detail = d.spell ?? d.weapon?.name ?? '';
-    const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
+    const time = d.spell && d.castingTime !== undefined ? ` (${formatPlural(i18n, `${K}Segments`, d.castingTime, { n: d.castingTime })})` : '';
     const action = i18n.localize(`TENSEG.Sim.Action.${d.action}`);
     // Marked held, with its target (README, the tracker): the GM reads the plan the players do not see.
     const target = held && d.target ? input.view?.combatants.find((x) => x.id === d.target)?.name : undefined;
@@ -284,7 +284,7 @@ function entry(e: EntryView, view: TimelineView, input: TrackerViewInput, name: 
   let icon = ACTION_ICONS[e.action] ?? ACTION_ICONS.other;
   if (e.kind === 'cast-begin') {
     text = e.spell ? fmt(i18n, `${K}Begins`, { spell: e.spell }) : i18n.localize(e.choosing ? `${K}Choosing` : `${K}BeginsUnnamed`);
-    if (e.castingTime !== undefined) detail = fmt(i18n, `${K}Segments`, { n: e.castingTime });
+    if (e.castingTime !== undefined) detail = formatPlural(i18n, `${K}Segments`, e.castingTime, { n: e.castingTime });
   } else if (e.kind === 'cast-complete') {
     icon = 'fa-solid fa-burst';
     text = e.spell ? fmt(i18n, `${K}GoesOff`, { spell: e.spell }) : i18n.localize(`${K}GoesOffUnnamed`);
@@ -419,7 +419,7 @@ function carried(list: CastingView[], input: TrackerViewInput, name: (id: string
   const { i18n } = input;
   return list.map((c) => {
     const text = c.spell
-      ? fmt(i18n, out ? `${K}CarryOut` : `${K}CarryIn`, { name: name(c.caster), spell: c.spell, n: c.remaining ?? c.castingTime ?? '?' })
+      ? formatPlural(i18n, out ? `${K}CarryOut` : `${K}CarryIn`, c.remaining ?? c.castingTime ?? NaN, { name: name(c.caster), spell: c.spell, n: c.remaining ?? c.castingTime ?? '?' })
       : fmt(i18n, `${K}CastingUnnamed`, { name: name(c.caster) });
     return { icon: 'fa-solid fa-hourglass-half', text, css: `ts-event carry ${c.status}` };
   });
