@@ -52,7 +52,7 @@ describe.each([13, 14] as const)('the actor sheet\'s roll buttons, generation %i
     await press(w, player2, rollAttack, w.actors.brand.id, [tokenOf(w, w.ids.orc1)], { itemId: w.sword.id });
     // The engine's refusal, as the tracker's row Attack shows it.
     expect(lastError(w, player2)).toBe(w.foundry.client(player2).game.i18n.format('TENSEG.Error.AttackNotYourStep', { name: 'Brand' }));
-    expect(lastError(w, player2)).toMatch(/^Brand does not attack in this step/);
+    expect(lastError(w, player2)).toMatch(/^Not Brand's turn to attack in this step/);
     expect(snapshot(w)).toBe(before);
   });
 
