@@ -31,7 +31,7 @@ describe('plural forms', () => {
     expect(formatPlural(de, 'TENSEG.Timeline.Segments', 1, { n: 1 })).toBe('1 Segment');
     expect(formatPlural(de, 'TENSEG.Timeline.Segments', 2, { n: 2 })).toBe('2 Segmente');
     expect(formatPlural(en, 'TENSEG.Declaration.SpellLine', 1, { name: 'Sleep', time: 1, memorized: 2, expended: 0 })).toBe('Sleep — casting time 1 segment, memorized 2, expended 0');
-    expect(formatPlural(de, 'TENSEG.Timeline.Strain', 2, { name: 'Halvaine', amount: 2 })).toBe('Halvaine verliert 2 Wundpunkte, weil er verletzt handelt');
+    expect(formatPlural(de, 'TENSEG.Timeline.Strain', 2, { name: 'Halvaine', amount: 2 })).toBe('Halvaine verliert 2 Wundpunkte für Handeln im verletzten Zustand');
   });
 
   it('a category the language file has no key for falls back to .other (Polish "few"; an unknown language reads as English)', () => {

@@ -208,7 +208,7 @@ describe('tracker-view', () => {
     expect(events(i18n)).toEqual(['Halvaine loses 1 Wound Point for acting while hurt', 'Halvaine loses 2 Wound Points for acting while hurt']);
     const DE = JSON.parse(readFileSync('lang/de.json', 'utf8')) as Record<string, string>;
     const de = { lang: 'de', localize: (key: string) => DE[key] ?? key, format: (key: string, data: Record<string, string>) => (DE[key] ?? key).replace(/\{(\w+)\}/g, (_m, k: string) => data[k] ?? `{${k}}`) };
-    expect(events(de)).toEqual(['Halvaine verliert 1 Wundpunkt, weil er verletzt handelt', 'Halvaine verliert 2 Wundpunkte, weil er verletzt handelt']);
+    expect(events(de)).toEqual(['Halvaine verliert 1 Wundpunkt für Handeln im verletzten Zustand', 'Halvaine verliert 2 Wundpunkte für Handeln im verletzten Zustand']);
   });
 
   it('before the start: the roster by side, alerted and surprised sides, only the combatants this user may see', () => {
