@@ -283,7 +283,8 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
             const log = JSON.stringify((combat as any).system?.log ?? null);
             await foundry.clickSheetAction(fSheet, 'rollAttack', { itemId: sword.id });
             await idle(w);
-            expect(errors().at(-1)).toMatch(/^Not Fighter's turn to attack in this step/);
+            // Said as a GM would: when its attack comes (a segment, a count or a phase), else that it has none now.
+            expect(errors().at(-1)).toMatch(/^Not Fighter's turn(: Fighter attacks (in segment \d+|at count \d+|in “[^”]+”)\.| to attack in this step)/);
             expect(JSON.stringify((combat as any).system?.log ?? null)).toBe(log);
             expect(g.game.messages.size).toBe(cards);
             foundry.notifications.length = 0;

@@ -24,7 +24,7 @@ import { applyInput, beforeFirstRound } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
-import { attackProblem } from '../../rules/flow/attack';
+import { attackProblem, whenItAttacks } from '../../rules/flow/attack';
 import { ACT_REFUSED_KEYS } from '../../rules/flow/acting';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
@@ -309,24 +309,9 @@ export function attackFor(state: FlowState, c: string): { target: string; weapon
   if (!target) return null;
   const weapon = (declared?.weapon ?? self.weapon)?.name?.trim() || undefined;
   const input = weapon !== undefined ? { t: 'attack' as const, c, target, weapon } : { t: 'attack' as const, c, target, routine: 0 };
-  const out: { target: string; weapon?: string; problem: Problem | null } = { target, problem: whenItAttacks(state, c, attackProblem(state, input)) };
+  const out: { target: string; weapon?: string; problem: Problem | null } = { target, problem: whenItAttacks(state, c, attackProblem(state, input), (phase) => game.i18n?.localize(`TENSEG.Phase.${phase}`) ?? phase) };
   if (weapon !== undefined) out.weapon = weapon;
   return out;
-}
-
-/**
- * "Not its step" said as a GM would: the step of this round in which its next attack comes ("Not Brand's turn:
- * Brand attacks in segment 5"), where the schedule has one still to come; else the engine's own words.
- */
-function whenItAttacks(state: FlowState, c: string, problem: Problem | null): Problem | null {
-  if (problem?.key !== 'AttackNotYourStep') return problem;
-  const steps = state.schedule?.steps ?? [];
-  const next = steps.find((s, k) => k > state.step && s.entries.some((e) => e.combatant === c && (e.kind === 'action' || e.kind === 'routine')));
-  if (!next) return problem;
-  const name = problem.data?.name ?? '';
-  if (next.segment !== undefined) return { key: 'AttackNotYourStepSegment', data: { name, segment: next.segment } };
-  if (next.count !== undefined) return { key: 'AttackNotYourStepCount', data: { name, count: next.count } };
-  return { key: 'AttackNotYourStepPhase', data: { name, phase: game.i18n?.localize(`TENSEG.Phase.${next.phase}`) ?? next.phase } };
 }
 
 /* ------------------------------------------------------------ actions */
