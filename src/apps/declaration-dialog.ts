@@ -34,6 +34,7 @@ import { sceneOfCombat, withSceneOptions } from '../documents/scene-options';
 import { chargePath, distanceBetween } from '../documents/grid';
 import { missileRangeBand } from '../rules/range';
 import { spellInRange, spellRangeFeet } from '../rules/spell-range';
+import { formatPlural } from '../plural';
 
 export interface DeclarationDialogOptions {
   /** 'declare': the round's declaration; 'release': a held (segment-d6) or prepared (addict) action released now. */
@@ -199,7 +200,7 @@ export function prepareDeclarationContext(
         memorized,
         expended,
         available: memorized - expended > 0,
-        label: f('TENSEG.Declaration.SpellLine', { name: item.name, time: castingTime, memorized, expended }),
+        label: formatPlural(game.i18n!, 'TENSEG.Declaration.SpellLine', castingTime, { name: item.name, time: castingTime, memorized, expended }),
         selected: values.spell === item.id,
       });
     }
@@ -255,7 +256,7 @@ export function prepareDeclarationContext(
     ? {
         ...view,
         label: view.paused ? t('TENSEG.Declaration.ClockPaused') : view.running ? t('TENSEG.Declaration.ClockRunning') : t('TENSEG.Declaration.ClockStopped'),
-        delay: f('TENSEG.Declaration.ClockDelay', { segments: view.segments }),
+        delay: formatPlural(game.i18n!, 'TENSEG.Declaration.ClockDelay', view.segments, { segments: view.segments }),
         hint: t('TENSEG.Declaration.ClockHint'),
         roll: f('TENSEG.Declaration.ClockRoll', { roll: call!.roll, size: call!.roster.length, name: combat.combatants.get(call!.order[0])?.name ?? '' }),
       }

@@ -19,6 +19,7 @@ import { applyMessageMode, currentMessageMode, gmMode, publicMode } from './comp
 import type { TenSegmentsCombat } from './combat';
 import { storedActor } from './stored';
 import { gmCards } from './card-flags';
+import { pluralKey } from '../plural';
 
 /** How a card is shown: a mode of this generation and whose it is (for "self"); by default the running user's own. */
 export interface CardMode {
@@ -50,7 +51,8 @@ export function cardText(lines: readonly RecapLine[]): { text: string; heading: 
   return lines.map((l) => {
     const data: Record<string, string> = {};
     for (const [k, v] of Object.entries(l.data)) data[k] = l.localized?.includes(k) ? i18n.localize(String(v)) : String(v);
-    return { text: i18n.format(l.key, data), heading: !!l.heading };
+    const key = l.count === undefined ? l.key : pluralKey(l.key, l.count, i18n.lang, (k) => i18n.has(k));
+    return { text: i18n.format(key, data), heading: !!l.heading };
   });
 }
 
@@ -125,7 +127,12 @@ export async function postSurpriseCard(combat: Combat.Implementation, state: Flo
   const title = game.i18n!.localize('TENSEG.Chat.Surprise.Title');
   // The card says how it was rolled: in public, or for the GMs only (the GM's choice in the surprise dialog).
   const how: RecapLine = { key: gmsOnly(mode) ? 'TENSEG.Chat.Surprise.RolledGM' : 'TENSEG.Chat.Surprise.RolledPublic', data: {} };
-  const lines = (view: TimelineView) => [...surpriseRecap(view), how];
+  // Said only where the card shows a roll: a surprise the GM ruled without dice (individual-speed, alerted sides) was not rolled.
+  const rolled = (l: RecapLine) => /^TENSEG\.Chat\.Surprise\.(SideRolled|OwnRoll)\./.test(l.key);
+  const lines = (view: TimelineView) => {
+    const told = surpriseRecap(view);
+    return told.some(rolled) ? [...told, how] : told;
+  };
   await postViewCard(combat, state, { kind: 'surprise', title, round: state.round, lines }, mode);
 }
 
@@ -207,6 +214,8 @@ export async function postSpellOffCard(combat: Combat.Implementation, state: Flo
   let title: string;
   if (current?.segment !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleSegment', { when, segment: String(current.segment) });
   else if (current?.count !== undefined) title = i18n.format('TENSEG.Chat.SpellOff.TitleCount', { when, count: String(current.count) });
+  // A phase that is itself the spells going off (high-low's "Spells and devices go off") is not named twice.
+  else if (current?.phase === 'spells') title = i18n.format('TENSEG.Chat.SpellOff.TitleSpellPhase', { when, phase: i18n.localize('TENSEG.Phase.spells') });
   else title = i18n.format('TENSEG.Chat.SpellOff.TitlePhase', { when, phase: i18n.localize(`TENSEG.Phase.${current?.phase ?? ''}`) });
   await postViewCard(combat, state, { kind: 'spell-off', title, round: state.round, step: state.step, lines: spellOffLines, once: true });
 }

@@ -26,6 +26,8 @@ export interface RecapLine {
   localized?: string[];
   /** A heading within the card (a step of the round), not an event. */
   heading?: true;
+  /** A counted line: `key` names a pair `<key>.one`/`<key>.other`, and this count picks the form (src/plural.ts). */
+  count?: number;
 }
 
 export interface RecapOptions {
@@ -49,6 +51,8 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const name = (id: string | undefined) => (id === undefined ? '' : (names.get(id) ?? id));
   const lines: RecapLine[] = [];
   const say = (key: string, data: RecapLine['data'] = {}) => lines.push({ key, data });
+  // Morale passes at or over its target under individual-speed, at or under it elsewhere.
+  const rollsOver = view.procedure === 'individual-speed';
 
   // Heading and initiative.
   if (view.kind === 'surprise') say('TENSEG.Recap.Surprise');
@@ -63,7 +67,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   const told = new Set<number>();
   const tell = (i: number) => {
     told.add(i);
-    say(...endLine(checks[i], name));
+    say(...endLine(checks[i], name, rollsOver));
   };
   checks.forEach((m, i) => m.stage === 'declare' && tell(i));
 
@@ -99,7 +103,7 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
     for (const d of step.damage) {
       // individual-speed: the Wound Point a hurt creature paid for acting is no blow.
       if (d.strain) {
-        say('TENSEG.Recap.Strain', { name: name(d.target), amount: d.amount });
+        lines.push({ key: 'TENSEG.Recap.Strain', data: { name: name(d.target), amount: d.amount }, count: d.amount });
         continue;
       }
       const k = `${d.by ?? ''}\u0000${d.target}`;
@@ -133,9 +137,9 @@ export function roundRecap(view: TimelineView, options: RecapOptions = {}): Reca
   for (const c of view.carryOut) {
     // Another side's casting, as a player's view shows it: who is casting, not what or for how long.
     if (c.spell === undefined || c.remaining === undefined) say('TENSEG.Recap.StillCasting', { name: name(c.caster) });
-    else say('TENSEG.Recap.CarriesOn', { name: name(c.caster), spell: c.spell, remaining: c.remaining });
+    else lines.push({ key: 'TENSEG.Recap.CarriesOn', data: { name: name(c.caster), spell: c.spell, remaining: c.remaining }, count: c.remaining });
   }
-  for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name));
+  for (const e of view.end ?? []) if (!(e.kind === 'death' && killed.has(e.combatant))) say(...endLine(e, name, rollsOver));
   // Made once the round was over, or in a step the view does not show (a round with no step): with the end.
   checks.forEach((_, i) => !told.has(i) && tell(i));
   for (const c of view.combatants) if (c.staunched) say('TENSEG.Recap.Staunched', { name: c.name });
@@ -163,14 +167,19 @@ function stepHeading(step: StepView): RecapLine {
   return { key: 'TENSEG.Recap.Step.phase', data: { phase: `TENSEG.Phase.${step.phase}` }, localized: ['phase'], heading: true };
 }
 
-function endLine(e: EndEvent, name: (id: string) => string): [string, RecapLine['data']] {
+function endLine(e: EndEvent, name: (id: string) => string, over: boolean): [string, RecapLine['data']] {
   if (e.kind === 'bleed') return ['TENSEG.Recap.Bled', { name: name(e.combatant), amount: e.amount }];
   if (e.kind === 'death') return ['TENSEG.Recap.Died', { name: name(e.combatant) }];
   // The GM's own result, no roll (a procedure's 'gm' morale method).
   // A failure that ended in surrender (d12-ascending, seed 002) says so.
-  const broke = e.surrendered ? 'TENSEG.Recap.MoraleSurrendered' : 'TENSEG.Recap.MoraleBroke';
-  if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : `${broke}Ruled`, { name: name(e.combatant) }];
-  return [e.passed ? 'TENSEG.Recap.MoraleHeld' : broke, { name: name(e.combatant), total: e.total, target: e.target }];
+  if (e.method === 'gm') return [e.passed ? 'TENSEG.Recap.MoraleHeldRuled' : e.surrendered ? 'TENSEG.Recap.MoraleSurrenderedRuled' : 'TENSEG.Recap.MoraleBrokeRuled', { name: name(e.combatant) }];
+  // "The outcome is obvious" (individual-speed): it fails without a roll.
+  if (!e.passed && e.roll === 0 && e.total === 0) return ['TENSEG.Recap.MoraleBrokeObvious', { name: name(e.combatant) }];
+  // The roll and what it needed: at or under the target (a morale score, less how overwhelming the foe is), or, under
+  // individual-speed, at or over it (3d6 and modifiers against 11 + the opponents).
+  if (!e.passed && e.surrendered) return ['TENSEG.Recap.MoraleSurrendered', { name: name(e.combatant), total: e.total, target: e.target }];
+  const key = `TENSEG.Recap.Morale${e.passed ? 'Held' : 'Broke'}${over ? 'Above' : ''}`;
+  return [key, { name: name(e.combatant), total: e.total, target: e.target }];
 }
 
 /* ------------------------------------------------ surprise and initiative */

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pluralKey } from '../plural';
 
 export type Data = Record<string, string | number>;
 
@@ -32,12 +33,21 @@ export function loadStrings(root: string): Record<string, string> {
 }
 
 export class Strings {
+  /** The runner's language: the strings are lang/en.json's. */
+  readonly lang = 'en';
   constructor(private readonly table: Record<string, string>) {}
   has(key: string): boolean {
     return typeof this.table[key] === 'string';
   }
-  /** Foundry's i18n.format: {name} placeholders; a missing key prints the key and its data. */
-  format(key: string, data: Data = {}): string {
+  /**
+   * Foundry's i18n.format: {name} placeholders; a missing key prints the key and its data. A counted string
+   * (`<key>.one`/`<key>.other`, no `<key>` of its own) takes the form of `count`, else of `data.count`.
+   */
+  format(key: string, data: Data = {}, count?: number): string {
+    if (this.table[key] === undefined && this.has(`${key}.other`)) {
+      const n = count ?? Number(data.count);
+      if (Number.isFinite(n)) key = pluralKey(key, n, this.lang, (k) => this.has(k));
+    }
     const template = this.table[key];
     if (template === undefined) {
       const d = Object.keys(data).length > 0 ? ' ' + JSON.stringify(data) : '';

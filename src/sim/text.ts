@@ -121,8 +121,9 @@ class Writer {
     this.lines.push('  '.repeat(indent) + text);
     return text;
   }
-  txt(key: string, data: Data = {}): TimelineText {
-    return { key, data, text: this.t.format(key, data) };
+  /** A line of data and its text; `count` chooses a counted string's form (Strings.format). */
+  txt(key: string, data: Data = {}, count?: number): TimelineText {
+    return { key, data, text: this.t.format(key, data, count) };
   }
 }
 
@@ -214,7 +215,7 @@ function surpriseLines(w: Writer, view: TimelineView): string[] {
         v === 0
           ? t.format('TENSEG.Sim.NotSurprised', { names: list })
           : segments
-            ? t.format('TENSEG.Sim.SurprisedSegments', { segments: v, names: list })
+            ? t.format('TENSEG.Sim.SurprisedSegments', { segments: v, names: list }, v)
             : t.format('TENSEG.Sim.SurprisedRound', { names: list });
       out.push(w.say(1, text));
     }
@@ -340,7 +341,7 @@ function stepOf(
     const data: Data = { target: nameOf(d.target), amount: d.amount, by: nameOf(d.by), wounds: d.wounds, stress: d.amount - d.wounds };
     const split = d.wounds !== d.amount;
     const key = d.strain ? 'TENSEG.Sim.Strain' : split ? (d.by !== undefined ? 'TENSEG.Sim.DamageSplit' : 'TENSEG.Sim.DamageSplitNoSource') : d.by !== undefined ? 'TENSEG.Sim.Damage' : 'TENSEG.Sim.DamageNoSource';
-    const text = w.say(3, t.format(key, data));
+    const text = w.say(3, t.format(key, data, d.wounds));
     if (!d.injury) return { ...d, text };
     const check = { name: nameOf(d.target), roll: d.injury.roll, wounds: d.injury.wounds };
     const line = d.injury.injury ? t.format('TENSEG.Sim.InjuryCheck', { ...check, injury: describe(w, d.injury.injury) }) : t.format('TENSEG.Sim.InjuryCheckNone', check);
@@ -407,7 +408,7 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
     // The runner reads the GM's view: spell and time are always there.
     spell: c.spell ?? '',
     remaining: c.remaining ?? 0,
-    text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining ?? 0 })),
+    text: w.say(1, t.format('TENSEG.Sim.CarryOut', { name: nameOf(c.caster), spell: spellName(w, c.spell, c.device), remaining: c.remaining ?? 0 }, c.remaining ?? 0)),
   }));
   // The GM's morale calls the script makes after the last step are checked at once (rules revision 5): told with the end.
   const checked: EndEvent[] = (view.morale ?? []).map(({ stage: _s, step: _k, ...e }) => e);
@@ -421,7 +422,7 @@ function roundOf(w: Writer, log: RoundLog, scenario: ValidScenario, nameOf: (id:
   // Phase 10 (addict): "The DM provides a narrative summary of the events of the round".
   if (scenario.procedure.phases.includes('addict-recap')) {
     w.say(1, t.format('TENSEG.Sim.Recap', { phase: t.maybe('TENSEG.Phase.addict-recap', 'addict-recap') }));
-    out.recap = roundRecap(view).map((l) => w.txt(l.key, l.data));
+    out.recap = roundRecap(view).map((l) => w.txt(l.key, l.data, l.count));
     for (const x of out.recap) w.say(2, x.text);
   }
   if (afterSteps.length > 0) out.wounds = afterSteps;
@@ -437,7 +438,7 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
 
   if (scenario.title) w.say(0, t.format('TENSEG.Sim.Title', { title: scenario.title }));
   if (scenario.description) w.say(0, t.format('TENSEG.Sim.Description', { description: scenario.description.trim() }));
-  w.say(0, t.format('TENSEG.Sim.Header', { procedure: `${scenario.procedure.id} — ${procedureName}`, rounds: scenario.rounds }));
+  w.say(0, t.format('TENSEG.Sim.Header', { procedure: `${scenario.procedure.id} — ${procedureName}`, rounds: scenario.rounds }, scenario.rounds));
   w.say(0, t.format('TENSEG.Sim.Seed', { seed }));
   const notes: Timeline['notes'] = scenario.notes.map((n: ScenarioNote) => {
     const data: Data = { ...(n.data ?? {}) };
@@ -448,7 +449,7 @@ export function buildTimeline(scenario: ValidScenario, log: CombatLog, dice: Sce
   for (const r of log.refused) notes.push(w.txt('TENSEG.Sim.Note.DeclarationRefused', { round: r.round, name: nameOf(r.combatant), reason: t.format(`TENSEG.Error.${r.problem.key}`, r.problem.data ?? {}) }));
   for (const u of undeliveredDamage(scenario, log)) {
     const data = { index: u.index, amount: u.damage.amount, target: nameOf(u.damage.target), round: u.damage.round, played: log.rounds.length };
-    notes.push({ ...w.txt(UNDELIVERED_KEYS[u.why], data), path: `damage[${u.index}]` });
+    notes.push({ ...w.txt(UNDELIVERED_KEYS[u.why], data, log.rounds.length), path: `damage[${u.index}]` });
   }
   for (const x of log.notDone) {
     const path = `${x.list}[${x.index}]`;

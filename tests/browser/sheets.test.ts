@@ -135,13 +135,13 @@ describe('the sheets in Chromium', () => {
     const level = (n: number) =>
       p.page.locator(`${SHEET} .ts-combat .ts-spells[data-spell-level="${n}"] tbody tr`).evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 3).map((td) => td.textContent?.trim())));
     expect(await level(1)).toEqual([
-      ['Magic missile', '1 segment(s)', '1 left (1 memorized, 0 expended)'],
-      ['Shield', '1 segment(s)', '0 left (0 memorized, 0 expended)'],
-      ['Sleep', '1 segment(s)', '1 left (2 memorized, 1 expended)'],
+      ['Magic missile', '1 segment', '1 left (1 memorized, 0 expended)'],
+      ['Shield', '1 segment', '0 left (0 memorized, 0 expended)'],
+      ['Sleep', '1 segment', '1 left (2 memorized, 1 expended)'],
     ]);
     expect(await level(2)).toEqual([
-      ['Mirror image', '2 segment(s)', '0 left (0 memorized, 0 expended)'],
-      ['Web', '2 segment(s)', '1 left (1 memorized, 0 expended)'],
+      ['Mirror image', '2 segments', '0 left (0 memorized, 0 expended)'],
+      ['Web', '2 segments', '1 left (1 memorized, 0 expended)'],
     ]);
     // The two levels' tables line up (fixed columns).
     const x = await p.page.locator(`${SHEET} .ts-combat .ts-spells th:nth-child(2)`).evaluateAll((ths) => ths.map((th) => Math.round(th.getBoundingClientRect().left)));

@@ -61,7 +61,7 @@ describe.each([13, 14] as const)('declaration dialog, generation %i', (generatio
       const halvaine = await ctx(w, w.ids.halvaine, w.foundry.users.player);
       expect(halvaine.actions.map((a) => a.value)).toContain('spell');
       expect(halvaine.spells).toEqual([
-        expect.objectContaining({ name: 'Sleep', castingTime: 2, memorized: 1, expended: 0, available: true, label: 'Sleep — casting time 2 segment(s), memorized 1, expended 0' }),
+        expect.objectContaining({ name: 'Sleep', castingTime: 2, memorized: 1, expended: 0, available: true, label: 'Sleep — casting time 2 segments, memorized 1, expended 0' }),
       ]);
       // The targets: everyone else in the combat; the user's targeted token preselected.
       const targeted = await w.foundry.asUser(w.foundry.users.player2, () => {
@@ -141,7 +141,7 @@ describe.each([13, 14] as const)('declaration dialog, generation %i', (generatio
       // Shown on both: the GM's view of the same call and the player's.
       const gmView = await ctx(w, ids.brand);
       const playerView = await ctx(w, ids.brand, foundry.users.player2);
-      for (const view of [gmView, playerView]) expect(view.clock).toMatchObject({ running: true, paused: false, seconds: 13, segments: 2, text: '0:13', delay: 'Delay so far: 2 segment(s)' });
+      for (const view of [gmView, playerView]) expect(view.clock).toMatchObject({ running: true, paused: false, seconds: 13, segments: 2, text: '0:13', delay: 'Delay so far: 2 segments' });
       expect(gmView.clock?.roll).toBe('Die for who declares first: 2 of 2 (Brand)');
       // The running clock as the page shows it.
       const html = template(playerView);

@@ -53,7 +53,7 @@ describe.each([13, 14] as const)('morale answers at once, generation %i', (gener
     expect(await rowBadges(w, w.ids.orc2)).toContain('Routed');
     await toEndOfRound(w);
     const [recap] = endOfRound(w);
-    expect(recap.match(/Orc 2's morale broke \(9 against 8\)\./g)).toHaveLength(1);
+    expect(recap.match(/Orc 2's morale broke: rolled 9, needing 8 or less\./g)).toHaveLength(1);
     expect(moraleCards()).toHaveLength(1);
   });
 
@@ -78,8 +78,8 @@ describe.each([13, 14] as const)('morale answers at once, generation %i', (gener
     await toEndOfRound(w);
     const [recap] = endOfRound(w);
     expect(recap.match(/morale/g)).toHaveLength(2);
-    expect(recap).toContain("Orc 1's morale broke (92 against 8).");
-    expect(recap).toContain("Orc 2's morale held (5 against 8).");
+    expect(recap).toContain("Orc 1's morale broke: rolled 92, needing 8 or less.");
+    expect(recap).toContain("Orc 2's morale held: rolled 5, needing 8 or less.");
     // Round 2 tells neither again.
     await w.combat.nextTurn();
     w.foundry.dice.push(3, 2);

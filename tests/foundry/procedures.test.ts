@@ -405,7 +405,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(await combat.requestMorale({ combatant: ids.halvaine, trigger: 'gm' })).toMatchObject({ key: 'D12MoraleCharacter' });
       expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
       await toEndOfRound(combat);
-      expect(text(cards('end-of-round')[0])).toBe("End of round 1 Hostile won the initiative (2). Orc 1's morale broke (50 against 8). Orc 2's morale held, as the GM rules. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
+      expect(text(cards('end-of-round')[0])).toBe("End of round 1 Hostile won the initiative (2). Orc 1's morale broke: rolled 50, needing 8 or less. Orc 2's morale held, as the GM rules. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
       expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
       expect(foundry.errors).toEqual([]);
     });
@@ -485,7 +485,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       let ends = cards('end-of-round');
       expect(ends).toHaveLength(1);
-      expect(text(ends[0])).toBe("End of round 1 Count 8: Brand dealt 8 damage to Orc 1. Count 10: Halvaine cast Sleep. Orc 1's morale broke (11 against 13). Orc 2's morale held (19 against 15). Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
+      expect(text(ends[0])).toBe("End of round 1 Count 8: Brand dealt 8 damage to Orc 1. Count 10: Halvaine cast Sleep. Orc 1's morale broke: rolled 11, needing 13 or more. Orc 2's morale held: rolled 19, needing 15 or more. Friendly, standing: Halvaine, Brand. Hostile, standing: Orc 2. Hostile, routed: Orc 1.");
       expect(flowOf(combat).states[ids.orc1].routed).toBe(true);
 
       // Round 2: Orc 1 flees; Orc 2 (4) strikes Halvaine before her count (10): the spell is lost.
@@ -515,7 +515,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       expect(stress(actors.orc2)).toBe(3);
       ends = cards('end-of-round');
       expect(ends).toHaveLength(2);
-      expect(text(ends[1])).toBe("End of round 2 Count 4: Orc 2 dealt 5 damage to Halvaine. Orc 2 took 7 damage. Halvaine was struck while casting: Sleep is lost. Orc 2 fell. Orc 2 bled 1. Orc 2's morale broke (7 against 13). Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
+      expect(text(ends[1])).toBe("End of round 2 Count 4: Orc 2 dealt 5 damage to Halvaine. Orc 2 took 7 damage. Halvaine was struck while casting: Sleep is lost. Orc 2 fell. Orc 2 bled 1. Orc 2's morale broke: rolled 7, needing 13 or more. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
 
       // Round 3: the Dying orc still acts once ("continues to function as an Incapacitated creature", whose "any other
       // action it takes causes it to take 1 Wound Point of damage"), bleeds again; nobody checks morale. Routed, it may
@@ -527,7 +527,7 @@ describe.each([13, 14] as const)('the five procedures through the documents, gen
       await toEndOfRound(combat);
       expect(wounds(actors.orc2)).toBe(-4);
       expect(defeated(w, ids.orc2)).toBe(false); // dead only at -Strength (-6)
-      expect(text(cards('end-of-round')[2])).toBe("End of round 3 Count 4: Orc 2 lost 1 for acting while hurt. Orc 2 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
+      expect(text(cards('end-of-round')[2])).toBe("End of round 3 Count 4: Orc 2 lost 1 Wound Point for acting while hurt. Orc 2 bled 1. Friendly, standing: Halvaine, Brand. Hostile, routed: Orc 1. Hostile, down: Orc 2.");
       expect(combat.round).toBe(3);
       expect(foundry.errors).toEqual([]);
     });

@@ -136,7 +136,7 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
     await foundry.clickSheetAction(mSheet, 'spellMemorize', { itemId: sleep.id });
     expect(sleep.system).toMatchObject({ memorized: 2, expended: 0 });
     page = await shown(mSheet);
-    expect(page.text).toContain('Sleep 3 segment(s) 2 left (2 memorized, 0 expended)');
+    expect(page.text).toContain('Sleep 3 segments 2 left (2 memorized, 0 expended)');
 
     /* ---------------- the ogre */
     const ogre = await g.Actor.create({ name: 'Ogre', type: 'monster' });
@@ -228,7 +228,8 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
       const declared = await draw(w, gm);
       const mageRow = declared.ts.sides.flatMap((s) => s.rows).find((r) => r.name === 'Magic-user');
       if (rounds === 1) {
-        expect(mageRow?.declaration).toMatchObject({ text: 'casts a spell', detail: expect.stringMatching(/^Sleep \(3 segments?\)$/) });
+        // Nobody's but the GM's, so held until initiative: marked held, with its target.
+        expect(mageRow?.declaration).toMatchObject({ text: 'held plan: casts a spell', detail: 'Sleep (3 segments) → Ogre' });
         castShown = true;
       }
 
@@ -282,7 +283,8 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
             const log = JSON.stringify((combat as any).system?.log ?? null);
             await foundry.clickSheetAction(fSheet, 'rollAttack', { itemId: sword.id });
             await idle(w);
-            expect(errors().at(-1)).toMatch(/^Fighter does not attack in this step/);
+            // Said as a GM would: when its attack comes (a segment, a count or a phase), else that it has none now.
+            expect(errors().at(-1)).toMatch(/^Not Fighter's turn(: Fighter attacks (in segment \d+|at count \d+|in “[^”]+”)\.| to attack in this step)/);
             expect(JSON.stringify((combat as any).system?.log ?? null)).toBe(log);
             expect(g.game.messages.size).toBe(cards);
             foundry.notifications.length = 0;
@@ -331,7 +333,7 @@ describe.each([13, 14] as const)('the sheets, then a fight, generation %i', (gen
     // The spell went off: her sheet counts the copy expended.
     expect(sleep.system.expended).toBeGreaterThan(0);
     page = await shown(mSheet);
-    expect(page.text).toContain(`Sleep 3 segment(s) ${2 - sleep.system.expended} left (2 memorized, ${sleep.system.expended} expended)`);
+    expect(page.text).toContain(`Sleep 3 segments ${2 - sleep.system.expended} left (2 memorized, ${sleep.system.expended} expended)`);
     // The blows written on the ogre's token (its own actor: the sheet shows them), the world's ogre untouched for the next one.
     const hurt = scene.tokens.get(ogreToken).actor;
     const hurtPage = await shown(hurt.sheet);

@@ -233,6 +233,16 @@ describe.each([13, 14] as const)('the surprise dialog, generation %i', (generati
       expect(party).toMatchObject({ modifiable: false, chance: 'Aware of its enemies: not surprised.' });
       expect(dialog.setStance(friendly(), 'alerted')).toMatchObject({ key: 'SurpriseNoAlert' });
     });
+
+    it('individual-speed: a surprise the GM rules is rolled by nobody: the card tells who is surprised, not "Rolled in public."', async () => {
+      w = await makeWorld(generation, 'individual-speed');
+      w.foundry.loadLang('lang/en.json');
+      const dialog = (await openSurpriseDialog(w.combat))!;
+      expect(dialog.setStance(hostile(), 'surprised')).toBeNull();
+      expect(await dialog.startWith({})).toBeNull();
+      await idle(w);
+      expect(seenBy(w, w.foundry.users.player, 'surprise')).toEqual(['Surprise Friendly, without a roll: not surprised. Hostile, without a roll: surprised for the whole round.']);
+    });
   });
 
   describe('the card of a spell going off', () => {
@@ -291,6 +301,23 @@ describe.each([13, 14] as const)('the surprise dialog, generation %i', (generati
       await w.combat.nextTurn();
       await idle(w);
       expect(seenBy(w, w.foundry.users.player, 'spell-off')).toEqual(['Zauber werden wirksam · Runde 1, Segment 3 Sleep von Halvaine wird wirksam.']);
+    });
+
+    it('high-low: a spell going off in its phase "Spells and devices go off" is titled with the round and the phase once', async () => {
+      w = await makeWorld(generation, 'high-low');
+      w.foundry.loadLang('lang/en.json');
+      w.foundry.dice.push(5, 5); // nobody surprised
+      await w.combat.startCombat();
+      await idle(w);
+      await w.foundry.asUser(w.foundry.users.player, () => requestDeclaration(w.combat, w.ids.halvaine, { action: 'spell', spell: w.spell.id }));
+      w.foundry.dice.push(2, 6); // the party LOW, the orcs HIGH
+      await w.combat.rollInitiative();
+      await idle(w);
+      for (let i = 0; i < 12 && seenBy(w, w.foundry.users.player, 'spell-off').length === 0 && w.combat.flowState!.stage !== 'end-of-round'; i++) {
+        await w.combat.nextTurn();
+        await idle(w);
+      }
+      expect(seenBy(w, w.foundry.users.player, 'spell-off')).toEqual(["Round 1: Spells and devices go off Halvaine's Sleep goes off."]);
     });
   });
 });

@@ -15,7 +15,7 @@ import { g, makeWorld, type World, idle, brandVersusOrcs } from './world';
 import { requestDeclaration, requestCombatAction, whenIdle } from '../../src/documents/queries';
 import { requestAttack } from '../../src/documents/attack';
 import { CHANNEL } from '../../src/documents/requests';
-import { combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from '../../src/apps/tracker/controls';
+import { attackFor, combatControls, combatantMenu, rowControls, TRACKER_ACTIONS, type ControlsInput, type ControlView } from '../../src/apps/tracker/controls';
 import { declarationOpener } from '../../src/apps/tracker/actions';
 import { initiativeDice, submitManualDice } from '../../src/apps/tracker/manual-dice';
 import { forms } from '../../src/apps/tracker/gm-prompts';
@@ -123,6 +123,10 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     expect(actions(gmSees.row(w.ids.halvaine))).toEqual(['cancelCasting', 'breakCasting', 'attack', 'freeAttack', 'moraleOne']);
     // Her attack is greyed with the engine's reason: she casts, she does not attack in this step.
     expect(find(gmSees.row(w.ids.halvaine), 'attack')).toMatchObject({ disabled: true, reason: expect.any(String) });
+    // An attack tried before its step is refused as a GM says it: when it comes (the orcs act in the party's die, 6).
+    const early = attackFor(flow(w), w.ids.orc1)!.problem!;
+    expect(early).toEqual({ key: 'AttackNotYourStepSegment', data: { name: 'Orc 1', segment: 6 } });
+    expect(w.foundry.client(gm).game.i18n.format(`TENSEG.Error.${early.key}`, early.data as never)).toBe("Not Orc 1's turn: Orc 1 attacks in segment 6.");
     expect(actions((await controlsOf(w, player)).row(w.ids.halvaine))).toEqual(['cancelCasting', 'attack']);
 
     // A free attack with no token targeted: refused in words, nothing written.

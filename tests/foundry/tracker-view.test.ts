@@ -197,6 +197,20 @@ describe('tracker-view', () => {
     expect(orc.health[0]).toMatchObject({ exact: false, text: 'dead' });
   });
 
+  it('individual-speed: the Wound Point a hurt combatant pays for acting is told as such, not as a blow it dealt itself; counted in the client\'s language', () => {
+    const v = view({
+      procedure: 'individual-speed',
+      sides: [{ id: 's', name: 'S', winner: false }],
+      combatants: [fighter('Halvaine', 's')],
+      steps: [step(0, { count: 4, when: 'done', damage: [{ target: 'Halvaine', amount: 1, wounds: 1, by: 'Halvaine', strain: true }, { target: 'Halvaine', amount: 2, wounds: 2, by: 'Halvaine', strain: true }] })],
+    });
+    const events = (i: typeof i18n) => trackerContext(input(v, { Halvaine: fact('h', true) }, { i18n: i })).columns.flatMap((c) => c.steps).flatMap((s) => s.events).map((e) => e.text);
+    expect(events(i18n)).toEqual(['Halvaine loses 1 Wound Point for acting while hurt', 'Halvaine loses 2 Wound Points for acting while hurt']);
+    const DE = JSON.parse(readFileSync('lang/de.json', 'utf8')) as Record<string, string>;
+    const de = { lang: 'de', localize: (key: string) => DE[key] ?? key, format: (key: string, data: Record<string, string>) => (DE[key] ?? key).replace(/\{(\w+)\}/g, (_m, k: string) => data[k] ?? `{${k}}`) };
+    expect(events(de)).toEqual(['Halvaine verliert 1 Wundpunkt für Handeln im verletzten Zustand', 'Halvaine verliert 2 Wundpunkte für Handeln im verletzten Zustand']);
+  });
+
   it('before the start: the roster by side, alerted and surprised sides, only the combatants this user may see', () => {
     const ctx = trackerContext(
       input(null, { a: fact('a', true), b: fact('b') }, {

@@ -141,9 +141,13 @@ describe.each([13, 14] as const)('the combat tracker, generation %i', (generatio
 
     // The GM's plans for the orcs are on the GM's tracker only, before initiative.
     const planned = await draw(w, gm);
-    expect(rowOf(planned, 'Orc 1')!.declaration).toMatchObject({ text: 'attacks in melee', css: 'ts-declaration action-melee held' });
+    // Marked held, with the target the GM chose (README: "the GM's held plans, shown to the GM marked held").
+    expect(rowOf(planned, 'Orc 1')!.declaration).toMatchObject({ text: 'held plan: attacks in melee', detail: '→ Halvaine', css: 'ts-declaration action-melee held' });
+    expect(text(planned.html)).toContain('held plan: attacks in melee → Halvaine');
     const waiting = await draw(w, player2);
     expect(rowOf(waiting, 'Orc 1')!.declaration?.text).toBe('not declared yet');
+    expect(waiting.html).not.toContain('held plan');
+    expect(text(waiting.html)).not.toContain('→ Halvaine');
 
     foundry.dice.push(5, 4); // the party 5, the orcs 4: the party in segment 4, the orcs in 5
     await combat.rollInitiative();

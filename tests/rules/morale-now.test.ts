@@ -40,7 +40,7 @@ describe('morale answers at once (issue 28)', () => {
     finishRound(state, dice);
     give(state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, new ScriptedDice([morale('orc2', 92)]));
     expect(state.states.orc2.routed).toBe(true);
-    expect(moraleLines(state)).toEqual(["Orc 2's morale broke (92 against 8)."]);
+    expect(moraleLines(state)).toEqual(["Orc 2's morale broke: rolled 92, needing 8 or less."]);
     give(state, { t: 'next' });
     give(state, { t: 'begin' }, dice);
     finishRound(state, dice);
@@ -56,7 +56,7 @@ describe('morale answers at once (issue 28)', () => {
     give(state, { t: 'morale', requests: [{ combatant: 'orc2', trigger: 'gm' }] }, dice);
     expect(timeline(state).combatants.filter((c) => c.side === 'orcs').map((c) => [c.id, c.morale, c.routed])).toEqual([['orc1', 'held', false], ['orc2', 'broke', true]]);
     finishRound(state, dice);
-    expect(moraleLines(state)).toEqual(["Orc 1's morale held (5 against 8).", "Orc 2's morale broke (30 against 8)."]);
+    expect(moraleLines(state)).toEqual(["Orc 1's morale held: rolled 5, needing 8 or less.", "Orc 2's morale broke: rolled 30, needing 8 or less."]);
   });
 
   it('segment-d6 (no morale rule; RULING 2d6 at or under the score, at once): the call routs at once, the recap tells it in its step', () => {
@@ -67,7 +67,7 @@ describe('morale answers at once (issue 28)', () => {
     expect(state.states.orc1.routed).toBe(true);
     finishRound(state, dice);
     expect(state.end?.some((e) => e.kind === 'morale')).toBe(false);
-    expect(moraleLines(state)).toEqual(["Orc 1's morale broke (11 against 8)."]);
+    expect(moraleLines(state)).toEqual(["Orc 1's morale broke: rolled 11, needing 8 or less."]);
     expect(recapOf(state)).toContain('Orcs, routed: Orc 1.');
   });
 
@@ -80,7 +80,7 @@ describe('morale answers at once (issue 28)', () => {
     expect(state.morale?.map((m) => [m.combatant, m.method, m.roll, m.target, m.passed])).toEqual([['orc1', 'd20', 12, 14, true], ['orc2', 'gm', 0, 0, false]]);
     expect([state.states.orc1.routed, state.states.orc2.routed]).toEqual([undefined, true]);
     finishRound(state, dice);
-    expect(moraleLines(state)).toEqual(["Orc 1's morale held (12 against 14).", "Orc 2's morale broke, as the GM rules."]);
+    expect(moraleLines(state)).toEqual(["Orc 1's morale held: rolled 12, needing 14 or less.", "Orc 2's morale broke, as the GM rules."]);
   });
 
   it('addict phase 4 ("a morale check should be made right off the bat"): from revision 5 each call before round 1 is checked and added to the opening; before, only the first', () => {
@@ -143,6 +143,6 @@ describe('morale answers at once (issue 28)', () => {
     expect(timeline(state, { gm: false, sides: ['party'] }).combatants.find((c) => c.id === 'orc1')?.morale).toBeUndefined();
     finishRound(state, new ScriptedDice([{ purpose: 'morale', combatant: 'orc1', result: 4 }]));
     expect(moraleLines(state)).toHaveLength(1);
-    expect(moraleLines(state)[0]).toMatch(/^Orc 1's morale broke \(\d+ against 15\)\.$/);
+    expect(moraleLines(state)[0]).toMatch(/^Orc 1's morale broke: rolled \d+, needing 15 or more\.$/);
   });
 });

@@ -12,6 +12,7 @@ import { playCombat } from '../../src/rules/play';
 import { addictProcedure as P } from '../../src/rules/procedures/addict';
 import { initiativeRecap, roundRecap, surpriseRecap, type RecapLine } from '../../src/rules/recap';
 import { timeline, type TimelineView } from '../../src/rules/timeline';
+import { pluralKey } from '../../src/plural';
 
 const en = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url), 'utf8')) as Record<string, string>;
 
@@ -25,8 +26,10 @@ const sides = [
 /** Every line with its English text, placeholders filled from its data (a field that is a key itself localized first). */
 function text(lines: RecapLine[]): string[] {
   return lines.map((l) => {
-    const template = en[l.key];
-    expect(template, l.key).toBeTypeOf('string');
+    // A counted line (Strain, CarriesOn) names a pair of keys, its form chosen by its count.
+    const key = l.count === undefined ? l.key : pluralKey(l.key, l.count, 'en');
+    const template = en[key];
+    expect(template, key).toBeTypeOf('string');
     return template.replace(/{([^}]+)}/g, (_, k: string) => {
       expect(l.data, `${l.key} {${k}}`).toHaveProperty(k);
       const v = String(l.data[k]);
@@ -78,7 +81,7 @@ describe('phase 10: the recap of a round', () => {
       'Mu cast Bolt.',
       'Mu dealt 4 damage to Orc.',
       'Orc dealt 2 damage to Mu.',
-      "Orc's morale broke (80 against 50).",
+      "Orc's morale broke: rolled 80, needing 50 or less.",
       "Gob's bleeding is staunched.",
       'Party, standing: Mu, Fighter.',
       'Foes, routed: Orc.',
@@ -199,7 +202,7 @@ describe('phase 10: the recap of a round', () => {
       'Mu was struck before casting Light: the spell is kept.',
       "Mu's Shield was broken off.",
       'Mu is still casting Fireball: 3 segments into the next round.',
-      "Wolf's morale held (30 against 50).",
+      "Wolf's morale held: rolled 30, needing 50 or less.",
       'Party, standing: Mu.',
       'Foes, standing: Wolf.',
     ]);
@@ -256,7 +259,7 @@ describe('phase 10: the recap of a round', () => {
     expect(text(roundRecap(view))).toEqual([
       'Round 2, in short:',
       'Wolf gave up casting a spell.',
-      'Wolf lost 1 for acting while hurt.',
+      'Wolf lost 1 Wound Point for acting while hurt.',
       'Wolf is still casting, into the next round.',
       "Wolf's morale broke, as the GM rules.",
       "Mu's morale held, as the GM rules.",

@@ -37,7 +37,7 @@ describe.each([13, 14] as const)('actor sheet context, generation %i', (generati
     expect(routines[0]).toMatchObject({
       index: 0,
       mode: 'Melee',
-      count: '3 attack(s)',
+      count: '3 attacks',
       attacks: [
         { name: 'claws', count: 2, damage: '1d8/1d8' },
         { name: 'bite', count: 1, damage: '2d6' },
@@ -72,11 +72,11 @@ describe.each([13, 14] as const)('actor sheet context, generation %i', (generati
     ]);
     expect(lists.weapons[0]).toMatchObject({ id: 'w', speed: 5, length: '3.5 ft', space: '3 ft', damage: '1d8 / 1d12', kind: 'Melee', equipped: true, equipLabel: 'Unequip' });
     expect(lists.spellLevels.map((l) => l.label)).toEqual(['Level 1', 'Level 2']);
-    expect(lists.spellLevels[0].spells[0]).toMatchObject({ name: 'Sleep', casting: '1 round(s) (10 segments)', remaining: 1, canExpend: true, canRestore: true, canForget: true });
-    expect(lists.spellLevels[1].spells[0]).toMatchObject({ name: 'Web', casting: '2 segment(s)', canRestore: false });
+    expect(lists.spellLevels[0].spells[0]).toMatchObject({ name: 'Sleep', casting: '1 round (10 segments)', remaining: 1, canExpend: true, canRestore: true, canForget: true });
+    expect(lists.spellLevels[1].spells[0]).toMatchObject({ name: 'Web', casting: '2 segments', canRestore: false });
     expect(lists.armor[0]).toMatchObject({ ac: 5, bonus: '+1', equipLabel: 'Equip' });
     expect(lists.gear[0]).toMatchObject({ quantity: 2, weight: 10 });
-    expect(castingText({ value: 3, unit: 'segments' })).toBe('3 segment(s)');
+    expect(castingText({ value: 3, unit: 'segments' })).toBe('3 segments');
     expect(signed(-2)).toBe('\u22122');
   });
 

@@ -55,7 +55,7 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
     const w = await makeWorld(generation, 'segment-d6');
     const sheet = w.actors.halvaine.sheet;
     await sheet.render({ force: true });
-    expect(sheet.partHTML.combat).toMatch(/Sleep<\/td><td class="ts-casting">2 segment\(s\)<\/td>/);
+    expect(sheet.partHTML.combat).toMatch(/Sleep<\/td><td class="ts-casting">2 segments<\/td>/);
     expect(sheet.partHTML.combat).toContain('1 left (1 memorized, 0 expended)');
     expect(sheet.partHTML.items).toContain('Level 1');
   });
@@ -78,7 +78,7 @@ describe.each([13, 14] as const)('actor sheets, generation %i', (generation) => 
     expect(combat).toContain('<dt>Saves as</dt><dd class="ts-save-as">5</dd>');
     expect(combat).toContain('<dd class="ts-morale-bonus">+1</dd>');
     expect(combat).toContain('4d8+4 (8–36)');
-    expect(combat).toContain('3 attack(s)');
+    expect(combat).toContain('3 attacks');
     expect(combat).toContain('2 × claws <span class="ts-damage">(1d8/1d8)</span>');
     expect(combat).toContain('1 × bite <span class="ts-damage">(2d6)</span>');
     expect(combat).toContain('data-action="rollAttack" data-routine="0"');

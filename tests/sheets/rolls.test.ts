@@ -50,9 +50,8 @@ describe.each([13, 14] as const)('the actor sheet\'s roll buttons, generation %i
     expect((w.combat as any).currentActorIds()).not.toContain(w.ids.brand);
     const before = snapshot(w);
     await press(w, player2, rollAttack, w.actors.brand.id, [tokenOf(w, w.ids.orc1)], { itemId: w.sword.id });
-    // The engine's refusal, as the tracker's row Attack shows it.
-    expect(lastError(w, player2)).toBe(w.foundry.client(player2).game.i18n.format('TENSEG.Error.AttackNotYourStep', { name: 'Brand' }));
-    expect(lastError(w, player2)).toMatch(/^Brand does not attack in this step/);
+    // The engine's refusal in a GM's words, as the tracker's row Attack shows it: when his attack comes.
+    expect(lastError(w, player2)).toBe("Not Brand's turn: Brand attacks in segment 6.");
     expect(snapshot(w)).toBe(before);
   });
 

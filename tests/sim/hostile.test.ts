@@ -295,7 +295,7 @@ describe('6. damage whose moment never comes is a note', () => {
     const short = run([p, '--seed', '1', '--rounds', '1']);
     expect(short.code).toBe(0);
     expect(short.json.notes?.find((n) => n.path === 'damage[3]')).toMatchObject({ key: 'TENSEG.Sim.Note.DamageRoundNotPlayed', data: { round: 2, played: 1 } });
-    expect(short.stdout).toContain('Note: damage[3] (4 to y) is for round 2, which was not played (1 round(s) were): it was not applied.');
+    expect(short.stdout).toContain('Note: damage[3] (4 to y) is for round 2, which was not played (1 round was): it was not applied.');
   });
 });
 

@@ -13,6 +13,7 @@
 import type { CoreActorSheet } from './actor-sheet';
 import { SYSTEM_ID } from '../../settings';
 import { localizedProblem } from '../../data/fields';
+import { formatPlural } from '../../plural';
 import { FEET_PER_INCH, LIMITS, SIZES, castingSegments, ABILITY_KEYS, type ItemType } from '../../data/shapes';
 import { parseAac0 } from '../../rules/armor-class';
 import { attackTable } from '../../rules/attack-table';
@@ -109,7 +110,7 @@ export function routinesView(text: unknown): { routines: RoutineView[]; problem:
       index,
       mode: i18n().localize(`TENSEG.Actor.Derived.${r.mode}`),
       text: r.text,
-      count: i18n().format('TENSEG.Actor.Derived.attacksPerRoutine', { count: String(r.attackCount) }),
+      count: formatPlural(i18n(), 'TENSEG.Actor.Derived.attacksPerRoutine', r.attackCount, { count: r.attackCount }),
       aac0: r.aac0 ?? '',
       effects: r.effects ?? '',
       attacks: r.attacks.map((a) => ({ name: a.name, count: a.count, damage: a.damage.join('/'), special: a.special ?? '' })),
@@ -120,8 +121,8 @@ export function routinesView(text: unknown): { routines: RoutineView[]; problem:
 /** A casting time as the sheet shows it: "3 segments", "1 round" (and in segments, what the engine reads). */
 export function castingText(castingTime: { value: number; unit: 'segments' | 'rounds' }): string {
   const segments = castingSegments(castingTime);
-  if (castingTime.unit === 'rounds') return t('CastingRounds', { value: castingTime.value, segments });
-  return t('CastingSegments', { value: segments });
+  if (castingTime.unit === 'rounds') return formatPlural(i18n(), 'TENSEG.Sheet.Actor.CastingRounds', castingTime.value, { value: castingTime.value, segments });
+  return formatPlural(i18n(), 'TENSEG.Sheet.Actor.CastingSegments', segments, { value: segments });
 }
 
 interface ItemLike {

@@ -11,6 +11,7 @@ import { SYSTEM_ID } from '../../settings';
 import { LIMITS, SPELL_CLASSES, castingSegments } from '../../data/shapes';
 import { CRITICAL_MULTIPLIERS } from '../../rules/armor-class';
 import { DAMAGE_TYPES } from '../../rules/model';
+import { formatPlural } from '../../plural';
 
 type Range = { readonly min: number; readonly max: number };
 
@@ -175,7 +176,7 @@ function spellSections(source: Record<string, unknown>, speedRules: boolean): Se
         {
           kind: 'shown',
           label: loc('TENSEG.Sheet.Item.CastingSegments'),
-          value: Number.isFinite(value) ? i18n().format('TENSEG.Sheet.Item.SegmentsCount', { count: String(castingSegments({ value, unit })) }) : '',
+          value: Number.isFinite(value) ? formatPlural(i18n(), 'TENSEG.Sheet.Item.SegmentsCount', castingSegments({ value, unit }), { count: castingSegments({ value, unit }) }) : '',
         },
         tn,
         f.text('range'),

@@ -24,7 +24,7 @@ import { applyInput, beforeFirstRound } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
-import { attackProblem } from '../../rules/flow/attack';
+import { attackProblem, whenItAttacks } from '../../rules/flow/attack';
 import { ACT_REFUSED_KEYS } from '../../rules/flow/acting';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
@@ -309,7 +309,7 @@ export function attackFor(state: FlowState, c: string): { target: string; weapon
   if (!target) return null;
   const weapon = (declared?.weapon ?? self.weapon)?.name?.trim() || undefined;
   const input = weapon !== undefined ? { t: 'attack' as const, c, target, weapon } : { t: 'attack' as const, c, target, routine: 0 };
-  const out: { target: string; weapon?: string; problem: Problem | null } = { target, problem: attackProblem(state, input) };
+  const out: { target: string; weapon?: string; problem: Problem | null } = { target, problem: whenItAttacks(state, c, attackProblem(state, input), (phase) => game.i18n?.localize(`TENSEG.Phase.${phase}`) ?? phase) };
   if (weapon !== undefined) out.weapon = weapon;
   return out;
 }

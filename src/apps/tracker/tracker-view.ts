@@ -10,10 +10,14 @@ import type { ControlView } from './controls';
 import type { Declaration } from '../../rules/model';
 import type { ClockView } from '../../documents/declaring-in-turn';
 import { ROUTED_ACTIONS } from '../../rules/flow/acting';
+import { formatPlural } from '../../plural';
 
 export interface Strings {
   localize(key: string): string;
   format(key: string, data: Record<string, string>): string;
+  /** The client's language and whether a key has a string (game.i18n's): they pick a counted string's form (src/plural.ts). */
+  lang?: string;
+  has?(key: string): boolean;
 }
 
 /** What Foundry knows of a combatant that the timeline does not. */
@@ -210,8 +214,12 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
     // A plan the GM holds until initiative: only the GM's screen shows it.
     const held = !c.declaration;
     const detail = d.spell ?? d.weapon?.name ?? '';
-    const time = d.spell && d.castingTime !== undefined ? ` (${fmt(i18n, `${K}Segments`, { n: d.castingTime })})` : '';
-    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text: i18n.localize(`TENSEG.Sim.Action.${d.action}`), detail: detail + time, css: `ts-declaration action-${d.action}${held ? ' held' : ''}${struck}`, struck: why };
+    const time = d.spell && d.castingTime !== undefined ? ` (${formatPlural(i18n, `${K}Segments`, d.castingTime, { n: d.castingTime })})` : '';
+    const action = i18n.localize(`TENSEG.Sim.Action.${d.action}`);
+    // Marked held, with its target (README, the tracker): the GM reads the plan the players do not see.
+    const target = held && d.target ? input.view?.combatants.find((x) => x.id === d.target)?.name : undefined;
+    const text = held ? fmt(i18n, `${K}HeldPlan`, { action }) : action;
+    return { icon: ACTION_ICONS[d.action] ?? ACTION_ICONS.other, text, detail: [detail + time, target ? `→ ${target}` : ''].filter(Boolean).join(' '), css: `ts-declaration action-${d.action}${held ? ' held' : ''}${struck}`, struck: why };
   }
   if (declared) return { icon: 'fa-solid fa-check', text: i18n.localize(`${K}Declared`), detail: '', css: `ts-declaration declared${struck}`, struck: why };
   if (c.mayDeclare) return { icon: 'fa-solid fa-hourglass', text: i18n.localize(`${K}NotDeclared`), detail: '', css: 'ts-declaration pending', struck: '' };
@@ -302,7 +310,7 @@ function entry(e: EntryView, view: TimelineView, input: TrackerViewInput, name: 
   let icon = ACTION_ICONS[e.action] ?? ACTION_ICONS.other;
   if (e.kind === 'cast-begin') {
     text = e.spell ? fmt(i18n, `${K}Begins`, { spell: e.spell }) : i18n.localize(e.choosing ? `${K}Choosing` : `${K}BeginsUnnamed`);
-    if (e.castingTime !== undefined) detail = fmt(i18n, `${K}Segments`, { n: e.castingTime });
+    if (e.castingTime !== undefined) detail = formatPlural(i18n, `${K}Segments`, e.castingTime, { n: e.castingTime });
   } else if (e.kind === 'cast-complete') {
     icon = 'fa-solid fa-burst';
     text = e.spell ? fmt(i18n, `${K}GoesOff`, { spell: e.spell }) : i18n.localize(`${K}GoesOffUnnamed`);
@@ -346,6 +354,11 @@ function events(step: StepView, input: TrackerViewInput, name: (id: string) => s
   }
   for (const d of step.damage) {
     const by = d.by ? name(d.by) : '';
+    // individual-speed: the Wound Point a hurt combatant pays for acting is no blow it dealt itself.
+    if (d.strain) {
+      out.push({ icon: 'fa-solid fa-droplet', text: formatPlural(i18n, `${K}Strain`, d.amount, { name: name(d.target), amount: d.amount }), css: 'ts-event damage strain' });
+      continue;
+    }
     const text = by ? fmt(i18n, `${K}DamageBy`, { name: name(d.target), amount: d.amount, by }) : fmt(i18n, `${K}Damage`, { name: name(d.target), amount: d.amount });
     out.push({ icon: 'fa-solid fa-droplet', text, css: `ts-event damage${d.critical ? ' critical' : ''}` });
   }
@@ -433,7 +446,7 @@ function carried(list: CastingView[], input: TrackerViewInput, name: (id: string
   const { i18n } = input;
   return list.map((c) => {
     const text = c.spell
-      ? fmt(i18n, out ? `${K}CarryOut` : `${K}CarryIn`, { name: name(c.caster), spell: c.spell, n: c.remaining ?? c.castingTime ?? '?' })
+      ? formatPlural(i18n, out ? `${K}CarryOut` : `${K}CarryIn`, c.remaining ?? c.castingTime ?? NaN, { name: name(c.caster), spell: c.spell, n: c.remaining ?? c.castingTime ?? '?' })
       : fmt(i18n, `${K}CastingUnnamed`, { name: name(c.caster) });
     return { icon: 'fa-solid fa-hourglass-half', text, css: `ts-event carry ${c.status}` };
   });
@@ -470,7 +483,7 @@ export function clockContext(view: ClockView, name: string, i18n: Strings): Cloc
     running: view.running,
     label: i18n.format('TENSEG.Tracker.Called', { name }),
     status: i18n.localize(`TENSEG.Tracker.Clock.${state}`),
-    delay: i18n.format('TENSEG.Tracker.ClockDelay', { n: String(view.segments) }),
+    delay: formatPlural(i18n, 'TENSEG.Tracker.ClockDelay', view.segments, { n: view.segments }),
     css: `ts-clock ${state}`,
   };
 }

@@ -29,6 +29,7 @@ import { damageFormula } from '../../rules/dice';
 import { isDamageType, type DamageType } from '../../rules/model';
 import { parseAttackRoutines } from '../../rules/attack-routines';
 import { armorClassNow, attackProblem, type FlowInput } from '../../rules/flow';
+import { whenItAttacks } from '../../rules/flow/attack';
 import type { Problem } from '../../rules/model';
 import { SYSTEM_ID, monsterRollsPrivate } from '../../settings';
 import { authorize } from '../permissions';
@@ -175,7 +176,8 @@ async function strike(req: AttackRequest, user: User.Implementation, q: string):
   if (!type.ok) return refuse(type.problem);
   // The rules before any die: whose step it is, who can act, what is left, what was declared.
   const illegal = attackProblem(state, input);
-  if (illegal) return refuse(illegal);
+  // Not its step yet: the words say when it comes (the answer's key stays the engine's).
+  if (illegal) return { ok: false, key: illegal.key, message: localizeProblem(whenItAttacks(state, input.c, illegal, (p) => game.i18n!.localize(`TENSEG.Phase.${p}`))!) };
   const sheetAc = theirs.ac ?? 10;
   // The world's procedure may change the AC the attack is rolled against (d12-ascending III.E: no Dexterity bonus while casting).
   const { ac, casting } = armorClassNow(state, target.id as string, sheetAc);

@@ -244,6 +244,22 @@ function grantOf(state: FlowState, procedure: P, attacker: Combatant, able: Comb
   return refuse('AttackNotYourStep', { name });
 }
 
+/**
+ * "Not its step" said as a GM would: the step of this round in which its next attack comes ("Not Brand's turn:
+ * Brand attacks in segment 5"), where the schedule has one still to come; else the problem as it is. `phaseName`
+ * names a phase in the reader's words (a step timed by neither segment nor count).
+ */
+export function whenItAttacks(state: FlowState, c: string, problem: Problem | null, phaseName: (phase: string) => string = (p) => p): Problem | null {
+  if (problem?.key !== 'AttackNotYourStep') return problem;
+  const steps = state.schedule?.steps ?? [];
+  const next = steps.find((s, k) => k > state.step && s.entries.some((e) => e.combatant === c && (e.kind === 'action' || e.kind === 'routine')));
+  if (!next) return problem;
+  const name = problem.data?.name ?? '';
+  if (next.segment !== undefined) return { key: 'AttackNotYourStepSegment', data: { name, segment: next.segment } };
+  if (next.count !== undefined) return { key: 'AttackNotYourStepCount', data: { name, count: next.count } };
+  return { key: 'AttackNotYourStepPhase', data: { name, phase: phaseName(next.phase) } };
+}
+
 function malformed(input: AttackInput): boolean {
   return (
     !input ||
