@@ -85,6 +85,8 @@ interface PreviewApi {
   tokens(): MapToken[];
   /** Run anything on the GM's client, then draw (busy meanwhile). */
   run(fn: (api: PreviewApi) => Promise<unknown>): Promise<unknown>;
+  /** Everyone declares as the fixture sets up (what Next does at the end of declarations, without rolling initiative). */
+  declareAll(): Promise<void>;
 }
 
 /* ------------------------------------------------ one client at a time */
@@ -559,6 +561,7 @@ const api: PreviewApi = {
   },
   map: showMap,
   tokens: () => mapTokens(viewedScene()),
+  declareAll: () => busy(() => declareAll(world)),
   async run(fn) {
     let out: unknown;
     await busy(async () => {
