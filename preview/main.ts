@@ -38,6 +38,7 @@ import './install';
 import { installFoundry, type FoundryHandle } from '../tests/standin';
 import { baseEndpoint, type Endpoint } from '../tests/standin/state';
 import { ApplicationV2, templates } from '../tests/standin/ui';
+import { DialogV2 } from '../tests/standin/dialog';
 import { files } from './shims/fs';
 import { initSystem, readySystem } from '../src/system';
 import { buildSheetDocs, buildWorld, chargeScenario, declareAll, SHEETS, type PreviewWorld, type SheetDocs, type SheetKey } from './world';
@@ -84,6 +85,8 @@ interface PreviewApi {
   tokens(): MapToken[];
   /** Run anything on the GM's client, then draw (busy meanwhile). */
   run(fn: (api: PreviewApi) => Promise<unknown>): Promise<unknown>;
+  /** Everyone declares as the fixture sets up (what Next does at the end of declarations, without rolling initiative). */
+  declareAll(): Promise<void>;
 }
 
 /* ------------------------------------------------ one client at a time */
@@ -106,10 +109,20 @@ ApplicationV2.prototype.render = function (this: ApplicationV2, options?: any, l
       appOf.set(el, app);
       if (!tracker) el.dataset.previewViewer = viewerOfClient(app.client);
     }
-    // The odds dialog at its position's width, as core sizes its window (the stand-in does not; the other dialogs keep the page's sizes).
+    // A window at its position's width, as core sizes it (the stand-in does not); one without keeps the page's sizes.
     const width = (app.options as any).position?.width;
-    if (el?.classList.contains('odds-dialog') && typeof width === 'number') el.style.width = `${width}px`;
+    if (el && !tracker && typeof width === 'number') {
+      el.style.width = `${width}px`;
+      el.dataset.previewSized = '';
+    }
     if (el && !tracker && !el.isConnected) document.getElementById('preview-windows')?.append(el);
+    // A DialogV2 shown: whatever opened it now waits for the user's answer (the page stops waiting for it: dialogShown).
+    if (app instanceof DialogV2 && !shownDialogs.has(app)) {
+      shownDialogs.add(app);
+      lastDialog = app;
+      dialogsShown++;
+      for (const wake of dialogWaiters.splice(0)) wake();
+    }
     showWindows();
     return app;
   });
@@ -131,6 +144,36 @@ function showWindows(): void {
  * the stand-in's; this only keeps the promise.
  */
 let inFlight: Promise<unknown> | null = null;
+
+/*
+ * A GM control that asks something (a DialogV2: the casting broken, the dice
+ * typed, the distance…) waits for the answer: the page must not wait for it,
+ * or the dialog could never be pressed. The work that opened a dialog is
+ * parked on it; once that dialog is gone (pressed or closed) the next action
+ * waits for the parked work too, up to its end or the next dialog it opens.
+ */
+const shownDialogs = new WeakSet<ApplicationV2>();
+let dialogsShown = 0;
+let lastDialog: ApplicationV2 | null = null;
+const dialogWaiters: (() => void)[] = [];
+const parked = new Map<ApplicationV2, Promise<unknown>>();
+/** Resolves once a DialogV2 has been shown after `mark` (dialogsShown when the action began). */
+function dialogShownSince(mark: number): Promise<void> {
+  return dialogsShown > mark ? Promise.resolve() : new Promise((wake) => dialogWaiters.push(wake));
+}
+/** Wait for an action's work, and for the work parked on dialogs now closed, until it ends or asks through a new dialog. */
+async function finish(work: Promise<unknown> | null, mark: number): Promise<void> {
+  const pending = work ? [work] : [];
+  for (const [dialog, w] of parked) {
+    if (dialog.rendered) continue;
+    parked.delete(dialog);
+    pending.push(w);
+  }
+  if (!pending.length) return;
+  const all = Promise.all(pending);
+  const asked = await Promise.race([all.then(() => false), dialogShownSince(mark).then(() => true)]);
+  if (asked && lastDialog?.rendered) parked.set(lastDialog, all);
+}
 const proto = ApplicationV2.prototype as any;
 const realClick = proto.onClickAction;
 proto.onClickAction = function (this: any, event: Event) {
@@ -240,8 +283,14 @@ function drawChat(): void {
     }
     items.push(li);
   }
+  const had = log.children.length;
   log.replaceChildren(...items);
-  log.scrollTop = log.scrollHeight;
+  // Core's chat log follows the newest message (ChatLog#scrollBottom when one is posted): the scrolling box is #chat.
+  const box = $('chat');
+  if (items.length !== had || box.dataset.previewScrolled === undefined) {
+    box.scrollTop = box.scrollHeight;
+    box.dataset.previewScrolled = '';
+  }
 }
 
 /** Draw the shown client's screens: its tracker in the sidebar, the popped-out copy, the chat. */
@@ -512,6 +561,7 @@ const api: PreviewApi = {
   },
   map: showMap,
   tokens: () => mapTokens(viewedScene()),
+  declareAll: () => busy(() => declareAll(world)),
   async run(fn) {
     let out: unknown;
     await busy(async () => {
@@ -539,12 +589,13 @@ document.body.dataset.previewState = 'busy';
  * the base again, and the messages go (one client's work at a time).
  */
 async function asShownViewer(start: () => void): Promise<void> {
+  const mark = dialogsShown;
   if (viewer === 'gm') {
     start();
     const work = inFlight;
     inFlight = null;
     await settle();
-    if (work) await work;
+    await finish(work, mark);
     return;
   }
   const user = userOf(viewer);
@@ -559,13 +610,13 @@ async function asShownViewer(start: () => void): Promise<void> {
     void work?.finally(() => (done = true));
     if (!work) done = true;
     // Turns of the event loop (never a time): until the player's work has ended or waits on the network.
-    for (let i = 0; i < 1000 && !done && !foundry.network.pending.some((m: any) => m.from === user.id); i++) await new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 1000 && !done && dialogsShown === mark && !foundry.network.pending.some((m: any) => m.from === user.id); i++) await new Promise((r) => setTimeout(r, 0));
   } finally {
     foundry.setUser(foundry.users.gm);
     foundry.network.release();
   }
   await settle();
-  if (work) await work;
+  await finish(work, mark);
 }
 
 for (const slot of ['preview-sidebar-combat', 'preview-popout', 'preview-windows', 'preview-sheet']) {
@@ -579,6 +630,8 @@ for (const slot of ['preview-sidebar-combat', 'preview-popout', 'preview-windows
       const app = [...(function* () {
         for (let el: Element | null = target; el; el = el.parentElement) yield el;
       })()].map((el) => appOf.get(el)).find(Boolean) as any;
+      // A dialog's button submits its form by default: core's button action prevents that (DialogV2._onClickButton).
+      if (app instanceof DialogV2) e.preventDefault();
       document.body.dataset.previewState = 'busy';
       const again = new MouseEvent('click', { bubbles: false, button: (e as MouseEvent).button });
       Object.defineProperty(again, 'target', { value: target });
@@ -604,6 +657,18 @@ $('preview-windows').addEventListener(
     e.preventDefault();
     e.stopPropagation();
     const form = e.target as HTMLFormElement;
+    // A DialogV2's form sent from the keyboard (Enter in a field): core submits it with the default button.
+    const dialog = appOf.get(form.closest('dialog.application') ?? form);
+    if (dialog instanceof DialogV2) {
+      const submitter = (e as SubmitEvent).submitter ?? form.querySelector('button[autofocus]') ?? form.querySelector('button');
+      document.body.dataset.previewState = 'busy';
+      void busy(() =>
+        asShownViewer(() => {
+          inFlight = dialog._onSubmit(submitter, e).catch((err: unknown) => console.error(err));
+        }),
+      );
+      return;
+    }
     const app = appOf.get(form) as any;
     const handler = app?.options?.form?.handler;
     if (!handler) return;
@@ -623,6 +688,35 @@ $('preview-windows').addEventListener(
   },
   { capture: true },
 );
+/*
+ * Escape. In a DialogV2 its own key handler closes it (core's _onKeyDown, which stops the key there): the page only
+ * waits for what the dialog's answer lets go on. Elsewhere it is core's dismiss key (core.dismiss,
+ * ClientKeybindings._onDismiss): every open window closes — here the shown client's windows over the page; the
+ * popped-out tracker and the sheet are the page's own fixtures and stay.
+ */
+document.addEventListener(
+  'keydown',
+  (e) => {
+    if (e.key !== 'Escape' || document.body.dataset.previewState === 'busy') return;
+    const inDialog = appOf.get((e.target as Element | null)?.closest?.('dialog.application') as Element);
+    if (!(inDialog instanceof DialogV2)) return;
+    document.body.dataset.previewState = 'busy';
+    setTimeout(() => void busy(() => finish(null, dialogsShown)), 0);
+  },
+  { capture: true },
+);
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || document.body.dataset.previewState === 'busy') return;
+  const open = (Array.from($('preview-windows').children) as HTMLElement[]).filter((el) => !el.hidden).map((el) => appOf.get(el)).filter((app): app is ApplicationV2 => !!app?.rendered);
+  if (!open.length) return;
+  e.preventDefault();
+  document.body.dataset.previewState = 'busy';
+  void busy(() =>
+    asShownViewer(() => {
+      inFlight = Promise.all(open.map((app) => app.close()));
+    }),
+  );
+});
 $('preview-next').addEventListener('click', () => void api.next());
 // Before the start (?start=dialog): the tracker's own "roll surprise" action (the surprise dialog), for as long as the tracker draws no button for it.
 $('preview-surprise').hidden = query.get('start') !== 'dialog';

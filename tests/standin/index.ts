@@ -37,6 +37,7 @@ import { hooks } from './hooks';
 import { network, type PendingMessage } from './network';
 import { currentClient, currentEndpoint, deprecate, mulberry32, resetPending, runAs, runIn, state, type ErrorRecord, type Generation, type RenderRecord, type WriteRecord } from './state';
 import { ApplicationV2, CombatTracker, ContextMenu, HandlebarsApplicationMixin, applicationInstances, templates } from './ui';
+import { DialogV2 } from './dialog';
 import { ActorSheet, ActorSheetV2, BaseSheet, DocumentSheetConfig, DocumentSheetV2, ItemSheet, ItemSheetV2, clickSheetAction, dropOnSheet, submitSheet } from './sheets';
 import { SceneConfig } from './scene-config';
 import { FormDataExtended } from './html';
@@ -282,7 +283,7 @@ const foundryNamespace = {
   grid: { SquareGrid },
   helpers: { interaction: { ClientKeybindings, KeyboardManager } },
   applications: {
-    api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DocumentSheet: DocumentSheetV2 },
+    api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DocumentSheet: DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2, ActorSheet: ActorSheetV2, ItemSheet: ItemSheetV2, BaseSheet, SceneConfig },
     apps: { DocumentSheetConfig },
     handlebars: { loadTemplates: templates.loadTemplates, renderTemplate: templates.renderTemplate },

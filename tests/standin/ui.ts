@@ -83,10 +83,41 @@ export function applicationInstances(endpoint: Endpoint = currentEndpoint()): Ma
   return map;
 }
 
+/** Core's `close` action (v13/v14 ApplicationV2 #onClose): the frame's close control closes the application. */
+function onClickClose(this: ApplicationV2, event: Event): Promise<ApplicationV2> {
+  event.preventDefault?.();
+  return this.close();
+}
+
 /** ApplicationV2 subset: options merged from DEFAULT_OPTIONS up the class chain; render runs _prepareContext and is counted. */
 export class ApplicationV2 {
-  /** Core's (v13 ApplicationV2.DEFAULT_OPTIONS.actions): the `tab` action of a tab navigation link. */
-  static DEFAULT_OPTIONS: Record<string, any> = { actions: { tab: onClickTab } };
+  /** Core's (v13 ApplicationV2.DEFAULT_OPTIONS.actions): the `tab` action of a tab navigation link, the `close` action of the frame's close control. */
+  static DEFAULT_OPTIONS: Record<string, any> = { actions: { tab: onClickTab, close: onClickClose } };
+  /**
+   * Core's ApplicationV2 is an event emitter (EventEmitterMixin, v13/v14): it dispatches `render` after each
+   * render and `close` when it closes (DialogV2.wait listens to both). The stand-in keeps the listeners here.
+   */
+  #listeners = new Map<string, { fn: (event: any) => unknown; once: boolean }[]>();
+  addEventListener(type: string, fn: (event: any) => unknown, { once = false }: { once?: boolean } = {}): void {
+    const list = this.#listeners.get(type) ?? [];
+    list.push({ fn, once });
+    this.#listeners.set(type, list);
+  }
+  removeEventListener(type: string, fn: (event: any) => unknown): void {
+    this.#listeners.set(
+      type,
+      (this.#listeners.get(type) ?? []).filter((l) => l.fn !== fn),
+    );
+  }
+  dispatchEvent(event: { type: string }): boolean {
+    const list = this.#listeners.get(event.type) ?? [];
+    this.#listeners.set(
+      event.type,
+      list.filter((l) => !l.once),
+    );
+    for (const l of list) l.fn.call(this, event);
+    return true;
+  }
   /** Core's tab groups (v13): group → {tabs: [{id, icon?, label?, cssClass?}], initial?, labelPrefix?}. */
   static TABS: Record<string, TabsConfig> = {};
   /** The active tab of each group (core: tabGroups). */
@@ -139,7 +170,15 @@ export class ApplicationV2 {
       title.className = 'window-title';
       const raw = this.options.window?.title ?? '';
       title.textContent = raw ? (i18n()?.localize(raw) ?? raw) : '';
-      header.append(title);
+      // Core's frame (v13/v14 ApplicationV2#_renderFrame): the header ends with the close control (data-action="close").
+      const close = document.createElement('button');
+      close.type = 'button';
+      close.className = 'header-control icon fa-solid fa-xmark';
+      close.dataset.action = 'close';
+      const closeLabel = i18n()?.localize('APPLICATION.TOOLS.Close') ?? 'Close';
+      close.dataset.tooltip = closeLabel;
+      close.setAttribute('aria-label', closeLabel);
+      header.append(title, close);
       const content = document.createElement(this.options.window?.contentTag ?? 'section');
       content.className = 'window-content';
       el.append(header, content);
@@ -254,6 +293,7 @@ export class ApplicationV2 {
     // Core (v13 ApplicationV2#render): _onFirstRender after the first render's HTML is in place, then _onRender (every render).
     if (options.isFirstRender) await this._onFirstRender(this.lastContext, options);
     await this._onRender(this.lastContext, options);
+    this.dispatchEvent(makeEvent('render'));
     return this;
   }
   /** Core's render check: return false (or throw) to refuse a render. */
@@ -330,14 +370,22 @@ export class ApplicationV2 {
   }
   /** Closed: not rendered; with a DOM its element is removed (core removes it; a later render builds a new one). */
   async close(_options: any = {}): Promise<this> {
+    const was = this.rendered;
     this.rendered = false;
     // Its menus were bound to the element core removes; the next (first) render builds new ones.
     this.contextMenus.length = 0;
     if (applicationInstances(this.client).get(this.id) === this) applicationInstances(this.client).delete(this.id);
     this.#element?.remove();
     this.#element = null;
+    // Core dispatches `close` once the application has closed (a closed one closing again: nothing).
+    if (was) this.dispatchEvent(makeEvent('close'));
     return this;
   }
+}
+
+/** An Event where the runtime has one (browsers, Node 18+), else its shape. */
+function makeEvent(type: string): { type: string } {
+  return typeof Event === 'function' ? new Event(type) : { type };
 }
 
 export function HandlebarsApplicationMixin<T extends new (...args: any[]) => ApplicationV2>(Base: T) {

@@ -42,16 +42,22 @@ async function promptForm(title: string, content: string): Promise<Record<string
     rejectClose: false,
     ok: {
       label: t('Confirm'),
+      // The form's fields as core reads them (FormDataExtended), as text: a number left blank is '', a box ticked 'on'
+      // and one not ticked absent (as a browser submits them). Always an object: a callback's null would make
+      // DialogV2 resolve to the button's action ("ok") instead.
       callback: (_event: Event, button: HTMLButtonElement) => {
-        const form = button.form;
-        if (!form) return null;
         const out: Record<string, string> = {};
-        for (const [k, v] of new FormData(form).entries()) out[k] = String(v);
+        if (!button.form) return out;
+        const data = new foundry.applications.ux.FormDataExtended(button.form).object as Record<string, unknown>;
+        for (const [k, v] of Object.entries(data)) {
+          if (v === false) continue;
+          out[k] = v === true ? 'on' : v === null || v === undefined ? '' : String(v);
+        }
         return out;
       },
     },
   });
-  return (result as Record<string, string> | null | undefined) ?? null;
+  return result !== null && typeof result === 'object' ? (result as Record<string, string>) : null;
 }
 
 /** Why a casting broke, chosen by the GM (null: closed). */
