@@ -276,6 +276,13 @@ describe('tracker-view', () => {
       expect(key).not.toBe('');
       const opened = at(combatants, facts, { open: new Set([key]) }).sides[1].rows[0];
       expect([opened.open, opened.toggle, opened.css.split(' ').includes('open')]).toEqual([true, 'Show the 2 as one row again', true]);
+      // Their state moves on (declared, then acting in the step being played): the row stays open.
+      const acting = (id: string) => ({ combatant: id, kind: 'action' as const, action: 'melee' as const, outcome: 'acts' as const });
+      const declared = combatants.map((c) => ({ ...c, declared: true, declaration: { combatant: c.id, action: 'melee' as const } }));
+      const later = trackerContext(
+        input(view({ stage: 'resolve', current: 0, sides: [{ id: 'party', name: 'Party', winner: false }, { id: 'orcs', name: 'Orcs', winner: false }], combatants: [party, ...declared], steps: [step(0, { when: 'current', entries: [acting('o1'), acting('o2')] })] }), { Anna: fact('anna', true), ...facts }, { open: new Set([key]) }),
+      ).sides[1].rows;
+      expect(later.map((r) => [r.ids, r.css.split(' ').includes('acting'), r.open])).toEqual([['o1 o2', true, true]]);
     });
   });
 });

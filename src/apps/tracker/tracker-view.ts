@@ -83,9 +83,9 @@ export interface RowContext {
   initiative: string;
   controls: ControlView[];
   /**
-   * Identical monsters in the same state shown once ("Orc ×5"): the row's key (the tracker remembers which it has
-   * opened), its members' own rows (each with its controls), whether it is open, and its disclosure's label. A
-   * single row: '' and none.
+   * Identical monsters in the same state shown once ("Orc ×5"): the key of their kind (the tracker remembers which
+   * it has opened, whatever their state since), its members' own rows (each with its controls), whether it is open,
+   * and its disclosure's label. A single row: '' and none.
    */
   key: string;
   members: RowContext[];
@@ -241,13 +241,26 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
  * shows it (initiative, declaration — "not declared yet" too —, badges, health in words, defeated, acting, struck):
  * shown once, opening to its members. A player's own combatants are never collapsed.
  */
-function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: RowContext, gm: boolean): string | null {
+function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: RowContext, gm: boolean): Grouping | null {
   const identity = facts?.sourceId ?? facts?.actorId;
   if (!identity || (facts?.owned && !gm)) return null;
-  return JSON.stringify([identity, c.side, row.initiative, row.css, c.condition, row.declaration, row.badges, c.health ? null : row.health[0].text]);
+  return {
+    key: JSON.stringify([identity, c.side, row.initiative, row.css, c.condition, row.declaration, row.badges, c.health ? null : row.health[0].text]),
+    kind: JSON.stringify([identity, c.side]),
+  };
 }
 
-/** A short, stable name for a group's key (FNV-1a): the tracker remembers the opened ones by it. */
+/**
+ * How a row groups: `key`, the kind and the state (rows with the same one are shown once); `kind`, the kind alone
+ * (identity and side): what the tracker remembers as opened, so a row stays open while its monsters' state moves on
+ * (declared, acting now) and each row of that kind a state splits off opens the same way.
+ */
+interface Grouping {
+  key: string;
+  kind: string;
+}
+
+/** A short, stable name for a group's kind (FNV-1a): the tracker remembers the opened ones by it. */
 function hashKey(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
@@ -312,27 +325,27 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
  * The rows of a side: identical monsters in the same state collapsed into one row ("Orc ×5", its first member's
  * id and controls, every member's id in `ids`) that opens to its members' own rows; the others one row each.
  */
-function collapse(list: readonly { row: RowContext; key: string | null }[], input: TrackerViewInput): RowContext[] {
+function collapse(list: readonly { row: RowContext; group: Grouping | null }[], input: TrackerViewInput): RowContext[] {
   const out: RowContext[] = [];
   const byKey = new Map<string, RowContext[]>();
-  const keyOf = new Map<RowContext, string>();
-  for (const { row: r, key } of list) {
-    const same = key ? byKey.get(key) : undefined;
+  const groupOf = new Map<RowContext, Grouping>();
+  for (const { row: r, group } of list) {
+    const same = group ? byKey.get(group.key) : undefined;
     if (same) {
       same.push(r);
       continue;
     }
-    if (key) {
-      byKey.set(key, [r]);
-      keyOf.set(r, key);
+    if (group) {
+      byKey.set(group.key, [r]);
+      groupOf.set(r, group);
     }
     out.push(r);
   }
   return out.map((first) => {
-    const json = keyOf.get(first);
-    const rows = json ? byKey.get(json) : undefined;
-    if (!json || !rows || rows.length < 2) return first;
-    const key = hashKey(json);
+    const group = groupOf.get(first);
+    const rows = group ? byKey.get(group.key) : undefined;
+    if (!group || !rows || rows.length < 2) return first;
+    const key = hashKey(group.kind);
     const open = !!input.open?.has(key);
     // Exact health (the GM's): the members' hit points together; in words (a player's): the one word they share.
     const exact = rows.every((m) => m.health[0]?.exact);
@@ -362,7 +375,7 @@ function sideRows(list: CombatantView[], input: TrackerViewInput): RowContext[] 
   return collapse(
     list.map((c) => {
       const r = row(c, input);
-      return { row: r, key: groupKey(c, input.facts[c.id], r, input.gm) };
+      return { row: r, group: groupKey(c, input.facts[c.id], r, input.gm) };
     }),
     input,
   );
@@ -563,7 +576,7 @@ export function trackerContext(input: TrackerViewInput): TrackerContext {
       if (s.surprised) tags.push({ text: i18n.localize(`${K}SurprisedSide`), css: 'surprised' });
       const listed = input.roster.combatants
         .filter((c) => c.side === s.id && input.facts[c.id])
-        .map((c): { row: RowContext; key: string | null } => {
+        .map((c): { row: RowContext; group: Grouping | null } => {
           const f = input.facts[c.id];
           const identity = f.sourceId ?? f.actorId;
           const row: RowContext = {
@@ -584,7 +597,7 @@ export function trackerContext(input: TrackerViewInput): TrackerContext {
             open: false,
             toggle: '',
           };
-          return { row, key: identity && !(f.owned && !input.gm) ? JSON.stringify([identity, s.id, row.css]) : null };
+          return { row, group: identity && !(f.owned && !input.gm) ? { key: JSON.stringify([identity, s.id, row.css]), kind: JSON.stringify([identity, s.id]) } : null };
         });
       return { id: s.id, name: s.name, css: 'ts-side', dice: [], tags, rows: collapse(listed, input) };
     });
