@@ -1,7 +1,9 @@
 /**
  * The preview's fixture world, built as tests/foundry/world.ts builds its
  * own: a GM and two players; Halvaine the magic-user (player 1's) with Sleep,
- * Brand the fighter (player 2's) with a long sword; orcs up to n combatants;
+ * Brand the fighter (player 2's) with a long sword; orcs up to n combatants,
+ * unlinked tokens "Orc 1", "Orc 2", … of one orc actor (as a GM drags one orc
+ * from the sidebar several times, so the tracker collapses them);
  * tokens on a 5-ft grid; a combat started with the orcs surprised (under
  * segment-d6: the party rolls 4, the orcs 2, two segments lost). At each
  * round's declarations (Next, preview/main.ts) everyone declares through the
@@ -44,11 +46,13 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const p1 = foundry.users.player.id;
   const p2 = foundry.users.player2.id;
   const character = (name: string, owner: string) => characterData(name, owner, owner === p1 ? p2 : p1, { OWNER, OBSERVER });
-  const monster = monsterData;
-  const monsters = Array.from({ length: n - 2 }, (_, i) => monster(`Orc ${i + 1}`));
+  // One orc actor, its tokens unlinked ("Orc 1", "Orc 2", …), as a GM drags one orc from the sidebar several times.
+  const monsters: any[] = [monsterData('Orc')];
   // The map's ogre: large, so its token covers 2 × 2 squares (core's token size for a large creature).
   if (map) monsters.push({ name: 'Ogre', type: 'monster', system: { hitDice: '4+1', hp: { value: 22, max: 22 }, ac: 5, aac0: '15', size: 'large', attacks: 'club 1d10', morale: 10 } });
-  const [halvaine, brand, ...orcs] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
+  const [halvaine, brand, orc, ogreActor] = await g.Actor.create([character('Halvaine', p1), character('Brand', p2), ...monsters]);
+  const orcs: { actor: any; name: string }[] = Array.from({ length: n - 2 }, (_, i) => ({ actor: orc, name: `Orc ${i + 1}` }));
+  if (ogreActor) orcs.push({ actor: ogreActor, name: ogreActor.name });
   const [spell] = await halvaine.createEmbeddedDocuments('Item', [
     sleepData(2),
   ]);
@@ -62,10 +66,11 @@ export async function buildWorld(foundry: FoundryHandle, procedure: ProcedureId,
   const tokens = await scene.createEmbeddedDocuments('Token', [
     { name: 'Halvaine', actorId: halvaine.id, actorLink: true, ...(map ? at(MAP.halvaine) : { x: 0, y: 0 }), disposition: 1 },
     { name: 'Brand', actorId: brand.id, actorLink: true, ...(map ? at(MAP.brand) : { x: 100, y: 0 }), disposition: 1 },
-    ...orcs.map((o: any, i: number) => {
-      const large = o.system?.size === 'large';
+    ...orcs.map(({ actor, name }, i: number) => {
+      const large = actor.system?.size === 'large';
       const place = map ? at(large ? MAP.ogre : MAP.orcs(i)) : { x: 300 + 100 * (i % 10), y: 100 * Math.floor(i / 10) };
-      return { name: o.name, actorId: o.id, actorLink: true, ...place, ...(large ? { width: 2, height: 2 } : {}), disposition: -1 };
+      // The orcs' tokens unlinked (each its own hit points, the actor unchanged); the ogre, one of a kind, linked.
+      return { name, actorId: actor.id, actorLink: large, ...place, ...(large ? { width: 2, height: 2 } : {}), disposition: -1 };
     }),
   ]);
   const combat = (await g.Combat.create({ scene: scene.id, active: true })) as TenSegmentsCombat;

@@ -233,4 +233,70 @@ describe('tracker-view', () => {
       ['Monsters', ['surprised (GM)'], ['Bat']],
     ]);
   });
+
+  describe('identical monsters collapse into one row that opens to its members (issue 29)', () => {
+    const party = fighter('Anna', 'party', { declared: true });
+    const orc = (id: string, extra: Partial<CombatantView> = {}) => fighter(id, 'orcs', { name: `Orc ${id.slice(1)}`, ...extra });
+    const gmFact = (actorId: string, sourceId?: string): CombatantFacts => ({ ...fact(actorId, true), ...(sourceId ? { sourceId } : {}) });
+    const declare = (id: string) => [{ action: 'declare', icon: 'fa-solid fa-scroll', label: 'Declare', data: { combatantId: id } }];
+    const at = (combatants: CombatantView[], facts: Record<string, CombatantFacts>, extra: Partial<TrackerViewInput> = {}) =>
+      trackerContext(input(view({ stage: 'declare', sides: [{ id: 'party', name: 'Party', winner: false }, { id: 'orcs', name: 'Orcs', winner: false }], combatants: [party, ...combatants] }), { Anna: fact('anna', true), ...facts }, {
+        rows: Object.fromEntries(['Anna', ...combatants.map((c) => c.id)].map((id) => [id, declare(id)])),
+        ...extra,
+      }));
+
+    it('the GM: three undeclared tokens of one orc actor are one row "Orc ×3", its first member\'s controls, every id; its members\' own rows each with its own Declare', () => {
+      const ctx = at([orc('o1'), orc('o2'), orc('o3')], { o1: gmFact('orc'), o2: gmFact('orc'), o3: gmFact('orc') });
+      const rows = ctx.sides[1].rows;
+      expect(rows.map((r) => [r.name, r.count, r.ids, r.declaration?.text])).toEqual([['Orc', 3, 'o1 o2 o3', 'not declared yet']]);
+      expect(rows[0].controls.map((c) => c.data?.combatantId)).toEqual(['o1']);
+      expect(rows[0].open).toBe(false);
+      expect(rows[0].toggle).toBe('Show each of the 3');
+      expect(rows[0].members.map((m) => [m.name, m.id, m.controls.map((c) => `${c.action} ${c.data?.combatantId}`)])).toEqual([
+        ['Orc 1', 'o1', ['declare o1']],
+        ['Orc 2', 'o2', ['declare o2']],
+        ['Orc 3', 'o3', ['declare o3']],
+      ]);
+      // The party's one is its own row.
+      expect(ctx.sides[0].rows.map((r) => [r.name, r.count])).toEqual([['Anna', 1]]);
+    });
+
+    it('actors imported from one compendium stat block are identical too; another stat block is not', () => {
+      const src = 'Compendium.world.monsters.Actor.orc';
+      const ctx = at([orc('o1'), orc('o2'), orc('o3')], { o1: gmFact('a1', src), o2: gmFact('a2', src), o3: gmFact('a3', 'Compendium.world.monsters.Actor.gnoll') });
+      expect(ctx.sides[1].rows.map((r) => [r.ids, r.count])).toEqual([
+        ['o1 o2', 2],
+        ['o3', 1],
+      ]);
+    });
+
+    it('a different state splits them: one declared, one struck, one surprised apart from the undeclared', () => {
+      const facts = { o1: gmFact('orc'), o2: gmFact('orc'), o3: gmFact('orc'), o4: gmFact('orc'), o5: gmFact('orc') };
+      const ctx = at(
+        [orc('o1'), orc('o2', { declared: true, declaration: { combatant: 'o2', action: 'melee' } }), orc('o3'), orc('o4', { stillSurprised: true }), orc('o5', { declared: true, declaration: { combatant: 'o5', action: 'melee' } })],
+        facts,
+      );
+      expect(ctx.sides[1].rows.map((r) => [r.ids, r.declaration?.text, r.badges.map((b) => b.css)])).toEqual([
+        ['o1 o3', 'not declared yet', []],
+        ['o2 o5', 'attacks in melee', []],
+        ['o4', 'not declared yet', ['surprised']],
+      ]);
+    });
+
+    it('the tracker\'s opened rows (by key) are drawn open, with the label to close them', () => {
+      const combatants = [orc('o1'), orc('o2')];
+      const facts = { o1: gmFact('orc'), o2: gmFact('orc') };
+      const key = at(combatants, facts).sides[1].rows[0].key;
+      expect(key).not.toBe('');
+      const opened = at(combatants, facts, { open: new Set([key]) }).sides[1].rows[0];
+      expect([opened.open, opened.toggle, opened.css.split(' ').includes('open')]).toEqual([true, 'Show the 2 as one row again', true]);
+      // Their state moves on (declared, then acting in the step being played): the row stays open.
+      const acting = (id: string) => ({ combatant: id, kind: 'action' as const, action: 'melee' as const, outcome: 'acts' as const });
+      const declared = combatants.map((c) => ({ ...c, declared: true, declaration: { combatant: c.id, action: 'melee' as const } }));
+      const later = trackerContext(
+        input(view({ stage: 'resolve', current: 0, sides: [{ id: 'party', name: 'Party', winner: false }, { id: 'orcs', name: 'Orcs', winner: false }], combatants: [party, ...declared], steps: [step(0, { when: 'current', entries: [acting('o1'), acting('o2')] })] }), { Anna: fact('anna', true), ...facts }, { open: new Set([key]) }),
+      ).sides[1].rows;
+      expect(later.map((r) => [r.ids, r.css.split(' ').includes('acting'), r.open])).toEqual([['o1 o2', true, true]]);
+    });
+  });
 });

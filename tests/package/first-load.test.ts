@@ -199,8 +199,9 @@ describe.each([13, 14] as const)('the built system in a new world, generation %i
     let attacks = 0;
     for (let guard = 0; combat.flowState.stage === 'resolve' && guard < 40; guard++) {
       const { buttons } = await drawTracker(combat);
-      for (const b of buttons.filter((b) => b.action === 'attack' && !b.disabled)) {
-        await press(foundry, combat, 'attack', b.combatantId);
+      // Each attacker once: the patrol's identical orcs in one row (issue 29) show its first member's Attack on that row and on the member's own.
+      for (const id of new Set(buttons.filter((b) => b.action === 'attack' && !b.disabled).map((b) => b.combatantId))) {
+        await press(foundry, combat, 'attack', id);
         attacks++;
       }
       await press(foundry, combat, 'nextStep');

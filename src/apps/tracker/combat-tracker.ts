@@ -26,11 +26,28 @@ const template = (name: string) => `systems/${SYSTEM_ID}/templates/tracker/${nam
 /** What core's context menu entries are (either generation's shape). */
 type MenuEntries = ReturnType<InstanceType<typeof Base>['_getEntryContextOptions' & keyof InstanceType<typeof Base>]>;
 
+/** The compendium document an actor was imported from: `_stats.compendiumSource` (v12 on), else an older world's `flags.core.sourceId`. */
+function compendiumSource(actor: unknown): string | undefined {
+  const a = actor as { _stats?: { compendiumSource?: string | null }; flags?: { core?: { sourceId?: string } } } | null | undefined;
+  return a?._stats?.compendiumSource || a?.flags?.core?.sourceId || undefined;
+}
+
 export class TenSegmentsCombatTracker extends Base {
   static override DEFAULT_OPTIONS = {
     classes: ['ten-segments', 'ts-tracker'],
-    actions: { ...TRACKER_ACTIONS },
+    actions: { ...TRACKER_ACTIONS, toggleGroup: TenSegmentsCombatTracker.#toggleGroup },
   } as never;
+
+  /** The collapsed rows of identical monsters this tracker has opened (their keys), kept across re-renders. */
+  openGroups = new Set<string>();
+
+  /** A collapsed row's disclosure: open it to its members' rows, or close it; drawn again. */
+  static async #toggleGroup(this: TenSegmentsCombatTracker, _event: Event, target: HTMLElement): Promise<void> {
+    const key = target?.dataset?.groupKey;
+    if (!key) return;
+    if (!this.openGroups.delete(key)) this.openGroups.add(key);
+    await this.render();
+  }
 
   static override PARTS = {
     header: { template: template('header') },
@@ -71,6 +88,8 @@ export class TenSegmentsCombatTracker extends Base {
       if (c.isOwner) owned.add(id);
       const f: CombatantFacts = { img: await this._getCombatantThumbnail(c as never), owned: !!c.isOwner, defeated: !!c.isDefeated };
       if (c.actorId) f.actorId = c.actorId;
+      const sourceId = compendiumSource(c.actor);
+      if (sourceId) f.sourceId = sourceId;
       facts[id] = f;
       roster.combatants.push({ id, name: c.name ?? '', side: groupIdOf(c) ?? '' });
     }
@@ -97,11 +116,11 @@ export class TenSegmentsCombatTracker extends Base {
       if (npcs) input.npcs = npcs;
       for (const c of view.combatants) rows[c.id] = rowControls(input, c.id);
       const gmDeclarations = gm ? (combat as unknown as { gmDeclarations: Record<string, Declaration> }).gmDeclarations : undefined;
-      return { ...trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n, gmDeclarations }), clock };
+      return { ...trackerContext({ view, roster, facts, gm, controls: combatControls(input), rows, i18n, gmDeclarations, open: this.openGroups }), clock };
     }
     // Before the start: the GM's one way in, "Roll surprise and start" (the surprise dialog).
     const before: ControlsInput = { view: { combatants: [] } as unknown as TimelineView, state: null, gm, owned, started: false };
-    return trackerContext({ view: null, roster, facts, gm, controls: combatControls(before), rows, i18n });
+    return trackerContext({ view: null, roster, facts, gm, controls: combatControls(before), rows, i18n, open: this.openGroups });
   }
 
   /** addict's declaring-in-turn module, once loaded (the clock's tick reads it). */

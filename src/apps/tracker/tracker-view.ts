@@ -28,6 +28,11 @@ export interface CombatantFacts {
   defeated: boolean;
   /** Its actor's id: identical monsters share one. */
   actorId?: string;
+  /**
+   * The compendium document its actor was imported from (`_stats.compendiumSource`, v12+; older worlds'
+   * `flags.core.sourceId`): two actors imported from one stat block are identical monsters too.
+   */
+  sourceId?: string;
 }
 
 /** Before the combat starts: the sides and their members, as the documents say. */
@@ -49,6 +54,8 @@ export interface TrackerViewInput {
    * until initiative included (combat.gmDeclarations); absent for a player.
    */
   gmDeclarations?: Record<string, Declaration>;
+  /** The collapsed rows (identical monsters) this tracker has opened, by their `key`. */
+  open?: ReadonlySet<string>;
   i18n: Strings;
 }
 
@@ -79,6 +86,15 @@ export interface RowContext {
   badges: { icon: string; text: string; css: string }[];
   initiative: string;
   controls: ControlView[];
+  /**
+   * Identical monsters in the same state shown once ("Orc ×5"): the key of their kind (the tracker remembers which
+   * it has opened, whatever their state since), its members' own rows (each with its controls), whether it is open,
+   * and its disclosure's label. A single row: '' and none.
+   */
+  key: string;
+  members: RowContext[];
+  open: boolean;
+  toggle: string;
 }
 
 export interface SideContext {
@@ -228,10 +244,41 @@ function declarationOf(c: CombatantView, input: TrackerViewInput): RowContext['d
   return null;
 }
 
-/** Same actor, same initiative, same words on the row: shown once with a count. */
-function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: Omit<RowContext, 'ids' | 'count' | 'controls'>): string | null {
-  if (!facts?.actorId || facts.owned) return null;
-  return JSON.stringify([facts.actorId, c.side, c.initiative ?? null, c.condition, row.declaration, row.badges, facts.defeated, c.health ? null : row.health[0].text]);
+/**
+ * Identical monsters (the same actor, or actors from the same compendium stat block) in the same state as the row
+ * shows it (initiative, declaration — "not declared yet" too —, badges, health in words, defeated, acting, struck):
+ * shown once, opening to its members. A player's own combatants are never collapsed.
+ */
+function groupKey(c: CombatantView, facts: CombatantFacts | undefined, row: RowContext, gm: boolean): Grouping | null {
+  const identity = facts?.sourceId ?? facts?.actorId;
+  if (!identity || (facts?.owned && !gm)) return null;
+  return {
+    key: JSON.stringify([identity, c.side, row.initiative, row.css, c.condition, row.declaration, row.badges, c.health ? null : row.health[0].text]),
+    kind: JSON.stringify([identity, c.side]),
+  };
+}
+
+/**
+ * How a row groups: `key`, the kind and the state (rows with the same one are shown once); `kind`, the kind alone
+ * (identity and side): what the tracker remembers as opened, so a row stays open while its monsters' state moves on
+ * (declared, acting now) and each row of that kind a state splits off opens the same way.
+ */
+interface Grouping {
+  key: string;
+  kind: string;
+}
+
+/** A short, stable name for a group's kind (FNV-1a): the tracker remembers the opened ones by it. */
+function hashKey(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/** A group's name: its members' names without their numbers ("Orc 1", "Orc 2" → "Orc") where they agree, else the first's. */
+function groupName(members: readonly RowContext[]): string {
+  const bare = members.map((m) => m.name.replace(/(\s+#?|\s*#)\d+$/, '').trim());
+  return bare[0] && bare.every((b) => b === bare[0]) ? bare[0] : members[0].name;
 }
 
 /** Who acts (acts, begins or completes a casting) in the step being played, per view: the rows drawn as acting now. */
@@ -275,27 +322,71 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
     badges,
     initiative: c.initiative !== undefined ? String(c.initiative) : '',
     controls: input.rows[c.id] ?? [],
+    key: '',
+    members: [],
+    open: false,
+    toggle: '',
   };
 }
 
-function sideRows(list: CombatantView[], input: TrackerViewInput): RowContext[] {
+/**
+ * The rows of a side: identical monsters in the same state collapsed into one row ("Orc ×5", its first member's
+ * id and controls, every member's id in `ids`) that opens to its members' own rows; the others one row each.
+ */
+function collapse(list: readonly { row: RowContext; group: Grouping | null }[], input: TrackerViewInput): RowContext[] {
   const out: RowContext[] = [];
-  const byKey = new Map<string, RowContext>();
-  for (const c of list) {
-    const r = row(c, input);
-    const key = groupKey(c, input.facts[c.id], r);
-    const same = key ? byKey.get(key) : undefined;
+  const byKey = new Map<string, RowContext[]>();
+  const groupOf = new Map<RowContext, Grouping>();
+  for (const { row: r, group } of list) {
+    const same = group ? byKey.get(group.key) : undefined;
     if (same) {
-      same.count++;
-      same.multiple = true;
-      same.ids += ` ${c.id}`;
-      if (c.health) same.health.push(r.health[0]);
+      same.push(r);
       continue;
     }
-    if (key) byKey.set(key, r);
+    if (group) {
+      byKey.set(group.key, [r]);
+      groupOf.set(r, group);
+    }
     out.push(r);
   }
-  return out;
+  return out.map((first) => {
+    const group = groupOf.get(first);
+    const rows = group ? byKey.get(group.key) : undefined;
+    if (!group || !rows || rows.length < 2) return first;
+    const key = hashKey(group.kind);
+    const open = !!input.open?.has(key);
+    // Exact health (the GM's): the members' hit points together; in words (a player's): the one word they share.
+    const exact = rows.every((m) => m.health[0]?.exact);
+    let health = first.health;
+    if (exact) {
+      const [hp, max] = rows.reduce(([a, b], m) => { const [x, y = '0'] = m.health[0].text.split('/'); return [a + Number(x), b + Number(y)]; }, [0, 0]);
+      const pct = max > 0 ? Math.max(0, Math.min(100, Math.round((hp / max) * 100))) : 100;
+      health = [{ exact: true, text: max > 0 ? `${hp}/${max}` : String(hp), pct, css: `ts-health exact ${pct <= 25 ? 'low' : pct <= 50 ? 'mid' : 'high'}` }];
+    }
+    return {
+      ...first,
+      ids: rows.map((m) => m.id).join(' '),
+      name: groupName(rows),
+      count: rows.length,
+      multiple: true,
+      css: `${first.css} ts-group${open ? ' open' : ''}`,
+      health,
+      key,
+      members: rows.map((m) => ({ ...m, css: `${m.css} ts-member` })),
+      open,
+      toggle: fmt(input.i18n, open ? `${K}GroupClose` : `${K}GroupOpen`, { n: rows.length }),
+    };
+  });
+}
+
+function sideRows(list: CombatantView[], input: TrackerViewInput): RowContext[] {
+  return collapse(
+    list.map((c) => {
+      const r = row(c, input);
+      return { row: r, group: groupKey(c, input.facts[c.id], r, input.gm) };
+    }),
+    input,
+  );
 }
 
 function names(view: TimelineView): Map<string, string> {
@@ -496,11 +587,12 @@ export function trackerContext(input: TrackerViewInput): TrackerContext {
       const tags: SideContext['tags'] = [];
       if (s.alerted) tags.push({ text: i18n.localize(`${K}Alerted`), css: 'alerted' });
       if (s.surprised) tags.push({ text: i18n.localize(`${K}SurprisedSide`), css: 'surprised' });
-      const rows = input.roster.combatants
+      const listed = input.roster.combatants
         .filter((c) => c.side === s.id && input.facts[c.id])
-        .map((c): RowContext => {
+        .map((c): { row: RowContext; group: Grouping | null } => {
           const f = input.facts[c.id];
-          return {
+          const identity = f.sourceId ?? f.actorId;
+          const row: RowContext = {
             id: c.id,
             ids: c.id,
             name: c.name,
@@ -513,9 +605,14 @@ export function trackerContext(input: TrackerViewInput): TrackerContext {
             badges: [],
             initiative: '',
             controls: input.rows[c.id] ?? [],
+            key: '',
+            members: [],
+            open: false,
+            toggle: '',
           };
+          return { row, group: identity && !(f.owned && !input.gm) ? { key: JSON.stringify([identity, s.id, row.css]), kind: JSON.stringify([identity, s.id]) } : null };
         });
-      return { id: s.id, name: s.name, css: 'ts-side', dice: [], tags, rows };
+      return { id: s.id, name: s.name, css: 'ts-side', dice: [], tags, rows: collapse(listed, input) };
     });
     return {
       started: false,
