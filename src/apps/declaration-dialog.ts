@@ -24,7 +24,7 @@ import { castingSegments } from '../data/shapes';
 import { monsterRoutines, spellOf, weaponOf, type ItemView } from '../data/engine-view';
 import { actorView, engineCombatant } from '../documents/engine-encounter';
 import { groupIdOf } from '../documents/encounter';
-import { requestDeclaration, type QueryAnswer } from '../documents/queries';
+import { requestDeclaration, requestGroupDeclaration, type QueryAnswer } from '../documents/queries';
 import { requestMidRound } from '../documents/midround';
 import type { DeclarationRequest } from '../documents/declarations';
 import type { TenSegmentsCombat } from '../documents/combat';
@@ -40,6 +40,9 @@ export interface DeclarationDialogOptions {
   /** 'declare': the round's declaration; 'release': a held (segment-d6) or prepared (addict) action released now. */
   mode: 'declare' | 'release';
 }
+
+/** The target choice of a group declaration: each member at its own nearest foe. */
+export const NEAREST = '@nearest';
 
 /** The actions that use a weapon (the weapon select applies to them). */
 const WEAPON_ACTIONS: ReadonlySet<ActionKind> = new Set<ActionKind>(['melee', 'missile', 'charge', 'set-vs-charge', 'defensive-attack']);
@@ -78,6 +81,8 @@ export interface DeclarationContext {
   ranges: { kind: 'charge' | 'missile' | 'spell'; text: string; out: boolean }[];
   /** high-low's declaration extras, or null where the procedure has none. */
   extras: { goFirst: boolean; delaying: boolean; innate: boolean; minorActions: number } | null;
+  /** A group declaration (issue 29): who it is for, or null for one combatant. */
+  group: { count: number; names: string } | null;
   /** segment-d6 hold / addict prepare: "release at segment N" (1–10), or null where nothing is held. */
   releaseAt: { value: number | null; segments: { value: number; selected: boolean }[] } | null;
   note: string;
@@ -156,6 +161,7 @@ export function prepareDeclarationContext(
   mode: 'declare' | 'release',
   values: DeclarationFormValues = {},
   answer: DeclarationContext['answer'] = null,
+  members: readonly string[] = [],
 ): DeclarationContext {
   const combatant = combat.combatants.get(combatantId);
   if (!combatant) throw new Error(`no combatant ${combatantId} in combat ${combat.id}`);
@@ -236,6 +242,13 @@ export function prepareDeclarationContext(
       const name = c.name ?? '';
       return { id: c.id as string, name, label: feet === null ? name : f('TENSEG.Range.TargetLine', { name, feet }), feet, selected: c.id === wanted };
     });
+  // A group: each member at its own nearest foe, chosen by default.
+  const group = members.length > 1 ? { count: members.length, names: members.map((id) => combat.combatants.get(id)?.name ?? id).join(', ') } : null;
+  if (group) {
+    const nearest = values.target === undefined || values.target === NEAREST;
+    for (const x of targets) x.selected = !nearest && x.id === values.target;
+    targets.unshift({ id: NEAREST, name: t('TENSEG.Declaration.NearestFoe'), label: t('TENSEG.Declaration.NearestFoe'), feet: null, selected: nearest });
+  }
   const chosen = targets.find((x) => x.selected);
   const ranges = chosen ? rangesTo(token, onMap(chosen.id), chosen.feet, items, actor) : [];
 
@@ -268,7 +281,7 @@ export function prepareDeclarationContext(
     mode,
     name,
     img: combatant.img ?? actor?.img ?? '',
-    heading: f(mode === 'release' ? 'TENSEG.Declaration.TitleRelease' : 'TENSEG.Declaration.Title', { name }),
+    heading: group ? f('TENSEG.Declaration.GroupTitle', { name, count: group.count }) : f(mode === 'release' ? 'TENSEG.Declaration.TitleRelease' : 'TENSEG.Declaration.Title', { name }),
     isGM,
     actions,
     nothing,
@@ -278,6 +291,7 @@ export function prepareDeclarationContext(
     targets,
     ranges,
     extras,
+    group: group ? { ...group, names: f('TENSEG.Declaration.GroupMembers', { names: group.names }) } : null,
     releaseAt,
     note: values.note ?? '',
     current: currentText(combat, combatantId, name),
@@ -339,7 +353,7 @@ function rangesTo(
 export function requestFromValues(values: DeclarationFormValues, mode: 'declare' | 'release', highLow: boolean): DeclarationRequest {
   const action = String(values.action ?? '');
   const request: DeclarationRequest = { action };
-  if (values.target) request.target = values.target;
+  if (values.target && values.target !== NEAREST) request.target = values.target;
   if (WEAPON_ACTIONS.has(action as ActionKind) && values.weapon) request.weapon = values.weapon;
   if (action === 'spell' && values.spell) request.spell = values.spell;
   if (highLow && mode === 'declare') {
@@ -384,6 +398,8 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
   readonly combat: TenSegmentsCombat;
   readonly combatantId: string;
   readonly mode: 'declare' | 'release';
+  /** A group declaration's members (the first is `combatantId`); empty for one combatant. */
+  members: string[] = [];
   /** What the form held when last submitted (kept after a refusal). */
   values: DeclarationFormValues = {};
   /** The GM's last answer, in words. */
@@ -393,7 +409,7 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
   key = '';
 
   constructor(combat: TenSegmentsCombat, combatantId: string, mode: 'declare' | 'release', options: Record<string, unknown> = {}) {
-    super({ ...options, id: `tenseg-declaration-${combat.id}-${combatantId}-${mode}` } as never);
+    super({ id: `tenseg-declaration-${combat.id}-${combatantId}-${mode}`, ...options } as never);
     this.combat = combat;
     this.combatantId = combatantId;
     this.mode = mode;
@@ -405,7 +421,7 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
   }
 
   override async _prepareContext(_options: unknown): Promise<foundry.applications.api.ApplicationV2.RenderContext> {
-    return prepareDeclarationContext(this.combat, this.combatantId, this.mode, this.values, this.answer) as unknown as foundry.applications.api.ApplicationV2.RenderContext;
+    return prepareDeclarationContext(this.combat, this.combatantId, this.mode, this.values, this.answer, this.members) as unknown as foundry.applications.api.ApplicationV2.RenderContext;
   }
 
   /** The form's handler: FormDataExtended's object is the values. */
@@ -418,14 +434,18 @@ export class DeclarationDialog extends HandlebarsApplicationMixin(ApplicationV2)
     this.values = { ...values };
     const highLow = procedureId(this.combat) === 'high-low';
     const request = requestFromValues(values, this.mode, highLow);
-    const result =
-      this.mode === 'release'
+    const group = this.members.length > 1;
+    const result = group
+      ? await requestGroupDeclaration(this.combat, this.members, request, (values.target ?? NEAREST) === NEAREST)
+      : this.mode === 'release'
         ? await requestMidRound(this.combat, 'release', { combatantId: this.combatantId, declaration: request })
         : await requestDeclaration(this.combat, this.combatantId, request);
     const name = this.combat.combatants.get(this.combatantId)?.name ?? '';
     if (result.ok) {
       const action = t(`TENSEG.Declaration.Action.${request.action}`);
-      const text = f(this.mode === 'release' ? 'TENSEG.Declaration.Released' : 'TENSEG.Declaration.Accepted', { name, action });
+      const text = group
+        ? (result.message ?? f('TENSEG.Declaration.GroupAccepted', { count: this.members.length, action }))
+        : f(this.mode === 'release' ? 'TENSEG.Declaration.Released' : 'TENSEG.Declaration.Accepted', { name, action });
       this.answer = { ok: true, text };
       ui.notifications?.info(text);
     } else {
@@ -506,6 +526,25 @@ export async function openDeclarationDialog(combat: Combat.Implementation, comba
     dialog.key = key;
     openDialogs.set(key, dialog);
   }
+  await dialog.render({ force: true });
+  dialog.watch();
+  return dialog;
+}
+
+/**
+ * The GM's group declaration (issue 29): one dialog for `members` (the first its lead: its weapons and spells are
+ * offered), each member checked by the active GM as if declared alone. One member: the ordinary dialog.
+ */
+export async function openGroupDeclaration(combat: Combat.Implementation, members: readonly string[]): Promise<DeclarationDialog | null> {
+  if (!game.user?.isGM || members.length === 0) return null;
+  if (members.length === 1) return openDeclarationDialog(combat, members[0]);
+  const key = keyOf(combat.id as string, members[0], 'group');
+  const old = openDialogs.get(key);
+  if (old) await old.close();
+  const dialog = new DeclarationDialog(combat as TenSegmentsCombat, members[0], 'declare', { id: `tenseg-declaration-${combat.id}-${members[0]}-group` });
+  dialog.members = [...members];
+  dialog.key = key;
+  openDialogs.set(key, dialog);
   await dialog.render({ force: true });
   dialog.watch();
   return dialog;

@@ -19,6 +19,14 @@ export interface DeclareRequest {
   declaration: DeclarationRequest;
 }
 
+/** The GM declares one action for several combatants (issue 29): their ids, comma-separated; `nearest`: each at its nearest standing foe. */
+export interface DeclareGroupRequest {
+  combatId: string;
+  members: string;
+  declaration: DeclarationRequest;
+  nearest?: boolean;
+}
+
 export interface WithdrawRequest {
   combatId: string;
   combatantId: string;
@@ -66,6 +74,13 @@ export interface SideSurprise {
 export async function requestDeclaration(combat: TenSegmentsCombat, combatantId: string, declaration: DeclarationRequest): Promise<QueryAnswer> {
   const body: DeclareRequest = { combatId: combat.id as string, combatantId, declaration };
   return askGM('declare', body, { key: 'NoActiveGM' });
+}
+
+/** A GM's side: one declaration for several combatants, each checked as if declared alone; the answer names those refused. */
+export async function requestGroupDeclaration(combat: TenSegmentsCombat, members: readonly string[], declaration: DeclarationRequest, nearest = false): Promise<QueryAnswer> {
+  const body: DeclareGroupRequest = { combatId: combat.id as string, members: members.join(','), declaration };
+  if (nearest) body.nearest = true;
+  return askGM('declareGroup', body, { key: 'NoActiveGM' });
 }
 
 /** A user's side: withdraw a declaration. */

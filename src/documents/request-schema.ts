@@ -110,6 +110,8 @@ export const DECLARATION_SPEC: Spec = {
 
 export const REQUEST_SPECS = {
   declare: { t: 'object', fields: { combatId: req(ID), combatantId: req(ID), declaration: req(DECLARATION_SPEC) } },
+  /** The GM's group declaration (issue 29): member ids comma-separated (one value, however many), each at its nearest foe if asked. */
+  declareGroup: { t: 'object', fields: { combatId: req(ID), members: req({ t: 'text', max: MAX_TEXT }), declaration: req(DECLARATION_SPEC), nearest: opt({ t: 'bool' }) } },
   withdraw: { t: 'object', fields: { combatId: req(ID), combatantId: req(ID) } },
   attack: {
     t: 'object',

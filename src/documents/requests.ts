@@ -46,7 +46,7 @@ import { localizeProblem } from './problems';
 import { isActiveGM } from './permissions';
 import { clientState } from './client-state';
 import type { RequestKind } from './request-schema';
-import type { CombatActionRequest, DeclareRequest, WithdrawRequest } from './queries';
+import type { CombatActionRequest, DeclareGroupRequest, DeclareRequest, WithdrawRequest } from './queries';
 import type { AttackRequest } from './attack';
 import type { MidRoundRequest } from './midround';
 import type { HealthCardRequest } from './health-card';
@@ -57,12 +57,14 @@ export const CHANNEL = `system.${SYSTEM_ID}`;
 /** Answers the active GM remembers, per (sender, request id), for retries. */
 export const ANSWERS_KEPT = 500;
 
-export type QueryAnswer = { ok: true } | { ok: false; key: string; message: string };
+/** The active GM's answer: done (with a note in words where part of it was refused: a group declaration), or refused in words. */
+export type QueryAnswer = { ok: true; message?: string } | { ok: false; key: string; message: string };
 export type Refusal = { ok: false; key: string; message: string };
 
 /** The body of each kind of request, once its schema (request-schema.ts) has passed it. */
 export interface RequestBodies {
   declare: DeclareRequest;
+  declareGroup: DeclareGroupRequest;
   withdraw: WithdrawRequest;
   attack: AttackRequest;
   combat: CombatActionRequest;

@@ -20,6 +20,8 @@ const rows = section
 /** The right each request needs (queries.ts, attack.ts, midround.ts). */
 const RIGHT: Record<string, CombatAction> = {
   declare: 'declare',
+  // The GM's group declaration (issue 29): GMs only.
+  declareGroup: 'manage',
   withdraw: 'declare',
   attack: 'applyDamage',
   'combat:nextTurn': 'changeStep',

@@ -88,7 +88,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     await w.combat.startCombat();
     await idle(w);
     const gmSees = await controlsOf(w, gm);
-    expect(actions(gmSees.header)).toEqual(['previousStep', 'callDeclarations', 'rollInitiative', 'manualInitiative', 'moraleCheck']);
+    expect(actions(gmSees.header)).toEqual(['previousStep', 'callDeclarations', 'declareGroup', 'rollInitiative', 'manualInitiative', 'moraleCheck']);
     expect(gmSees.header.every((c) => !c.disabled)).toBe(true);
     expect(actions(gmSees.row(w.ids.orc1))).toEqual(['declare', 'moraleOne']);
     // Segment-d6 has no delay to announce nor anything to release while declaring.
@@ -329,7 +329,7 @@ describe.each([13, 14] as const)('the tracker\'s controls, generation %i', (gene
     const labels = await w.foundry.client(player).run(() => combatantMenu().filter((e) => e.visible(g.game.combats.get(w.combat.id), w.ids.halvaine)).map((e) => e.label));
     expect(labels).toEqual(['Declare']);
     const gmLabels = await w.foundry.client(gm).run(() => combatantMenu().filter((e) => e.visible(g.game.combats.get(w.combat.id), w.ids.orc1)).map((e) => e.label));
-    expect(gmLabels).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
+    expect(gmLabels).toEqual(['Declare', 'Declare for all like this one', 'Morale check', 'Apply damage or healing…']);
   });
 
   it('the GM applies damage from a combatant\'s context menu (a small form): the orc falls on the timeline; healing is capped at its maximum; a player has no such entry', async () => {

@@ -142,6 +142,22 @@ export async function attack(combat: TenSegmentsCombat, attackerId: string): Pro
   shown(await requestAttack(combat, request));
 }
 
+/**
+ * The GM's group declaration (issue 29): the combatants of the selected tokens, else `lead` (the first monster still
+ * to declare) and every undeclared monster identical to it; one dialog for all.
+ */
+export async function declareGroup(combat: TenSegmentsCombat, lead?: string): Promise<void> {
+  const { groupMembers } = await import('../../documents/group');
+  const selected = ((canvas as unknown as { tokens?: { controlled?: { document?: { id?: string } }[] } } | undefined)?.tokens?.controlled ?? [])
+    .map((tk) => tk.document?.id)
+    .filter((id): id is string => !!id);
+  const declared = combat.gmDeclarations;
+  const first = lead ?? combat.combatants.contents.find((c) => !c.hasPlayerOwner && !(c.id! in declared) && !c.isDefeated)?.id;
+  const members = first || selected.length > 0 ? groupMembers(combat, first ?? '', lead ? [] : selected) : [];
+  if (members.length === 0) return void ui.notifications?.info(t('GroupNone'));
+  await (await import('../declaration-dialog')).openGroupDeclaration(combat, members);
+}
+
 /** The header's actions, by name. */
 export const COMBAT = {
   endRound: async (combat: TenSegmentsCombat) => shown(await requestCombatAction(combat, 'nextRound')),
@@ -157,6 +173,7 @@ export const COMBAT = {
   recordReactions: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).recordReactions(combat),
   encounterDistance: async (combat: TenSegmentsCombat) => (await import('./gm-prompts')).encounterDistance(combat),
   oddsOfFight: async (combat: TenSegmentsCombat) => (await import('../odds-dialog')).openOddsDialog(combat),
+  declareGroup: (combat: TenSegmentsCombat) => declareGroup(combat),
 };
 
 type RowRun = (combat: TenSegmentsCombat, combatantId: string, data: Record<string, string | undefined>) => Promise<void>;

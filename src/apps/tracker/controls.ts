@@ -162,6 +162,8 @@ export function combatControls(input: ControlsInput): ControlView[] {
   if (state.stage === 'declare') {
     const begin = probe(state, { t: 'begin' });
     out.push(...declarationCalls(input, state));
+    // One declaration for a group (issue 29): the selected tokens, or every undeclared monster like the first.
+    if ((input.npcs?.length ?? 1) > 0) out.push(button('declareGroup', 'fa-solid fa-people-group', t('DeclareGroup')));
     out.push(
       button('rollInitiative', 'fa-solid fa-dice-d6', t('RollInitiative'), begin),
       button('manualInitiative', 'fa-solid fa-keyboard', t('ManualInitiative'), begin),
@@ -353,6 +355,7 @@ export const TRACKER_ACTION_NAMES = [
   'encounterDistance',
   'oddsOfFight',
   'stopAtSegment',
+  'declareGroup',
 ] as const;
 export type TrackerActionName = (typeof TRACKER_ACTION_NAMES)[number];
 
@@ -408,6 +411,12 @@ export function combatantMenu(): CombatantMenuEntry[] {
   const gmOnly = (entry: CombatantMenuEntry): CombatantMenuEntry => ({ ...entry, visible: (combat, id) => gm() && entry.visible(combat, id) });
   const entries: CombatantMenuEntry[] = [
     { label: t('Declare'), icon: 'fa-solid fa-scroll', visible: (combat, id) => mine(combat, id) && state(combat)?.stage === 'declare', run: (combat, id) => row('declare', combat, id) },
+    gmOnly({
+      label: t('DeclareGroupLike'),
+      icon: 'fa-solid fa-people-group',
+      visible: (combat, id) => state(combat)?.stage === 'declare' && !combat.combatants.get(id)?.hasPlayerOwner,
+      run: async (combat, id) => (await actions()).declareGroup(combat as TenSegmentsCombat, id),
+    }),
     { label: t('Delay'), icon: 'fa-solid fa-hourglass-half', visible: (combat, id) => resolving(combat, id) && when(combat, () => ({ t: 'delay', c: id })), run: (combat, id) => row('delay', combat, id) },
     {
       label: t('Release'),

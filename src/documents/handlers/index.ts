@@ -9,7 +9,7 @@
  */
 import type { RequestKind } from '../request-schema';
 import type { RequestHandler } from '../requests';
-import { handleCombatAction, handleDeclare, handleWithdraw } from './queries';
+import { handleCombatAction, handleDeclare, handleDeclareGroup, handleWithdraw } from './queries';
 import { handleAttack } from './attack';
 import { handleMidRound } from './midround';
 import { handleHealthCard } from './health';
@@ -35,6 +35,7 @@ export { runRequest, serveRequest } from './serve';
 /** The handler of each kind of request. */
 export const HANDLERS: { [K in RequestKind]: RequestHandler<K> } = {
   declare: handleDeclare,
+  declareGroup: handleDeclareGroup,
   withdraw: handleWithdraw,
   attack: handleAttack,
   combat: handleCombatAction,

@@ -31,7 +31,10 @@ import { engineCombatant } from '../engine-encounter';
 import { answer, serialize, type QueryAnswer } from '../requests';
 import { combatantData } from '../../data/systems';
 import { arrivalSeconds, stopClock } from '../declaring-in-turn';
-import type { CombatActionRequest, DeclareRequest, StepAction, WithdrawRequest } from '../queries';
+import type { CombatActionRequest, DeclareGroupRequest, DeclareRequest, StepAction, WithdrawRequest } from '../queries';
+import { nearestFoe } from '../group';
+import { declarationProblem } from '../../rules/flow/transitions';
+import { localizeProblem } from '../problems';
 import { sceneOfCombat, withSceneOptions } from '../scene-options';
 import { DECLARATION_CHANGES } from '../declaration-limit';
 
@@ -145,6 +148,86 @@ export async function handleDeclare(data: DeclareRequest, sender: User.Implement
     return answer(problem);
   });
 }
+
+/** Ids as Foundry makes them. */
+const MEMBER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The active GM's side of a group declaration (issue 29; GM only): each
+ * member's declaration built from the one request (its own items: a weapon
+ * named by the first member's item is found by name on the others; its own
+ * nearest foe where asked) and checked as if declared alone. The accepted are
+ * recorded — the plans held for monsters in one write of the held store —
+ * and the refused named with their reasons. All refused: a refusal, nothing
+ * written.
+ */
+export async function handleDeclareGroup(data: DeclareGroupRequest, sender: User.Implementation): Promise<QueryAnswer> {
+  if (!sender.isGM) return answer({ key: 'OnlyGM' });
+  return serialize(data.combatId, async () => {
+    const combat = game.combats?.get(data.combatId) as TenSegmentsCombat | undefined;
+    if (!combat) return answer({ key: 'UnknownCombat' });
+    const ids = [...new Set(data.members.split(',').map((x) => x.trim()).filter((x) => x !== ''))];
+    if (ids.length === 0 || ids.some((id) => !MEMBER_ID.test(id))) return answer({ key: 'RequestFieldInvalid', data: { field: 'members' } });
+    const request = cleaned(data.declaration);
+    const lead = combat.combatants.get(ids[0]);
+    const leadWeapon = request.weapon && lead?.actor ? lead.actor.items.get(request.weapon)?.name : undefined;
+    const state = combat.flowState;
+    if (state) await loadProcedure(state.procedure);
+    const accepted: { id: string; declaration: Declaration; hold: boolean; request: DeclarationRequest }[] = [];
+    const refused: string[] = [];
+    for (const id of ids) {
+      const combatant = combat.combatants.get(id);
+      if (!combatant) {
+        refused.push(localizeProblem({ key: 'UnknownCombatant', data: { id } }));
+        continue;
+      }
+      const asked: DeclarationRequest = { ...request };
+      if (data.nearest && asked.target === undefined) {
+        const foe = nearestFoe(combat, combatant);
+        if (foe) asked.target = foe;
+      }
+      if (asked.weapon && !combatant.actor?.items.get(asked.weapon) && leadWeapon) {
+        const same = combatant.actor?.items.find((i) => i.type === 'weapon' && i.name === leadWeapon);
+        if (same) asked.weapon = same.id as string;
+      }
+      const built = declarationFromRequest(combatant, asked);
+      let problem: Problem | null = 'problem' in built ? built.problem : null;
+      if (!problem && !('problem' in built)) problem = state ? declarationProblem(state, { ...built.declaration, combatant: id }) : await checkBeforeStart(combatant, built.declaration);
+      if (problem || 'problem' in built) {
+        refused.push(f('TENSEG.Declaration.GroupRefusedOne', { name: combatant.name ?? id, reason: localizeProblem(problem as Problem) }));
+        continue;
+      }
+      accepted.push({ id, declaration: { ...built.declaration, combatant: id }, hold: combat.holdsFor(id), request: asked });
+    }
+    if (accepted.length === 0) return answer({ key: 'GroupAllRefused', data: { refused: refused.join(' ') } });
+    // The plans held for monsters: one write of the store, however many.
+    const held = accepted.filter((a) => a.hold);
+    if (held.length > 0) await combat.setHeld({ ...combat.held, ...Object.fromEntries(held.map((a) => [a.id, a.declaration])) });
+    for (const a of accepted) {
+      if (a.hold) {
+        if (!state) {
+          const combatant = combat.combatants.get(a.id)!;
+          if (combatantData(combatant)?.declaration) await combatant.update({ system: { declaration: null } });
+        }
+        continue;
+      }
+      if (!state) {
+        await combat.combatants.get(a.id)!.update({ system: { declaration: { ...a.request } } });
+        await combat.dropHeld(a.id);
+        continue;
+      }
+      const problem = await combat.recordDeclaration(a.id, a.declaration, {});
+      if (problem) refused.push(f('TENSEG.Declaration.GroupRefusedOne', { name: combat.combatants.get(a.id)?.name ?? a.id, reason: localizeProblem(problem) }));
+      else await combat.dropHeld(a.id);
+    }
+    const done = accepted.length - (refused.length - (ids.length - accepted.length));
+    if (refused.length === 0) return { ok: true };
+    return { ok: true, message: f('TENSEG.Declaration.GroupPartly', { count: done, of: ids.length, refused: refused.join(' ') }) };
+  });
+}
+
+const f = (key: string, data: Record<string, unknown>): string =>
+  game.i18n?.format(key, Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]))) ?? key;
 
 /** The active GM's side: withdraw (cancel) a declaration. */
 export async function handleWithdraw(data: WithdrawRequest, sender: User.Implementation, q: string): Promise<QueryAnswer> {
