@@ -58,7 +58,7 @@ describe('our tracker in Chromium, segment-d6', () => {
     expect(await textOf(p, '#combat .ts-step.current li.kind-action')).toContain('→ Orc 1');
     // The next step is the current one after the tracker's own Next.
     await p.click('#combat button.ts-control[data-action="nextStep"]');
-    expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 2');
+    expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 2 · step 1 of 2'); // surprise segment 2 has two steps: the header says which (issue 28)
     expect(await p.page.locator('#combat .ts-step.current li.ts-entry .ts-entry-name').allTextContents()).toEqual(['Brand']);
     await p.click('#combat button.ts-control[data-action="previousStep"]');
     expect(await textOf(p, '#combat .ts-current-label')).toBe('Surprise segment 1');
