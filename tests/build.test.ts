@@ -103,6 +103,10 @@ describe('the installable build', () => {
         'chunks/actor-sheet-body.js',
         // A sheet's refusal of a value in a GM's words (issue 29), loaded with a sheet's first draw.
         'chunks/refusal.js',
+        // Who a group declaration is for and each member's nearest foe (issue 29): the tracker's actions and the GM's chunk.
+        'chunks/group.js',
+        // Counted words by the client's plural rules (issue 29): the tracker view, the dialogs, the sheets and the GM's cards.
+        'chunks/plural.js',
         // The item sheets' body, and the sheets' roll buttons (attack, damage, morale: loaded at the first click), with the stored
         // actor data they share with the GM's chunk (stored).
         'chunks/item-sheet-body.js',

@@ -140,7 +140,7 @@ describe.each([13, 14] as const)('morale answers at once, generation %i', (gener
     const orc1 = (await draw(w, gm)).ts.sides.flatMap((x: any) => x.rows).find((r: any) => String(r.ids).split(' ').includes(w.ids.orc1));
     expect(orc1.declaration).toMatchObject({ text: 'attacks in melee', struck: 'surrendered' });
     await toEndOfRound(w);
-    expect(endOfRound(w)[0]).toContain("Orc 1's morale broke (92 against 8): it surrenders.");
+    expect(endOfRound(w)[0]).toContain("Orc 1's morale broke: rolled 92, needing 8 or less; it surrenders.");
   });
 
   it('segment-d6 (no surrender in its text): the menu does not offer it; asked all the same, refused in words', async () => {

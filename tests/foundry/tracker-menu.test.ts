@@ -139,7 +139,7 @@ describe.each([13, 14] as const)('the tracker\'s combatant menu in a world loade
     await view(l, gm, first.combat.id);
     await view(l, player, first.combat.id);
     const gmOrc = await menuOn(l, gm, first.ids['Orc 1']);
-    expect(await gmOrc.labels()).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
+    expect(await gmOrc.labels()).toEqual(['Declare', 'Declare for all like this one', 'Morale check', 'Apply damage or healing…']);
     await gmOrc.click('Declare');
     const playerHalvaine = await menuOn(l, player, first.ids.Halvaine);
     expect(await playerHalvaine.labels()).toEqual(['Declare']);
@@ -161,7 +161,7 @@ describe.each([13, 14] as const)('the tracker\'s combatant menu in a world loade
     await second.combat.startCombat();
     await idle(l);
     await view(l, gm, second.combat.id);
-    expect(await gmOrc2.labels()).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
+    expect(await gmOrc2.labels()).toEqual(['Declare', 'Declare for all like this one', 'Morale check', 'Apply damage or healing…']);
     opened.length = 0;
     await gmOrc2.click('Declare');
     expect(opened).toEqual([[second.combat.id, second.ids['Orc 2'], 'declare']]);
@@ -201,7 +201,7 @@ describe.each([13, 14] as const)('the tracker\'s combatant menu in a world loade
     const { w, tracker } = await trackerFirstDrawnWithEncounter(generation);
     const orc = await menuOn(w, w.foundry.users.gm, w.ids.orc1, tracker);
     const shown = await orc.shown();
-    expect(shown.map((s: any) => s.label)).toEqual(['Declare', 'Morale check', 'Apply damage or healing…']);
+    expect(shown.map((s: any) => s.label)).toEqual(['Declare', 'Declare for all like this one', 'Morale check', 'Apply damage or healing…']);
     for (const s of shown) {
       expect(s.icon).toMatch(/^fa-solid fa-[\w-]+$/);
       expect(s.text).toBe(s.label); // no class names shown as words

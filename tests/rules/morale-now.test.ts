@@ -109,7 +109,7 @@ describe('morale answers at once (issue 28)', () => {
     expect(state.states.orc2.surrendered).toBeUndefined(); // it held
     const view = timeline(state);
     expect(view.combatants.find((c) => c.id === 'orc1')).toMatchObject({ surrendered: true, struck: 'surrendered', morale: 'broke' });
-    expect(moraleLines(state)).toEqual(["Orc 1's morale broke (92 against 8): it surrenders.", "Orc 2's morale held (5 against 8)."]);
+    expect(moraleLines(state)).toEqual(["Orc 1's morale broke: rolled 92, needing 8 or less; it surrenders.", "Orc 2's morale held: rolled 5, needing 8 or less."]);
     // Hale's blow at the surrendered orc is refused (acting.ts: fallen).
     expectRefused(state, { t: 'attack', c: 'hale', target: 'orc1' }, 'AttackTargetFallenSurrendered');
     // segment-d6: the text has no surrender; a combat of d12-ascending started under revision 4 neither.

@@ -4,6 +4,7 @@
  * loaded at the first click, not at start-up. The call for declarations is
  * here too (its listener, declaration-call.ts, is at start-up).
  */
+import { groupMembers } from '../../documents/group';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { requestCombatAction } from '../../documents/queries';
 import { requestMidRound } from '../../documents/midround';
@@ -147,7 +148,6 @@ export async function attack(combat: TenSegmentsCombat, attackerId: string): Pro
  * to declare) and every undeclared monster identical to it; one dialog for all.
  */
 export async function declareGroup(combat: TenSegmentsCombat, lead?: string): Promise<void> {
-  const { groupMembers } = await import('../../documents/group');
   const selected = ((canvas as unknown as { tokens?: { controlled?: { document?: { id?: string } }[] } } | undefined)?.tokens?.controlled ?? [])
     .map((tk) => tk.document?.id)
     .filter((id): id is string => !!id);
