@@ -10,8 +10,9 @@
  * to be idle and reads the DOM; no time is measured.
  * Screenshots: build/screenshots/dialogs-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, SCREENSHOTS, type Preview, type PreviewPage, textOf } from './harness';
+import { sharedPreview } from './shared-preview';
+import { describe, expect, it } from 'vitest';
+import { SCREENSHOTS, type PreviewPage, textOf } from './harness';
 
 const LONG = 240_000; // a hang guard, not a timed assertion
 
@@ -25,13 +26,7 @@ const api = (p: PreviewPage) => ({
   evaluate: <T>(fn: (a: Api) => T | Promise<T>) => p.page.evaluate(`(${fn.toString()})(globalThis.tenPreview)`) as Promise<T>,
 });
 
-let preview: Preview;
-beforeAll(async () => {
-  preview = await openPreview();
-}, LONG);
-afterAll(async () => {
-  await preview?.close();
-}, LONG);
+const preview = sharedPreview(LONG);
 
 const DIALOG = '#preview-windows dialog.application.dialog:visible';
 

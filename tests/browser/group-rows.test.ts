@@ -8,18 +8,13 @@
  * Measured with getBoundingClientRect, no wall time. Screenshots:
  * build/screenshots/tracker-200-{dark,light}(-bottom).png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, type Preview, type PreviewPage } from './harness';
+import { sharedPreview } from './shared-preview';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type PreviewPage } from './harness';
 
 const LONG = 300_000; // a hang guard, not a timed assertion
 
-let preview: Preview;
-beforeAll(async () => {
-  preview = await openPreview();
-}, LONG);
-afterAll(async () => {
-  await preview?.close();
-}, LONG);
+const preview = sharedPreview(LONG);
 
 /** Every collapsed row of a tracker opened (each a click on its disclosure, the page idle after it). */
 async function openAll(p: PreviewPage, tracker: string): Promise<void> {

@@ -11,9 +11,10 @@
  * No check waits on time: each waits for a DOM state (a hang guard only).
  * Screenshots: build/screenshots/odds-*.png.
  */
+import { sharedPreview } from './shared-preview';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, SCREENSHOTS, type Preview, type PreviewPage, textOf } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOTS, type PreviewPage, textOf } from './harness';
 
 const LONG = 300_000; // a hang guard, not a timed assertion
 const PROCEDURES = ['segment-d6', 'high-low', 'd12-ascending', 'individual-speed', 'addict'] as const;
@@ -22,13 +23,7 @@ const en = JSON.parse(readFileSync(new URL('../../lang/en.json', import.meta.url
 const DIALOG = '#preview-windows .application.odds-dialog';
 const ODDS_BUTTON = '#combat button.ts-control.ts-odds[data-action="oddsOfFight"]';
 
-let preview: Preview;
-beforeAll(async () => {
-  preview = await openPreview();
-}, LONG);
-afterAll(async () => {
-  await preview?.close();
-}, LONG);
+const preview = sharedPreview(LONG);
 
 /** The bar's value and max, and the phase the body is in. */
 const progress = (p: PreviewPage) =>

@@ -4,8 +4,9 @@
  * timeline, with the reason in words ("dead"). Screenshot:
  * build/screenshots/tracker-struck-gm.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, type Preview, type PreviewPage } from './harness';
+import { sharedPreview } from './shared-preview';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type PreviewPage } from './harness';
 
 const LONG = 180_000; // a hang guard, not a timed assertion
 
@@ -14,13 +15,7 @@ type Api = {
   run(fn: (api: Api) => Promise<unknown>): Promise<unknown>;
 };
 
-let preview: Preview;
-beforeAll(async () => {
-  preview = await openPreview();
-}, LONG);
-afterAll(async () => {
-  await preview?.close();
-}, LONG);
+const preview = sharedPreview(LONG);
 
 describe('a struck declaration in Chromium, segment-d6', () => {
   let p: PreviewPage;

@@ -10,8 +10,9 @@
  * page to be idle (body[data-preview-state="idle"]) and reads the DOM.
  * Screenshots: build/screenshots/tracker-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPreview, type Preview, type PreviewPage, textOf } from './harness';
+import { sharedPreview } from './shared-preview';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type PreviewPage, textOf } from './harness';
 
 const LONG = 180_000; // a hang guard, not a timed assertion
 
@@ -23,13 +24,7 @@ type Api = {
   showViewer(v: string): Promise<void>;
 };
 
-let preview: Preview;
-beforeAll(async () => {
-  preview = await openPreview();
-}, LONG);
-afterAll(async () => {
-  await preview?.close();
-}, LONG);
+const preview = sharedPreview(LONG);
 
 const ids = (p: PreviewPage) => p.page.evaluate(() => (globalThis as unknown as { tenPreview: Api }).tenPreview.world.ids);
 const viewer = async (p: PreviewPage, key: 'gm' | 'player' | 'player2') => {
