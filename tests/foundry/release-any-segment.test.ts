@@ -84,7 +84,7 @@ describe.each([13, 14] as const)('a held action released in any segment, generat
     expect(foundry.errors).toEqual([]);
   });
 
-  it('segment-d6: the declaration dialog offers "Release at segment" for a hold; declared at 9, the round has a step there', async () => {
+  it('segment-d6: the declaration dialog offers "Hold until segment" for a hold; declared at 9, the round has a step there', async () => {
     const w = await makeWorld(generation, 'segment-d6');
     const { combat, foundry, ids } = w;
     const { player } = foundry.users;
@@ -93,7 +93,7 @@ describe.each([13, 14] as const)('a held action released in any segment, generat
     const context = await foundry.client(player).run(() => prepareDeclarationContext(g.game.combats.get(combat.id), ids.halvaine, 'declare', { action: 'wait', releaseAt: '9' }));
     expect(context.releaseAt?.segments.map((s) => s.value)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(context.releaseAt?.value).toBe(9);
-    expect(context.labels.releaseAt).toBe('Release at segment');
+    expect(context.labels.releaseAt).toBe('Hold until segment');
     const bad = await foundry.asUser(player, () => requestDeclaration(combat, ids.halvaine, { action: 'wait', releaseAt: 11 } as any));
     expect(bad).toMatchObject({ ok: false });
     expect(await foundry.asUser(player, () => requestDeclaration(combat, ids.halvaine, { action: 'wait', releaseAt: 9 }))).toMatchObject({ ok: true });
@@ -104,7 +104,7 @@ describe.each([13, 14] as const)('a held action released in any segment, generat
     expect(flow(w).schedule!.steps[1].entries).toEqual([expect.objectContaining({ combatant: ids.halvaine, reason: 'ReleaseAt' })]);
   });
 
-  it('high-low holds nothing: the dialog has no "Release at segment"', async () => {
+  it('high-low holds nothing: the dialog has no "Hold until segment"', async () => {
     const w = await makeWorld(generation, 'high-low');
     const { combat, foundry, ids } = w;
     foundry.dice.push(5, 5);
