@@ -118,7 +118,10 @@ async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise
     if (!c.viewer || c.fallen) continue;
     await viewer(p, c.viewer);
     const declare = p.page.locator(`${row(id)} button.ts-control[data-action="declare"]`);
-    if ((await declare.count()) === 0 || (await textOf(p, `${row(id)} .ts-declaration`)) !== 'not declared yet') continue;
+    if ((await declare.count()) === 0 || (await textOf(p, `${row(id)} .ts-declaration`)) !== 'not declared yet') {
+      log.push(`  ${c.name}: no declaration asked (${(await declare.count()) === 0 ? 'no Declare' : await textOf(p, `${row(id)} .ts-declaration`)})`);
+      continue;
+    }
     await p.click(`${row(id)} button.ts-control[data-action="declare"]`);
     const dialog = p.page.locator(`#preview-windows .tenseg-declaration:visible`).last();
     await dialog.locator('select[name="action"]').selectOption(c.routed ? 'flee' : 'melee');
@@ -189,7 +192,7 @@ async function checkStep(p: PreviewPage, before: Snapshot, seen: Record<string, 
     await viewer(p, c.viewer);
     const marked = (await p.page.locator(`${row(a.id)}.acting`).count()) === 1;
     expect(told || marked, `${where}: ${c.name}'s player saw her turn (notice or row acting)`).toBe(true);
-    if (told) log.push(`  ${c.viewer} told: ${c.name} acts now (${where})`);
+    log.push(`  ${c.viewer} saw ${c.name}'s turn (${[told ? 'notice' : '', marked ? 'row acting' : ''].filter(Boolean).join(', ')}; ${where})`);
   }
   await viewer(p, 'gm');
 }
