@@ -29,7 +29,7 @@ interface Snapshot {
   round: number;
   step: number;
   /** Per combatant: name, side, owner viewer (null: a monster), fallen, routed. */
-  who: Record<string, { name: string; side: string; viewer: Viewer | null; fallen: boolean; routed: boolean }>;
+  who: Record<string, { name: string; side: string; viewer: Viewer | null; fallen: boolean; routed: boolean; state: string }>;
 }
 
 let preview: Preview;
@@ -52,7 +52,7 @@ async function snapshot(p: PreviewPage): Promise<Snapshot> {
       const st = s.states[c.id] ?? {};
       const doc = combat.combatants.get(c.id);
       const owner = (['player', 'player2'] as const).find((k) => doc?.actor?.testUserPermission?.(users[k], 'OWNER')) ?? null;
-      who[c.id] = { name: doc?.name ?? c.id, side: String(c.side), viewer: owner, fallen: st.condition !== 'ok' || !!st.surrendered, routed: !!st.routed };
+      who[c.id] = { name: doc?.name ?? c.id, side: String(c.side), viewer: owner, fallen: st.condition !== 'ok' || !!st.surrendered, routed: !!st.routed, state: JSON.stringify({ hp: st.hp, condition: st.condition, routed: st.routed, surrendered: st.surrendered, woundPoints: st.woundPoints }) };
     }
     return { stage: s.stage, round: s.round, step: s.step, who };
   });
@@ -166,7 +166,7 @@ async function notices(p: PreviewPage, key: Viewer): Promise<string[]> {
 /** No damage event names a combatant fallen or routed in `before`. */
 function noneStruck(where: string, before: Snapshot, events: string[]): void {
   for (const text of events) {
-    for (const c of Object.values(before.who)) if ((c.fallen || c.routed) && text.trim().startsWith(`${c.name} takes`)) throw new Error(`${where}: ${c.name} struck though ${c.fallen ? 'fallen' : 'routed'}: ${text}`);
+    for (const c of Object.values(before.who)) if ((c.fallen || c.routed) && text.trim().startsWith(`${c.name} takes`)) throw new Error(`${where}: ${c.name} struck though ${c.fallen ? 'fallen' : 'routed'} (${c.state}): ${text}`);
   }
 }
 
@@ -178,7 +178,7 @@ async function checkStep(p: PreviewPage, before: Snapshot, seen: Record<string, 
   for (const a of acting) {
     const c = before.who[a.id];
     if (!c) continue;
-    if (c.fallen) throw new Error(`${where}: ${c.name} acts though fallen: ${a.text}`);
+    if (c.fallen) throw new Error(`${where}: ${c.name} acts though fallen (${c.state}): ${a.text}`);
     if (c.routed && !/flee|flight|flees/i.test(a.text)) throw new Error(`${where}: ${c.name} acts though routed: ${a.text}`);
   }
   noneStruck(where, before, await struckNow(p));
@@ -230,6 +230,7 @@ describe('a fight played to its end in the preview, every registered procedure',
     const seen: Record<string, number> = { player: (await notices(p, 'player')).length, player2: (await notices(p, 'player2')).length };
     let s = await snapshot(p);
     let ended: string | null = null;
+    try {
     for (let guard = 0; guard < 5000; guard++) {
       s = await snapshot(p);
       ended = sideOut(s);
@@ -258,6 +259,11 @@ describe('a fight played to its end in the preview, every registered procedure',
       // The end of the round: the GM's Next round.
       await viewer(p, 'gm');
       await p.click('#combat button.ts-control[data-action="endRound"]');
+    }
+    } catch (err) {
+      await p.screenshot(`playend-${procedure}-failed`);
+      (err as Error).message += `\n${log.join('\n')}`;
+      throw err;
     }
     await viewer(p, 'gm');
     await openGroups(p);
