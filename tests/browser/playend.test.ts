@@ -7,11 +7,13 @@
  * the GM rolls initiative, and every step the acting combatants' Attack
  * buttons are pressed (the GM's for the orcs, each player's for hers), then
  * the GM's Next; at a round's end the GM's Next round. After every step: no
- * fallen (dead, dying, incapacitated, fled, surrendered) or routed combatant
- * acts in it (beyond a routed one's flight) or is struck in it, and each
+ * fallen (dead, fled, surrendered: src/rules/flow/acting.ts) or routed
+ * combatant acts in it (beyond a routed one's flight), nor a dying or
+ * unconscious one (except under individual-speed, where seed 003 lets it act
+ * at a Wound Point), no fallen one is struck in it, and each
  * player whose combatant acts sees it (her row marked acting on her screen,
  * or the notice "<Name> acts now — …" on her client). The fight ends when one
- * side is all fallen or routed; a generous bound of rounds guards a fight that
+ * side is all fallen, down (dying, unconscious) or routed; a generous bound of rounds guards a fight that
  * would not end (no wall time). Screenshots of each end state:
  * build/screenshots/playend-<procedure>.png.
  */
@@ -29,7 +31,7 @@ interface Snapshot {
   round: number;
   step: number;
   /** Per combatant: name, side, owner viewer (null: a monster), fallen, routed. */
-  who: Record<string, { name: string; side: string; viewer: Viewer | null; fallen: boolean; routed: boolean; state: string }>;
+  who: Record<string, { name: string; side: string; viewer: Viewer | null; fallen: boolean; down: boolean; routed: boolean; state: string }>;
 }
 
 let preview: Preview;
@@ -52,7 +54,7 @@ async function snapshot(p: PreviewPage): Promise<Snapshot> {
       const st = s.states[c.id] ?? {};
       const doc = combat.combatants.get(c.id);
       const owner = (['player', 'player2'] as const).find((k) => doc?.actor?.testUserPermission?.(users[k], 'OWNER')) ?? null;
-      who[c.id] = { name: doc?.name ?? c.id, side: String(c.side), viewer: owner, fallen: st.condition !== 'ok' || !!st.surrendered, routed: !!st.routed, state: JSON.stringify({ hp: st.hp, condition: st.condition, routed: st.routed, surrendered: st.surrendered, woundPoints: st.woundPoints }) };
+      who[c.id] = { name: doc?.name ?? c.id, side: String(c.side), viewer: owner, fallen: st.condition === 'dead' || st.condition === 'fled' || !!st.surrendered, down: st.condition === 'dying' || st.condition === 'incapacitated', routed: !!st.routed, state: JSON.stringify({ hp: st.hp, condition: st.condition, routed: st.routed, surrendered: st.surrendered, woundPoints: st.woundPoints }) };
     }
     return { stage: s.stage, round: s.round, step: s.step, who };
   });
@@ -61,7 +63,7 @@ async function snapshot(p: PreviewPage): Promise<Snapshot> {
 /** The side that is out (all its combatants fallen or routed), or null. */
 function sideOut(s: Snapshot): string | null {
   const sides = new Map<string, boolean>();
-  for (const c of Object.values(s.who)) sides.set(c.side, (sides.get(c.side) ?? true) && (c.fallen || c.routed));
+  for (const c of Object.values(s.who)) sides.set(c.side, (sides.get(c.side) ?? true) && (c.fallen || c.down || c.routed));
   for (const [side, out] of sides) if (out) return side;
   return null;
 }
@@ -113,13 +115,14 @@ async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise
     }
   }
   // Each player for her own, from her row's Declare, at a living foe.
-  const foes = (side: string) => Object.entries(s.who).filter(([, c]) => c.side !== side && !c.fallen && !c.routed).map(([id]) => id);
+  const foes = (side: string) => Object.entries(s.who).filter(([, c]) => c.side !== side && !c.fallen && !c.down && !c.routed).map(([id]) => id);
   for (const [id, c] of Object.entries(s.who)) {
     if (!c.viewer || c.fallen) continue;
     await viewer(p, c.viewer);
     const declare = p.page.locator(`${row(id)} button.ts-control[data-action="declare"]`);
-    if ((await declare.count()) === 0 || (await textOf(p, `${row(id)} .ts-declaration`)) !== 'not declared yet') {
-      log.push(`  ${c.name}: no declaration asked (${(await declare.count()) === 0 ? 'no Declare' : await textOf(p, `${row(id)} .ts-declaration`)})`);
+    // Declared afresh every round (a round's declarations default to the last round's: its Declare reads Redeclare then).
+    if ((await declare.count()) === 0 || (await declare.isDisabled())) {
+      log.push(`  ${c.name}: no Declare (${await textOf(p, `${row(id)} .ts-declaration`)})`);
       continue;
     }
     await p.click(`${row(id)} button.ts-control[data-action="declare"]`);
@@ -163,15 +166,19 @@ async function notices(p: PreviewPage, key: Viewer): Promise<string[]> {
   }, key);
 }
 
-/** No damage event names a combatant fallen or routed in `before`. */
+/**
+ * No damage event names a combatant fallen in `before` (dead, fled, surrendered: src/rules/flow/acting.ts, "Fallen
+ * (nobody strikes it …)"). A routed one may be struck by that ruling (seed 002: "Opponents may take an AoO at your
+ * back"): not checked here.
+ */
 function noneStruck(where: string, before: Snapshot, events: string[]): void {
   for (const text of events) {
-    for (const c of Object.values(before.who)) if ((c.fallen || c.routed) && text.trim().startsWith(`${c.name} takes`)) throw new Error(`${where}: ${c.name} struck though ${c.fallen ? 'fallen' : 'routed'} (${c.state}): ${text}`);
+    for (const c of Object.values(before.who)) if (c.fallen && text.trim().startsWith(`${c.name} takes`)) throw new Error(`${where}: ${c.name} struck though fallen (${c.state}): ${text}`);
   }
 }
 
 /** After a step has become current: nobody fallen or routed before it acts or is struck in it; each player whose combatant acts saw it. */
-async function checkStep(p: PreviewPage, before: Snapshot, seen: Record<string, number>, log: string[]): Promise<void> {
+async function checkStep(p: PreviewPage, procedure: string, before: Snapshot, seen: Record<string, number>, log: string[]): Promise<void> {
   await viewer(p, 'gm');
   const where = `round ${before.round}, ${await textOf(p, '#combat .ts-current-label')}`;
   const acting = await actingNow(p);
@@ -179,6 +186,8 @@ async function checkStep(p: PreviewPage, before: Snapshot, seen: Record<string, 
     const c = before.who[a.id];
     if (!c) continue;
     if (c.fallen) throw new Error(`${where}: ${c.name} acts though fallen (${c.state}): ${a.text}`);
+    // Dying or unconscious: out of the fight, except under individual-speed (seed 003: an Incapacitated or Dying creature still acts, at a Wound Point).
+    if (c.down && procedure !== 'individual-speed') throw new Error(`${where}: ${c.name} acts though down (${c.state}): ${a.text}`);
     if (c.routed && !/flee|flight|flees/i.test(a.text)) throw new Error(`${where}: ${c.name} acts though routed: ${a.text}`);
   }
   noneStruck(where, before, await struckNow(p));
@@ -198,14 +207,14 @@ async function checkStep(p: PreviewPage, before: Snapshot, seen: Record<string, 
 }
 
 /** The acting combatants' Attack buttons, each pressed by whoever owns it (the GM for the orcs). */
-async function attacks(p: PreviewPage, _s: Snapshot, log: string[]): Promise<void> {
+async function attacks(p: PreviewPage, procedure: string, log: string[]): Promise<void> {
   const acting = await actingNow(p);
   for (const a of acting) {
     await viewer(p, 'gm');
     const struck = (await struckNow(p)).length;
     const before = await snapshot(p);
     const c = before.who[a.id];
-    if (!c || c.fallen || c.routed) continue;
+    if (!c || c.fallen || c.routed || (c.down && procedure !== 'individual-speed')) continue;
     await viewer(p, c.viewer ?? 'gm');
     await openGroups(p);
     const button = p.page.locator(`${row(a.id)} button.ts-control[data-action="attack"]`);
@@ -241,8 +250,8 @@ describe('a fight played to its end in the preview, every registered procedure',
         await declareRound(p, s, log);
         const after = await snapshot(p);
         if (after.stage === 'resolve') {
-          await checkStep(p, s, seen, log);
-          await attacks(p, after, log);
+          await checkStep(p, procedure, s, seen, log);
+          await attacks(p, procedure, log);
         }
         continue;
       }
@@ -251,8 +260,8 @@ describe('a fight played to its end in the preview, every registered procedure',
         await p.click('#combat button.ts-control[data-action="nextStep"]');
         const after = await snapshot(p);
         if (after.stage === 'resolve' && (after.step !== s.step || after.round !== s.round)) {
-          await checkStep(p, s, seen, log);
-          await attacks(p, after, log);
+          await checkStep(p, procedure, s, seen, log);
+          await attacks(p, procedure, log);
         }
         continue;
       }
