@@ -240,8 +240,13 @@ describe('a fight played to its end in the preview, every registered procedure',
     let s = await snapshot(p);
     let ended: string | null = null;
     try {
+    let last = '';
     for (let guard = 0; guard < 5000; guard++) {
       s = await snapshot(p);
+      // A control that did nothing: the fight would never end (the status words and the shown notices say why).
+      const at = `${s.round}/${s.stage}/${s.step}`;
+      if (at === last) throw new Error(`no progress at ${await textOf(p, '#preview-status')}: ${(await p.page.locator('#preview-notifications li').allTextContents()).join(' | ')}; windows: ${(await p.page.locator('#preview-windows > *:visible').allTextContents()).join(' | ').replace(/\s+/g, ' ').slice(0, 600)}`);
+      last = at;
       ended = sideOut(s);
       if (ended) break;
       expect(s.round, `the fight ends within ${MAX_ROUNDS} rounds\n${log.join('\n')}`).toBeLessThanOrEqual(MAX_ROUNDS);
