@@ -92,6 +92,15 @@ async function openGroups(p: PreviewPage): Promise<void> {
 
 const row = (id: string) => `#combat li.ts-row:not(.ts-group)[data-combatant-id="${id}"]`;
 
+/** Choose `value` in a select when it offers it (false: not offered, left as it is). */
+async function choose(select: import('playwright-core').Locator, value: string): Promise<boolean> {
+  if ((await select.count()) === 0) return false;
+  const values = await select.locator('option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+  if (!values.includes(value) || (await select.isDisabled())) return false;
+  await select.selectOption(value);
+  return true;
+}
+
 /** A round's declarations: the GM for the orcs at once, each player for hers, then the GM rolls initiative. */
 async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise<void> {
   await viewer(p, 'gm');
@@ -100,7 +109,8 @@ async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise
     await p.click('#combat button[data-action="declareGroup"]');
     const dialog = p.page.locator('#preview-windows .tenseg-declaration:visible').last();
     if ((await dialog.count()) > 0) {
-      await dialog.locator('select[name="action"]').selectOption('melee');
+      const offered = await choose(dialog.locator('select[name="action"]'), 'melee');
+      if (!offered) log.push(`round ${s.round}: the group's dialog offers no melee (${await dialog.locator('select[name="action"] option').allTextContents()})`);
       await p.idle();
       const target = dialog.locator('select[name="target"]');
       if ((await target.count()) > 0 && (await dialog.locator('input[name="members"], [data-members], .tenseg-group').count()) >= 0) {
@@ -125,9 +135,10 @@ async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise
       log.push(`  ${c.name}: no Declare (${await textOf(p, `${row(id)} .ts-declaration`)})`);
       continue;
     }
+    log.push(`  ${c.name}: Declare (${c.state})`);
     await p.click(`${row(id)} button.ts-control[data-action="declare"]`);
     const dialog = p.page.locator(`#preview-windows .tenseg-declaration:visible`).last();
-    await dialog.locator('select[name="action"]').selectOption(c.routed ? 'flee' : 'melee');
+    if (!(await choose(dialog.locator('select[name="action"]'), c.routed ? 'flee' : 'melee'))) log.push(`  ${c.name}'s dialog offers no ${c.routed ? 'flee' : 'melee'}`);
     await p.idle();
     const target = dialog.locator('select[name="target"]');
     const options = (await target.count()) > 0 ? await target.locator('option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value)) : [];
@@ -223,6 +234,7 @@ async function attacks(p: PreviewPage, procedure: string, log: string[]): Promis
       log.push(`  ${c.name}: Attack greyed: ${await button.getAttribute('data-tooltip')}`);
       continue;
     }
+    log.push(`  ${c.name}: Attack (${c.state})`);
     await p.click(`${row(a.id)} button.ts-control[data-action="attack"]`);
     const note = await p.page.locator('#preview-notifications li').allTextContents();
     log.push(`  ${c.name} attacks${note.length ? `: ${note.join(' | ')}` : ''}`);
@@ -235,7 +247,11 @@ async function attacks(p: PreviewPage, procedure: string, log: string[]): Promis
 describe('a fight played to its end in the preview, every registered procedure', () => {
   it.each([...PROCEDURE_IDS])('%s: declared, attacked and stepped with the tracker\'s controls until a side is down, routed or fled', async (procedure) => {
     const p = await preview.page(`?procedure=${procedure}&n=4`);
+    // A hang guard (an action that can never happen fails in words), not a timed assertion.
+    p.page.setDefaultTimeout(120_000);
     const log: string[] = [];
+    // PLAYEND_TRACE=1: each line as it happens (a hang shows where it stopped).
+    if (process.env.PLAYEND_TRACE) log.push = (...lines: string[]) => (process.stderr.write(lines.join('\n') + '\n'), Array.prototype.push.apply(log, lines));
     const seen: Record<string, number> = { player: (await notices(p, 'player')).length, player2: (await notices(p, 'player2')).length };
     let s = await snapshot(p);
     let ended: string | null = null;
