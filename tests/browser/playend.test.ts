@@ -298,7 +298,7 @@ describe('a fight played to its end in the preview, every registered procedure',
     await viewer(p, 'gm');
     await openGroups(p);
     await p.screenshot(`playend-${procedure}`);
-    const summary = Object.values(s.who).map((c) => `${c.name}${c.fallen ? ' fallen' : ''}${c.routed ? ' routed' : ''}`);
+    const summary = Object.values(s.who).map((c) => `${c.name} ${c.state}`);
     console.log(`${procedure}: side ${ended} out in round ${s.round} (${summary.join(', ')})\n${log.join('\n')}`);
     expect(ended, log.join('\n')).not.toBeNull();
     expect(p.errors).toEqual([]);
