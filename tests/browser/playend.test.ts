@@ -105,18 +105,20 @@ async function choose(select: import('playwright-core').Locator, value: string):
 async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise<void> {
   await viewer(p, 'gm');
   // The group: every undeclared orc, "Nearest foe" preselected (checked, not chosen by the test).
-  if ((await p.page.locator('#combat .ts-side li.ts-row.undeclared').count()) > 0 && (await p.page.locator('#combat button[data-action="declareGroup"]').count()) > 0) {
+  const undeclared = await p.page.locator('#combat .ts-side li.ts-row.undeclared:not(.ts-group)').count();
+  if (undeclared > 0 && (await p.page.locator('#combat button[data-action="declareGroup"]').count()) > 0) {
     await p.click('#combat button[data-action="declareGroup"]');
     const dialog = p.page.locator('#preview-windows .tenseg-declaration:visible').last();
-    if ((await dialog.count()) > 0) {
+    expect(await dialog.count(), `round ${s.round}: Declare for a group opens its dialog`).toBe(1);
+    {
       const offered = await choose(dialog.locator('select[name="action"]'), 'melee');
       if (!offered) log.push(`round ${s.round}: the group's dialog offers no melee (${await dialog.locator('select[name="action"] option').allTextContents()})`);
       await p.idle();
       const target = dialog.locator('select[name="target"]');
-      if ((await target.count()) > 0 && (await dialog.locator('input[name="members"], [data-members], .tenseg-group').count()) >= 0) {
-        const chosen = await target.evaluate((el: HTMLSelectElement) => el.value);
-        log.push(`round ${s.round}: group declared, target ${chosen}`);
-      }
+      const chosen = (await target.count()) > 0 ? await target.evaluate((el: HTMLSelectElement) => el.value) : '';
+      // Several orcs: "Nearest foe" preselected (each member at its own nearest foe); one alone gets its own dialog.
+      if (undeclared > 1) expect(chosen, `round ${s.round}: the group's target preselected`).toBe('@nearest');
+      log.push(`round ${s.round}: group of ${undeclared} declared, target ${chosen || '(none)'}`);
       await dialog.locator('button[type="submit"]').click();
       await p.idle();
       const answer = await dialog.locator('[data-answer]').textContent().catch(() => '');
