@@ -105,7 +105,10 @@ async function choose(select: import('playwright-core').Locator, value: string):
 async function declareRound(p: PreviewPage, s: Snapshot, log: string[]): Promise<void> {
   await viewer(p, 'gm');
   // The group: every undeclared orc, "Nearest foe" preselected (checked, not chosen by the test).
-  const undeclared = await p.page.locator('#combat .ts-side li.ts-row.undeclared:not(.ts-group)').count();
+  // The monsters' own rows still undeclared (the players' rows are theirs to declare).
+  const monsters = Object.entries(s.who).filter(([, c]) => !c.viewer).map(([id]) => id);
+  let undeclared = 0;
+  for (const id of monsters) undeclared += await p.page.locator(`${row(id)}.undeclared`).count();
   if (undeclared > 0 && (await p.page.locator('#combat button[data-action="declareGroup"]').count()) > 0) {
     await p.click('#combat button[data-action="declareGroup"]');
     const dialog = p.page.locator('#preview-windows .tenseg-declaration:visible').last();
