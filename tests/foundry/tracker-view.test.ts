@@ -150,6 +150,25 @@ describe('tracker-view', () => {
     expect(at(1).currentLabel).toBe('Surprise segment 1 · step 2 of 2');
   });
 
+  it('individual-speed: a Dying combatant still acts (seed 003), so its row is not struck: where the GM sees a bar, a "dying" badge says it; one that cannot act shows the struck reason instead', () => {
+    const v = view({
+      procedure: 'individual-speed',
+      sides: [{ id: 'b', name: 'B', winner: false }],
+      combatants: [
+        fighter('orc', 'b', { condition: 'dying', health: { hp: -2, maxHp: 6 } }),
+        fighter('gob', 'b', { condition: 'dying', health: { hp: -1, maxHp: 6 }, struck: 'dying' }),
+        fighter('ogre', 'b', { condition: 'dying' }),
+      ],
+    });
+    const rows = trackerContext(input(v, { orc: fact('orc'), gob: fact('gob'), ogre: fact('ogre') })).sides[0].rows;
+    const badges = (name: string) => rows.find((r) => r.name === name)!.badges.map((b) => b.text);
+    expect(badges('orc')).toEqual(['dying']);
+    expect(badges('gob')).toEqual([]);
+    // No bar (a player's view of a monster): its health is the word already.
+    expect(badges('ogre')).toEqual([]);
+    expect(rows.find((r) => r.name === 'ogre')!.health[0].text).toBe('dying');
+  });
+
   it('a round played out: castings carried in and out, interruptions, a casting given up, a release, the fallen, the end of the round', () => {
     const v = view({
       stage: 'end-of-round',

@@ -307,6 +307,10 @@ function row(c: CombatantView, input: TrackerViewInput): RowContext {
   if (c.morale === 'called') badges.push({ icon: 'fa-solid fa-hourglass', text: i18n.localize('TENSEG.Status.moraleCalled'), css: 'morale-called' });
   if (c.label) badges.push({ icon: 'fa-solid fa-tag', text: i18n.localize(`${K}Label.${c.label}`), css: `label-${c.label}` });
   if (c.neverSurprised) badges.push({ icon: 'fa-solid fa-eye', text: i18n.localize(`${K}NeverSurprised`), css: 'never-surprised' });
+  // Down but still in it (individual-speed's Incapacitated and Dying act): where the row shows a bar, not the word, say it.
+  if ((c.condition === 'dying' || c.condition === 'incapacitated') && !c.struck && c.health) {
+    badges.push({ icon: 'fa-solid fa-heart-pulse', text: i18n.localize(`TENSEG.Sim.Condition.${c.condition}`), css: `condition-${c.condition}` });
+  }
   const defeated = !!f?.defeated || c.condition === 'dead';
   const declaration = declarationOf(c, input);
   return {
