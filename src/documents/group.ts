@@ -42,6 +42,11 @@ function inTheFight(combat: TenSegmentsCombat, c: Combatant.Implementation): boo
   return !c.isDefeated;
 }
 
+/** The first monster in the combat's order still in the fight and still to declare: a group's lead when the GM names none. */
+export function firstUndeclaredMonster(combat: TenSegmentsCombat): string | undefined {
+  return combat.combatants.contents.find((c) => !c.hasPlayerOwner && inTheFight(combat, c) && !declared(combat, c.id as string))?.id as string | undefined;
+}
+
 /**
  * The members of a group declaration the GM asks for: the combatants of the
  * selected tokens when any is selected, else `lead` and every monster

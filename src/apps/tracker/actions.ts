@@ -4,7 +4,7 @@
  * loaded at the first click, not at start-up. The call for declarations is
  * here too (its listener, declaration-call.ts, is at start-up).
  */
-import { groupMembers } from '../../documents/group';
+import { firstUndeclaredMonster, groupMembers } from '../../documents/group';
 import type { TenSegmentsCombat } from '../../documents/combat';
 import { requestCombatAction } from '../../documents/queries';
 import { requestMidRound } from '../../documents/midround';
@@ -151,8 +151,7 @@ export async function declareGroup(combat: TenSegmentsCombat, lead?: string): Pr
   const selected = ((canvas as unknown as { tokens?: { controlled?: { document?: { id?: string } }[] } } | undefined)?.tokens?.controlled ?? [])
     .map((tk) => tk.document?.id)
     .filter((id): id is string => !!id);
-  const declared = combat.gmDeclarations;
-  const first = lead ?? combat.combatants.contents.find((c) => !c.hasPlayerOwner && !(c.id! in declared) && !c.isDefeated)?.id;
+  const first = lead ?? firstUndeclaredMonster(combat);
   const members = first || selected.length > 0 ? groupMembers(combat, first ?? '', lead ? [] : selected) : [];
   if (members.length === 0) return void ui.notifications?.info(t('GroupNone'));
   await (await import('../declaration-dialog')).openGroupDeclaration(combat, members);

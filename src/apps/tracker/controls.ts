@@ -24,7 +24,7 @@ import { applyInput, beforeFirstRound } from '../../rules/flow/transitions';
 import { midRoundProblem } from '../../rules/flow/midround';
 import { BREAK_CAUSES, combatantOf as engineCombatant, type BreakCause } from '../../rules/flow/state';
 import { choosingCasting } from '../../rules/flow/choose';
-import { attackProblem, whenItAttacks } from '../../rules/flow/attack';
+import { attackProblem, releasedThisRound, whenItAttacks } from '../../rules/flow/attack';
 import { ACT_REFUSED_KEYS } from '../../rules/flow/acting';
 import { getProcedure } from '../../rules/registry';
 import { RulesError, type Problem } from '../../rules/model';
@@ -198,8 +198,7 @@ function stopControl(state: FlowState): ControlView | null {
   const steps = state.schedule?.steps ?? [];
   const now = steps[state.step]?.segment;
   if (!procedure.segmentStep || state.stage !== 'resolve' || now === undefined) return null;
-  const released = new Set((state.midRound ?? []).flatMap((r) => (r.t === 'release' ? [r.c] : [])));
-  if (![...plannedOf(state).holders].some((c) => !released.has(c))) return null;
+  if (![...plannedOf(state).holders].some((c) => !releasedThisRound(state, c))) return null;
   const next = steps[state.step + 1]?.segment ?? Infinity;
   const seg = now + 1;
   if (seg >= next || probe(state, { t: 'stop', seg }) !== null) return null;

@@ -175,6 +175,7 @@ export async function handleDeclareGroup(data: DeclareGroupRequest, sender: User
     if (state) await loadProcedure(state.procedure);
     const accepted: { id: string; declaration: Declaration; hold: boolean; request: DeclarationRequest }[] = [];
     const refused: string[] = [];
+    const refuse = (name: string, problem: Problem) => refused.push(f('TENSEG.Declaration.GroupRefusedOne', { name, reason: localizeProblem(problem) }));
     for (const id of ids) {
       const combatant = combat.combatants.get(id);
       if (!combatant) {
@@ -191,15 +192,19 @@ export async function handleDeclareGroup(data: DeclareGroupRequest, sender: User
         if (same) asked.weapon = same.id as string;
       }
       const built = declarationFromRequest(combatant, asked);
-      let problem: Problem | null = 'problem' in built ? built.problem : null;
-      if (!problem && !('problem' in built)) problem = state ? declarationProblem(state, { ...built.declaration, combatant: id }) : await checkBeforeStart(combatant, built.declaration);
-      if (problem || 'problem' in built) {
-        refused.push(f('TENSEG.Declaration.GroupRefusedOne', { name: combatant.name ?? id, reason: localizeProblem(problem as Problem) }));
+      if ('problem' in built) {
+        refuse(combatant.name ?? id, built.problem);
+        continue;
+      }
+      const problem = state ? declarationProblem(state, { ...built.declaration, combatant: id }) : await checkBeforeStart(combatant, built.declaration);
+      if (problem) {
+        refuse(combatant.name ?? id, problem);
         continue;
       }
       accepted.push({ id, declaration: { ...built.declaration, combatant: id }, hold: combat.holdsFor(id), request: asked });
     }
     if (accepted.length === 0) return answer({ key: 'GroupAllRefused', data: { refused: refused.join(' ') } });
+    let done = accepted.length;
     // The plans held for monsters: one write of the store, however many.
     const held = accepted.filter((a) => a.hold);
     if (held.length > 0) await combat.setHeld({ ...combat.held, ...Object.fromEntries(held.map((a) => [a.id, a.declaration])) });
@@ -217,10 +222,12 @@ export async function handleDeclareGroup(data: DeclareGroupRequest, sender: User
         continue;
       }
       const problem = await combat.recordDeclaration(a.id, a.declaration, {});
-      if (problem) refused.push(f('TENSEG.Declaration.GroupRefusedOne', { name: combat.combatants.get(a.id)?.name ?? a.id, reason: localizeProblem(problem) }));
-      else await combat.dropHeld(a.id);
+      if (!problem) await combat.dropHeld(a.id);
+      else {
+        refuse(combat.combatants.get(a.id)?.name ?? a.id, problem);
+        done--;
+      }
     }
-    const done = accepted.length - (refused.length - (ids.length - accepted.length));
     if (refused.length === 0) return { ok: true };
     return { ok: true, message: f('TENSEG.Declaration.GroupPartly', { count: done, of: ids.length, refused: refused.join(' ') }) };
   });
